@@ -1,0 +1,3 @@
+from chunkcli.cli import app
+
+app(prog_name="chunkcli")

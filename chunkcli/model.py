@@ -1,0 +1,248 @@
+"""Typed data that flows between the stages: PDF pages -> blocks -> Markdown -> chunks.
+
+Every type is a frozen dataclass; stages return new values instead of mutating.
+Coordinates are PDF points with the origin at the page's top-left (as PyMuPDF and
+pdfplumber report them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True, slots=True)
+class BBox:
+    """An axis-aligned box in PDF points, origin top-left."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def center_x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def center_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+    def union(self, other: BBox) -> BBox:
+        return BBox(
+            min(self.x0, other.x0),
+            min(self.top, other.top),
+            max(self.x1, other.x1),
+            max(self.bottom, other.bottom),
+        )
+
+    def contains_point(self, x: float, y: float, tolerance: float = 0.0) -> bool:
+        return (
+            self.x0 - tolerance <= x <= self.x1 + tolerance
+            and self.top - tolerance <= y <= self.bottom + tolerance
+        )
+
+    def x_overlap(self, other: BBox) -> float:
+        return max(0.0, min(self.x1, other.x1) - max(self.x0, other.x0))
+
+    def y_overlap(self, other: BBox) -> float:
+        return max(0.0, min(self.bottom, other.bottom) - max(self.top, other.top))
+
+    @staticmethod
+    def enclosing(boxes: list[BBox] | tuple[BBox, ...]) -> BBox:
+        """The smallest box holding every box given (at least one)."""
+        return BBox(
+            min(b.x0 for b in boxes),
+            min(b.top for b in boxes),
+            max(b.x1 for b in boxes),
+            max(b.bottom for b in boxes),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A run of text in one font, size and style."""
+
+    text: str
+    bbox: BBox
+    font: str = ""
+    size: float = 10.0
+    bold: bool = False
+    italic: bool = False
+    monospace: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One visual line: spans on a common baseline (or one vertical column of glyphs)."""
+
+    spans: tuple[Span, ...]
+    bbox: BBox
+    vertical: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.spans)
+
+    @property
+    def size(self) -> float:
+        """The dominant font size, weighted by characters."""
+        weights: dict[float, int] = {}
+        for span in self.spans:
+            key = round(span.size, 1)
+            weights[key] = weights.get(key, 0) + len(span.text.strip())
+        if not weights:
+            return self.spans[0].size if self.spans else 0.0
+        return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+    @property
+    def bold(self) -> bool:
+        """True when every visible character is bold."""
+        visible = [s for s in self.spans if s.text.strip()]
+        return bool(visible) and all(s.bold for s in visible)
+
+
+class BlockKind(StrEnum):
+    PARAGRAPH = "paragraph"
+    HEADING = "heading"
+    LIST_ITEM = "list_item"
+    TABLE = "table"
+    CODE = "code"
+    FURNITURE = "furniture"  # running header/footer, page number: dropped from Markdown
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A unit of content on one page, in reading order once `order_blocks` has run."""
+
+    kind: BlockKind
+    lines: tuple[Line, ...]
+    bbox: BBox
+    page: int  # 1-based physical page
+    level: int = 0  # heading level (1-6); 0 = not a heading
+    cells: tuple[tuple[str, ...], ...] = ()  # tables only: header row first
+    column: int = 0  # reading-order column index on the page, set by layout
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+class PageStatus(StrEnum):
+    TEXT = "text"
+    BLANK = "blank"  # no text, no images
+    IMAGE_ONLY = "image_only"  # no text layer: a scan or a picture
+    GARBAGE = "garbage"  # text layer unusable (NUL, U+FFFD, (cid:N), private-use glyphs)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    number: int  # 1-based physical page
+    width: float
+    height: float
+    blocks: tuple[Block, ...]
+    status: PageStatus = PageStatus.TEXT
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    """One PDF bookmark: level 1 is the top of the outline tree."""
+
+    level: int
+    title: str
+    page: int  # 1-based; 0 when the bookmark points nowhere
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    source: str
+    pages: tuple[Page, ...]
+    outline: tuple[OutlineEntry, ...] = ()
+    metadata_title: str = ""
+    page_count: int = 0  # pages in the file (pages may hold only a selection)
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertResult:
+    """What `convert_pdf` returns: the ordered document and its Markdown."""
+
+    document: Document
+    markdown: str
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return self.document.pages
+
+    def pages_with(self, status: PageStatus) -> tuple[int, ...]:
+        return tuple(p.number for p in self.document.pages if p.status == status)
+
+    @property
+    def blank_pages(self) -> tuple[int, ...]:
+        return self.pages_with(PageStatus.BLANK)
+
+    @property
+    def image_only_pages(self) -> tuple[int, ...]:
+        return self.pages_with(PageStatus.IMAGE_ONLY)
+
+    @property
+    def garbage_pages(self) -> tuple[int, ...]:
+        return self.pages_with(PageStatus.GARBAGE)
+
+
+class ChunkKind(StrEnum):
+    SECTION = "section"
+    TABLE = "table"
+    TABLE_PART = "table_part"
+    WINDOW = "window"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrieval unit. `body == markdown[start:end]`; `text == prefix + body`."""
+
+    id: str
+    doc_id: str
+    source: str
+    source_sha256: str
+    title: str
+    heading_path: tuple[str, ...]
+    kind: ChunkKind
+    prefix: str
+    body: str
+    start: int
+    end: int
+    page_start: int | None
+    page_end: int | None
+    tokens: int
+    split_config: dict[str, object] = field(default_factory=dict)
+    metadata: dict[str, str] = field(default_factory=dict)
+    oversize: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.prefix + self.body
+
+
+class Severity(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One finding of `check`: a code a program can match and a message a person can read."""
+
+    code: str
+    severity: Severity
+    message: str
+    line: int | None = None  # 1-based line in the Markdown
+    page: int | None = None

