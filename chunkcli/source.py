@@ -1,0 +1,152 @@
+"""Opening a PDF: path -> an authenticated pymupdf.Document, or a one-line PdfOpenError.
+
+Every failure names the file and the reason (missing, a directory, empty, not a PDF, encrypted,
+wrong password, damaged beyond repair). MuPDF repairs many damaged files and they convert fine,
+so a file fails here only when no page of it can be loaded.
+"""
+
+# pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
+# mypy: disallow-untyped-calls=False
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pymupdf
+
+from chunkcli.errors import PdfOpenError
+
+# The PDF spec puts "%PDF-" at offset 0; readers (Acrobat, MuPDF) accept it within the first
+# 1024 bytes, which is where generators that prepend junk (mail gateways, HTTP wrappers) put it.
+HEADER_SEARCH_BYTES = 1024
+PDF_HEADER = b"%PDF-"
+# A PDF body that lost its header line still starts with numbered objects ("1 0 obj");
+# MuPDF rebuilds such files, so they are opened rather than rejected.
+OBJECT_MARKER = b" obj"
+
+# Magic numbers of files that people save with a .pdf name by mistake, with a name for the error.
+KNOWN_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"PK\x03\x04", "a ZIP archive (a .docx, .epub or similar?)"),
+    (b"\xd0\xcf\x11\xe0", "an old Microsoft Office file"),
+    (b"{\\rtf", "an RTF document"),
+    (b"%!PS", "a PostScript file"),
+)
+# How much of a text file to quote in the error: enough to recognise a git symlink stub
+# ("../../docs/x.pdf") or an HTML error page, short enough to keep the error on one line.
+TEXT_PREVIEW_CHARS = 60
+
+
+def open_pdf(path: str | Path, password: str | None = None) -> pymupdf.Document:
+    """Open `path` as a PDF, authenticating with `password` when it is encrypted.
+
+    Raises PdfOpenError, with one line naming the file and the reason, when nothing usable
+    can be read. Owner-password-only files (copy protection) open without a password.
+    """
+    path = Path(path)
+    head = _read_head(path)
+    silence_mupdf()
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except pymupdf.FileDataError:
+        raise PdfOpenError(f"{path}: damaged or truncated: MuPDF cannot read it as a PDF") from None
+    except RuntimeError as exc:  # pymupdf's other open errors derive from RuntimeError
+        raise PdfOpenError(f"{path}: cannot open: {_one_line(str(exc))}") from None
+    if not head.startswith(PDF_HEADER) and doc.page_count == 0:
+        doc.close()
+        raise PdfOpenError(f"{path}: not a PDF (no %PDF- header, no readable page)")
+    _unlock(doc, path, password)
+    _require_readable_page(doc, path)
+    return doc
+
+
+def silence_mupdf() -> None:
+    """Keep MuPDF's own error and warning chatter off stderr (it still records warnings)."""
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+def _read_head(path: Path) -> bytes:
+    """The first bytes of `path`, once it is known to be a non-empty file that looks like a PDF."""
+    if not path.exists():
+        raise PdfOpenError(f"{path}: no such file")
+    if path.is_dir():
+        raise PdfOpenError(f"{path}: is a directory, not a PDF file")
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(HEADER_SEARCH_BYTES)
+    except OSError as exc:
+        raise PdfOpenError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not head:
+        raise PdfOpenError(f"{path}: empty file (0 bytes)")
+    start = head.find(PDF_HEADER)
+    if start >= 0:
+        return head[start:]
+    if OBJECT_MARKER in head:
+        return head  # a headerless PDF body: let MuPDF try to rebuild it
+    raise PdfOpenError(f"{path}: not a PDF: {describe_content(head)}")
+
+
+def describe_content(head: bytes) -> str:
+    """A short guess at what a non-PDF file is, from its first bytes."""
+    for signature, name in KNOWN_SIGNATURES:
+        if head.startswith(signature):
+            return f"looks like {name}"
+    lowered = head.lstrip().lower()
+    if lowered.startswith((b"<!doctype html", b"<html")):
+        return "looks like an HTML page (a download that returned a web page?)"
+    try:
+        # final=False: the read may have cut a multi-byte character at the end.
+        text = codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "no %PDF- header in its first 1024 bytes"
+    if all(c.isprintable() or c.isspace() for c in text):
+        preview = _one_line(text)[:TEXT_PREVIEW_CHARS]
+        if _looks_like_symlink_stub(text):
+            return f"a text file holding a path, {preview!r} (a git symlink checked out as a file?)"
+        return f"looks like a text file: {preview!r}"
+    return "no %PDF- header in its first 1024 bytes"
+
+
+def _looks_like_symlink_stub(text: str) -> bool:
+    """Git without symlink support writes the link target, one line, into a plain file."""
+    lines = text.strip().splitlines()
+    return len(lines) == 1 and lines[0].lower().endswith(".pdf") and " " not in lines[0]
+
+
+def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
+    """Authenticate an encrypted document or raise; unencrypted documents pass untouched."""
+    if not doc.needs_pass:
+        return
+    if password is None:
+        doc.close()
+        raise PdfOpenError(f"{path}: encrypted: needs a password (--password)")
+    if not doc.authenticate(password):
+        doc.close()
+        raise PdfOpenError(f"{path}: wrong password")
+
+
+def _require_readable_page(doc: pymupdf.Document, path: Path) -> None:
+    """Raise unless at least one page loads; a repaired file may list pages it cannot load."""
+    if doc.page_count == 0:
+        doc.close()
+        raise PdfOpenError(f"{path}: damaged or truncated: no readable pages")
+    if not doc.is_repaired:
+        return
+    for index in range(doc.page_count):
+        try:
+            doc.load_page(index)
+            return
+        except (RuntimeError, ValueError):
+            continue
+    doc.close()
+    raise PdfOpenError(f"{path}: damaged: none of its {doc.page_count} pages can be loaded")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
