@@ -8,7 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkcli.model import ConvertResult, Document, Page, PageStatus
+from chunkcli.extract import extract_document
+from chunkcli.layout import layout_document
+from chunkcli.model import ConvertResult
+from chunkcli.render import render_markdown
+from chunkcli.source import open_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,20 +30,7 @@ def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) ->
 
     Raises PdfOpenError for files that cannot be read (named in the message).
     """
-    # Temporary first cut while the layout stages are written: plain text per page.
-    import pymupdf
-
-    doc = pymupdf.open(str(path))
-    pages: list[Page] = []
-    parts: list[str] = []
-    for index in range(doc.page_count):
-        number = index + 1
-        if options.pages is not None and number not in options.pages:
-            continue
-        page = doc[index]
-        text = page.get_text().strip()
-        status = PageStatus.TEXT if text else PageStatus.BLANK
-        pages.append(Page(number, page.rect.width, page.rect.height, (), status))
-        parts.append(f"<!-- page {number} -->\n\n{text}\n" if text else f"<!-- page {number}: blank -->\n")
-    document = Document(str(path), tuple(pages), page_count=doc.page_count)
-    return ConvertResult(document, "\n".join(parts))
+    with open_pdf(path, options.password) as doc:
+        document = extract_document(path, doc, options.pages, options.tables)
+    document = layout_document(document, options.strip_furniture)
+    return ConvertResult(document, render_markdown(document))

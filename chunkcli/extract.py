@@ -1,0 +1,197 @@
+"""PDF -> pages of positioned text: the only module that reads PDFs with PyMuPDF.
+
+Each page becomes a `Page` whose blocks are raw PARAGRAPH blocks (one per text line for
+now; layout groups them) plus TABLE blocks from `chunkcli.tables`. Nothing here decides
+reading order, headings or furniture: that is `chunkcli.layout`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from chunkcli.model import (
+    BBox,
+    Block,
+    BlockKind,
+    Document,
+    Line,
+    OutlineEntry,
+    Page,
+    PageStatus,
+    Span,
+)
+from chunkcli.vertical import rebuild_vertical_lines
+
+# Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
+# unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
+DICT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+
+# Span flag bits as MuPDF reports them.
+FLAG_ITALIC = 2
+FLAG_MONOSPACE = 8
+FLAG_BOLD = 16
+BOLD_FONT_NAME = re.compile(r"bold|black|heavy|semibold|demi|W[6-9]\b|-B\b|,Bold", re.IGNORECASE)
+ITALIC_FONT_NAME = re.compile(r"italic|oblique", re.IGNORECASE)
+MONO_FONT_NAME = re.compile(r"mono|courier|consol|menlo|code", re.IGNORECASE)
+
+# A gap wider than this many font sizes between two spans of one MuPDF line means two
+# different lines that happen to share a baseline (neighbouring columns, table cells).
+SPAN_SPLIT_GAP_EM = 1.2
+
+LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+     "\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
+)
+
+# Share of unusable characters (NUL, U+FFFD, private use, control) above which a page's text
+# layer is garbage: real text has none; a broken Type3/CID font gives nearly all.
+GARBAGE_SHARE = 0.3
+CID_RUN = re.compile(r"\(cid:\d+\)")
+# Pages with fewer drawing commands than this and no image count as blank, not as a picture.
+MIN_DRAWINGS_FOR_FIGURE = 5
+
+
+def extract_document(
+    source: Path | str,
+    doc: pymupdf.Document,
+    pages: tuple[int, ...] | None = None,
+    find_tables: bool = True,
+) -> Document:
+    """Read every selected page of an open PDF into a Document of raw blocks."""
+    numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
+    extracted = tuple(extract_page(doc[n - 1], n, find_tables) for n in numbers)
+    return Document(
+        source=str(source),
+        pages=extracted,
+        outline=read_outline(doc),
+        metadata_title=(doc.metadata or {}).get("title", "") or "",
+        page_count=doc.page_count,
+    )
+
+
+def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> Page:
+    """One PDF page -> Page with raw line blocks, table blocks and a status."""
+    lines = page_lines(page)
+    width, height = page.rect.width, page.rect.height
+    if not lines:
+        return Page(number, width, height, (), classify_empty_page(page))
+    if is_garbage_text("".join(line.text for line in lines)):
+        return Page(number, width, height, (), PageStatus.GARBAGE)
+    tables: list[Block] = []
+    if find_tables:
+        from chunkcli.tables import detect_tables
+
+        tables = detect_tables(page, lines, number)
+        lines = [line for line in lines if not _inside_any(line, tables)]
+    blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]
+    return Page(number, width, height, tuple(blocks + tables), PageStatus.TEXT)
+
+
+def _inside_any(line: Line, tables: list[Block]) -> bool:
+    x, y = line.bbox.center_x, line.bbox.center_y
+    return any(t.bbox.contains_point(x, y, tolerance=1.0) for t in tables)
+
+
+def page_lines(page: pymupdf.Page) -> list[Line]:
+    """The page's visual text lines, split where one MuPDF line holds far-apart text."""
+    raw = page.get_text("dict", flags=DICT_FLAGS)
+    lines: list[Line] = []
+    for block in raw["blocks"]:
+        for raw_line in block.get("lines", ()):
+            spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
+            if spans:
+                lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
+    return rebuild_vertical_lines(lines)
+
+
+def _span(raw: dict[str, Any]) -> Span | None:
+    text = raw["text"].translate(LIGATURES)
+    if not text:
+        return None
+    x0, top, x1, bottom = raw["bbox"]
+    font = raw.get("font", "")
+    flags = raw.get("flags", 0)
+    return Span(
+        text=text,
+        bbox=BBox(x0, top, x1, bottom),
+        font=font,
+        size=round(float(raw.get("size", 0.0)), 2),
+        bold=bool(flags & FLAG_BOLD) or bool(BOLD_FONT_NAME.search(font)),
+        italic=bool(flags & FLAG_ITALIC) or bool(ITALIC_FONT_NAME.search(font)),
+        monospace=bool(flags & FLAG_MONOSPACE) or bool(MONO_FONT_NAME.search(font)),
+    )
+
+
+def _is_vertical(raw_line: dict[str, Any]) -> bool:
+    dx, dy = raw_line.get("dir", (1.0, 0.0))
+    return abs(dy) > abs(dx)
+
+
+def _split_at_gaps(spans: list[Span], vertical: bool) -> Iterator[Line]:
+    """Yield one Line per run of spans without a wide horizontal gap."""
+    run: list[Span] = []
+    for span in spans:
+        if run and not vertical:
+            gap = span.bbox.x0 - run[-1].bbox.x1
+            if gap > SPAN_SPLIT_GAP_EM * max(span.size, run[-1].size):
+                yield _line(run, vertical)
+                run = []
+        run.append(span)
+    if run:
+        yield _line(run, vertical)
+
+
+def _line(spans: list[Span], vertical: bool) -> Line:
+    # Drop whitespace-only edge spans: they widen the box without carrying text.
+    while len(spans) > 1 and not spans[-1].text.strip():
+        spans = spans[:-1]
+    while len(spans) > 1 and not spans[0].text.strip():
+        spans = spans[1:]
+    return Line(tuple(spans), BBox.enclosing([s.bbox for s in spans]), vertical)
+
+
+def is_garbage_text(text: str) -> bool:
+    """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
+    visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return False
+    cid_chars = sum(len(m) for m in CID_RUN.findall(text))
+    bad = sum(1 for c in visible if _unusable(c)) + cid_chars
+    return bad / len(visible) > GARBAGE_SHARE
+
+
+def _unusable(char: str) -> bool:
+    code = ord(char)
+    return (
+        code < 0x20
+        or code == 0xFFFD
+        or 0xE000 <= code <= 0xF8FF
+        or code >= 0xF0000
+    )
+
+
+def classify_empty_page(page: pymupdf.Page) -> PageStatus:
+    """A page without text: a picture (scan, figure) or truly blank."""
+    if page.get_image_info():
+        return PageStatus.IMAGE_ONLY
+    if len(page.get_cdrawings()) >= MIN_DRAWINGS_FOR_FIGURE:
+        return PageStatus.IMAGE_ONLY
+    return PageStatus.BLANK
+
+
+def read_outline(doc: pymupdf.Document) -> tuple[OutlineEntry, ...]:
+    """The PDF bookmarks as (level, title, page) entries; empty when there are none."""
+    try:
+        toc = doc.get_toc(simple=True)
+    except Exception:  # noqa: BLE001 - a broken outline must not stop conversion
+        return ()
+    return tuple(
+        OutlineEntry(int(level), " ".join(str(title).split()), int(page))
+        for level, title, page in toc
+        if str(title).strip()
+    )

@@ -1,0 +1,204 @@
+"""Headings and their levels: outline first, then numbering patterns, then font size.
+
+Levels are emitted consistently: the document title once as level 1, chapters 2, sections 3,
+anything deeper 4. Bold text at body size becomes a heading only when it carries a
+numbering pattern (第十五条, Article 15, 2.1) - bold body text is emphasis, not structure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from chunkcli.model import Block, BlockKind, Document, OutlineEntry, Page
+
+# Numbering patterns and their depth rank within their family (0 = chapter-like).
+_KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
+PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
+    (re.compile(rf"^第[{_KANJI_NUM}]+[編部]"), "cjk", 0),
+    (re.compile(rf"^第[{_KANJI_NUM}]+章"), "cjk", 1),
+    (re.compile(rf"^第[{_KANJI_NUM}]+節"), "cjk", 2),
+    (re.compile(rf"^第[{_KANJI_NUM}]+条(の[{_KANJI_NUM}]+)?"), "cjk", 3),
+    (re.compile(r"^제\s*\d+\s*[편부]"), "ko", 0),
+    (re.compile(r"^제\s*\d+\s*장"), "ko", 1),
+    (re.compile(r"^제\s*\d+\s*절"), "ko", 2),
+    (re.compile(r"^제\s*\d+\s*조(의\s*\d+)?"), "ko", 3),
+    (re.compile(r"^(part)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 0),
+    (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
+    (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
+    (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
+    (re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}\.?\s+\S"), "num", 2),
+    (re.compile(r"^\d{1,2}\.\d{1,2}\.?\s+\S"), "num", 1),
+    (re.compile(r"^\d{1,2}\.?\s+[A-Z\u3040-\u9fff\uac00-\ud7af]"), "num", 0),
+)
+# A heading is short: at most this many lines and characters.
+MAX_HEADING_LINES = 3
+MAX_HEADING_CHARS = 120
+# Larger than body text by this much (points and ratio) reads as a heading.
+HEADING_SIZE_DELTA_PT = 1.0
+HEADING_SIZE_RATIO = 1.1
+# The title is on the first page, at least this much larger than body text.
+TITLE_SIZE_RATIO = 1.3
+# Use the outline when at least this share of its entries are found as lines on their page.
+OUTLINE_MATCH_SHARE = 0.5
+# Deepest Markdown heading level emitted.
+MAX_LEVEL = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    page_index: int
+    block_index: int
+    text: str
+    size: float
+    pattern: tuple[str, int] | None
+
+
+def numbering_pattern(text: str) -> tuple[str, int] | None:
+    """(family, depth rank) of a heading number at the start of `text`, if any."""
+    for pattern, family, rank in PATTERNS:
+        if pattern.match(text.strip()):
+            return family, rank
+    return None
+
+
+def label_headings(document: Document) -> Document:
+    """Mark heading blocks and give each a level (1 = title, 2 = chapter, ...)."""
+    body = body_font_size(document)
+    candidates = _candidates(document, body)
+    levels = _outline_levels(document, candidates) or {}
+    remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
+    if 1 not in levels.values():
+        title = _title(remaining, body)
+        if title is not None:
+            levels[(title.page_index, title.block_index)] = 1
+            remaining = [c for c in remaining if c is not title]
+    levels.update(_pattern_and_size_levels(remaining, body))
+    pages = tuple(_apply(i, page, levels) for i, page in enumerate(document.pages))
+    return replace(document, pages=pages)
+
+
+def body_font_size(document: Document) -> float:
+    """The font size carrying the most characters: the body text."""
+    weights: Counter[float] = Counter()
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+                for line in block.lines:
+                    weights[round(line.size * 2) / 2] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def _candidates(document: Document, body: float) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    for page_index, page in enumerate(document.pages):
+        for block_index, block in enumerate(page.blocks):
+            candidate = _candidate(block, body, page_index, block_index)
+            if candidate is not None:
+                found.append(candidate)
+    return found
+
+
+def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
+    if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
+        return None
+    text = " ".join(line.text.strip() for line in block.lines).strip()
+    if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
+        return None
+    size = max(line.size for line in block.lines)
+    pattern = numbering_pattern(text)
+    larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
+    bold = all(line.bold for line in block.lines)
+    if text.endswith(("。", ".", ",", "、", ";")) and not larger:
+        return None
+    if pattern is not None and pattern[0] == "num" and not (bold or larger):
+        pattern = None  # "1 apple" in body text is a list or a sentence, not a section
+    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
+        pattern = None
+    if not larger and pattern is None:
+        return None
+    return _Candidate(page_index, block_index, text, size, pattern)
+
+
+def _title(candidates: list[_Candidate], body: float) -> _Candidate | None:
+    first_page = [c for c in candidates if c.page_index == 0 and c.pattern is None]
+    if not first_page:
+        return None
+    biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
+    largest_anywhere = max(c.size for c in candidates)
+    if biggest.size >= body * TITLE_SIZE_RATIO and biggest.size >= largest_anywhere:
+        return biggest
+    return None
+
+
+def _pattern_and_size_levels(
+    candidates: list[_Candidate], body: float
+) -> dict[tuple[int, int], int]:
+    ranks = sorted({c.pattern for c in candidates if c.pattern is not None})
+    pattern_level = {p: min(MAX_LEVEL, 2 + i) for i, p in enumerate(_by_family_rank(ranks))}
+    sizes = sorted({round(c.size * 2) / 2 for c in candidates if c.pattern is None}, reverse=True)
+    size_level = {s: min(MAX_LEVEL, 2 + i) for i, s in enumerate(sizes)}
+    levels: dict[tuple[int, int], int] = {}
+    for c in candidates:
+        key = (c.page_index, c.block_index)
+        if c.pattern is not None:
+            levels[key] = pattern_level[c.pattern]
+        else:
+            levels[key] = size_level[round(c.size * 2) / 2]
+    return levels
+
+
+def _by_family_rank(patterns: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Order pattern kinds so that one family's ranks come out chapter-first."""
+    return sorted(patterns, key=lambda p: (p[1], p[0]))
+
+
+def _outline_levels(
+    document: Document, candidates: list[_Candidate]
+) -> dict[tuple[int, int], int] | None:
+    outline = [e for e in document.outline if e.page > 0]
+    if not outline:
+        return None
+    page_index = {page.number: i for i, page in enumerate(document.pages)}
+    matched: dict[tuple[int, int], int] = {}
+    shift = _outline_shift(outline)
+    for entry in outline:
+        index = page_index.get(entry.page)
+        if index is None:
+            continue
+        key = _find_outline_block(document.pages[index], index, entry)
+        if key is not None:
+            matched[key] = min(MAX_LEVEL, max(1, entry.level + shift))
+    if len(matched) < OUTLINE_MATCH_SHARE * len(outline):
+        return None
+    return matched
+
+
+def _outline_shift(outline: list[OutlineEntry]) -> int:
+    """Outline level 1 is the title when it has a single entry, else chapters (##)."""
+    top = [e for e in outline if e.level == 1]
+    return 0 if len(top) == 1 and len(outline) > 1 else 1
+
+
+def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:
+    wanted = _normal(entry.title)
+    for block_index, block in enumerate(page.blocks):
+        if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) and len(block.lines) <= 3:
+            if _normal(" ".join(line.text for line in block.lines)) == wanted:
+                return page_index, block_index
+    return None
+
+
+def _normal(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _apply(page_index: int, page: Page, levels: dict[tuple[int, int], int]) -> Page:
+    blocks = tuple(
+        replace(block, kind=BlockKind.HEADING, level=levels[(page_index, i)])
+        if (page_index, i) in levels
+        else block
+        for i, block in enumerate(page.blocks)
+    )
+    return replace(page, blocks=blocks)

@@ -1,0 +1,100 @@
+"""Ordered, labelled blocks -> GitHub-Flavored Markdown (pure).
+
+Every page starts with a marker line (`<!-- page N -->`) so that `split` can attribute
+chunks to pages from the Markdown alone. Blocks are separated by one blank line; the items
+of one list by a line break.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
+from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
+from chunkcli.text import join_lines
+
+PAGE_MARKERS = {
+    PageStatus.TEXT: "<!-- page {n} -->",
+    PageStatus.BLANK: "<!-- page {n}: blank -->",
+    PageStatus.IMAGE_ONLY: "<!-- page {n}: no text layer (image only) -->",
+    PageStatus.GARBAGE: "<!-- page {n}: unusable text layer (treated as image only) -->",
+}
+# Characters that would turn a paragraph's first character into Markdown syntax.
+_LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
+_ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
+
+
+def render_markdown(document: Document) -> str:
+    """The whole document as GFM text ending in exactly one newline."""
+    parts = [render_page(page) for page in document.pages]
+    return "\n\n".join(p for p in parts if p).rstrip("\n") + "\n"
+
+
+def render_page(page: Page) -> str:
+    pieces: list[str] = [PAGE_MARKERS[page.status].format(n=page.number)]
+    previous: Block | None = None
+    for block in page.blocks:
+        text = render_block(block)
+        if not text:
+            continue
+        list_continues = (
+            previous is not None
+            and previous.kind == BlockKind.LIST_ITEM
+            and block.kind == BlockKind.LIST_ITEM
+        )
+        pieces.append(("\n" if list_continues else "\n\n") + text)
+        previous = block
+    return pieces[0] + "".join(pieces[1:])
+
+
+def render_block(block: Block) -> str:
+    if block.kind == BlockKind.FURNITURE:
+        return ""
+    if block.kind == BlockKind.TABLE:
+        return render_table(block.cells)
+    text = join_lines([line.text for line in block.lines])
+    if not text:
+        return ""
+    if block.kind == BlockKind.HEADING:
+        return "#" * block.level + " " + text
+    if block.kind == BlockKind.LIST_ITEM:
+        return render_list_item(text)
+    if block.kind == BlockKind.CODE:
+        return "```\n" + "\n".join(line.text for line in block.lines) + "\n```"
+    return escape_leading_syntax(text)
+
+
+def render_list_item(text: str) -> str:
+    ordered = _ORDERED.match(text)
+    if ordered:
+        return f"{ordered.group(1)}. {text[ordered.end():]}"
+    bullet = BULLET.match(text)
+    if bullet:
+        return "- " + text[bullet.end():].lstrip()
+    if ENUMERATOR.match(text):
+        return "- " + text
+    return text
+
+
+def escape_leading_syntax(text: str) -> str:
+    """Backslash-escape a first character that Markdown would read as syntax."""
+    return "\\" + text if _LEADING_SYNTAX.match(text) else text
+
+
+def render_table(rows: tuple[tuple[str, ...], ...]) -> str:
+    """A GFM pipe table; the first row is the header."""
+    if not rows:
+        return ""
+    width = max(len(row) for row in rows)
+    lines = [_table_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
+    lines.extend(_table_row(row, width) for row in rows[1:])
+    return "\n".join(lines)
+
+
+def _table_row(row: tuple[str, ...], width: int) -> str:
+    cells = [_cell(c) for c in row] + [""] * (width - len(row))
+    return "| " + " | ".join(cells) + " |"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
