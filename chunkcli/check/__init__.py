@@ -1,0 +1,118 @@
+"""check: Markdown (or a ConvertResult) -> DocumentReport, the pre-indexing sanity report.
+
+Each check reads the scanned Markdown (and chunks, and page statuses when a PDF was converted)
+and returns Issues; this module runs them in a fixed order and sums up the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from chunkcli.check.boilerplate import check_boilerplate
+from chunkcli.check.chunks import check_chunks
+from chunkcli.check.headings import check_headings, count_by_level
+from chunkcli.check.options import CheckOptions
+from chunkcli.check.pages import check_pages
+from chunkcli.check.reading_order import check_reading_order
+from chunkcli.check.report import (
+    CorpusSummary,
+    DocumentReport,
+    apply_strictness,
+    corpus_to_dict,
+    github_annotations,
+    report_to_dict,
+    summarize_corpus,
+    unreadable_report,
+    worst,
+)
+from chunkcli.check.scan import ScannedMarkdown, scan_markdown
+from chunkcli.check.tables import check_tables
+from chunkcli.model import Chunk, ConvertResult, PageStatus
+
+__all__ = [
+    "CheckOptions",
+    "CorpusSummary",
+    "DocumentReport",
+    "check_conversion",
+    "check_markdown",
+    "corpus_to_dict",
+    "github_annotations",
+    "make_chunks",
+    "report_to_dict",
+    "summarize_corpus",
+    "unreadable_report",
+]
+
+
+def check_markdown(
+    markdown: str,
+    options: CheckOptions = CheckOptions(),
+    *,
+    source: str = "",
+    chunks: Sequence[Chunk] | None = None,
+) -> DocumentReport:
+    """Check Markdown alone; pages and their status come from `<!-- page N ... -->` markers.
+
+    Without `chunks`, the Markdown is split as `chunkcli split` would (max_tokens from options).
+    """
+    scan = scan_markdown(markdown)
+    statuses = {marker.number: marker.status for marker in scan.markers}
+    if chunks is None:
+        chunks = make_chunks(markdown, options, source)
+    return build_report(scan, statuses, chunks, source, options)
+
+
+def check_conversion(
+    result: ConvertResult, options: CheckOptions = CheckOptions()
+) -> DocumentReport:
+    """Check a converted PDF: page statuses from the conversion, the rest from its Markdown."""
+    scan = scan_markdown(result.markdown)
+    statuses = {page.number: page.status for page in result.document.pages}
+    source = result.document.source
+    chunks = make_chunks(result.markdown, options, source)
+    return build_report(scan, statuses, chunks, source, options)
+
+
+def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
+    """The chunks `chunkcli split` makes of this Markdown with the check's token limit."""
+    from chunkcli.split import SplitOptions, split_markdown
+
+    chunks: list[Chunk] = split_markdown(
+        markdown, SplitOptions(max_tokens=options.max_tokens), source=source
+    )
+    return chunks
+
+
+def build_report(
+    scan: ScannedMarkdown,
+    statuses: Mapping[int, PageStatus],
+    chunks: Sequence[Chunk],
+    source: str,
+    options: CheckOptions,
+) -> DocumentReport:
+    pages = check_pages(scan, statuses, options)
+    boilerplate = check_boilerplate(scan, chunks, options)
+    issues = (
+        list(pages.issues)
+        + check_headings(scan, len(chunks))
+        + check_tables(scan)
+        + list(boilerplate.issues)
+        + check_reading_order(scan)
+        + check_chunks(chunks, scan.text, options)
+    )
+    final = apply_strictness(issues, options.strict)
+    return DocumentReport(
+        source=source,
+        pages=len(statuses),
+        headings_by_level=count_by_level(scan.headings),
+        max_heading_depth=max((h.level for h in scan.headings), default=0),
+        tables=len(scan.tables),
+        empty_pages=pages.blank,
+        scanned_pages=pages.scanned,
+        garbage_pages=pages.garbage,
+        boilerplate_lines=boilerplate.lines,
+        chunks=len(chunks),
+        tokens=sum(chunk.tokens for chunk in chunks),
+        status=worst([issue.severity for issue in final]),
+        issues=final,
+    )

@@ -1,0 +1,84 @@
+"""Lines repeated across many pages (or chunks) -> Issues: running headers, footers, legal notes.
+
+Headings and table rows are left out (repeated headings have their own check; table rows repeat
+legitimately). Numbers are ignored when comparing, so "Page 3 of 9" matches "Page 4 of 9".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chunkcli.check.options import CheckOptions
+from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.wording import quote
+from chunkcli.model import Chunk, Issue, Severity
+
+DIGITS = re.compile(r"\d+")
+MARKUP = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+|[*_`]")
+# A line needs this many letters to count: shorter ones ("Yes", "N/A") repeat innocently.
+MIN_LETTERS = 4
+# Only the most repeated lines become issues; the report's count still covers them all.
+MAX_ISSUES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class BoilerplateFindings:
+    lines: int  # distinct repeated lines found
+    issues: tuple[Issue, ...]
+
+
+def line_key(text: str) -> str:
+    """A line compared loosely: list markers, emphasis, spacing and numbers ignored."""
+    return DIGITS.sub("#", " ".join(MARKUP.sub("", text).split()))
+
+
+def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
+    groups: dict[str, list[TextLine]] = defaultdict(list)
+    for line in scan.lines:
+        if line.kind not in (LineKind.PARAGRAPH, LineKind.LIST):
+            continue
+        key = line_key(line.text)
+        if sum(1 for char in key if char.isalpha()) >= MIN_LETTERS:
+            groups[key].append(line)
+    return groups
+
+
+def check_boilerplate(
+    scan: ScannedMarkdown, chunks: Sequence[Chunk], options: CheckOptions
+) -> BoilerplateFindings:
+    """Repeated lines, counted on distinct pages when the Markdown has page markers, else chunks."""
+    groups = candidate_lines(scan)
+    if scan.markers:
+        spread = {key: {line.page or 0 for line in lines} for key, lines in groups.items()}
+        unit, total = "pages", len({line.page for line in scan.lines})
+    else:
+        spread = chunk_spread(set(groups), chunks)
+        unit, total = "chunks", len(chunks)
+    needed = max(options.boilerplate_min_repeats, options.boilerplate_share * total)
+    repeated = [key for key, units in spread.items() if len(units) >= needed]
+    repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0].number))
+    issues = [
+        Issue(
+            "boilerplate.repeated-line",
+            Severity.WARN,
+            f"line {quote(groups[key][0].text)} repeats on {len(spread[key])} of {total} {unit}: "
+            "a running header or footer left in the text?",
+            line=groups[key][0].number,
+            page=groups[key][0].page,
+        )
+        for key in repeated[:MAX_ISSUES]
+    ]
+    return BoilerplateFindings(len(repeated), tuple(issues))
+
+
+def chunk_spread(keys: set[str], chunks: Sequence[Chunk]) -> dict[str, set[int]]:
+    spread: dict[str, set[int]] = defaultdict(set)
+    for index, chunk in enumerate(chunks):
+        for text in chunk.body.splitlines():
+            key = line_key(text)
+            if key in keys:
+                spread[key].add(index)
+    return spread

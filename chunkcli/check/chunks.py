@@ -1,0 +1,184 @@
+"""Chunks -> Issues: over the token limit, crumbs, near-duplicates.
+
+Near-duplicates are found with a consistent sample of 5-character shingles (those whose CRC-32 is
+divisible by SAMPLE_EVERY) so that the comparison works for every script, stays linear in practice
+(an inverted index, very common shingles skipped) and gives the same answer on every run.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from chunkcli.check.options import CheckOptions
+from chunkcli.check.wording import examples, quote
+from chunkcli.model import Chunk, Issue, Severity
+
+SHINGLE_CHARS = 5
+# Keep one shingle in 4: the Jaccard estimate stays within a few percent on chunks of 80+ chars.
+SAMPLE_EVERY = 4
+# Shorter chunks (after normalizing) are crumbs or headings, not candidates for duplicates.
+NEAR_DUPLICATE_MIN_CHARS = 80
+# A shingle found in more chunks than this says nothing about any pair (and would cost n^2).
+COMMON_SHINGLE_CHUNKS = 50
+NOT_TEXT = re.compile(r"[\W_]+")
+DIGITS = re.compile(r"\d+")
+
+
+def check_chunks(chunks: Sequence[Chunk], markdown: str, options: CheckOptions) -> list[Issue]:
+    """Chunk issues of one document: size limits, crumbs, near-duplicates."""
+    line_of = line_locator(markdown)
+    return (
+        over_limit(chunks, options, line_of)
+        + crumbs(chunks, options, line_of)
+        + near_duplicates(chunks, options, line_of)
+    )
+
+
+class line_locator:  # noqa: N801 - used as a function: line_of(offset) -> 1-based line
+    """Map a character offset in the Markdown to its 1-based line number."""
+
+    def __init__(self, markdown: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", markdown)]
+
+    def __call__(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+
+def describe(index: int, chunk: Chunk, line_of: line_locator) -> str:
+    return f"chunk {index + 1} (line {line_of(chunk.start)}, {chunk.tokens} tokens)"
+
+
+def over_limit(
+    chunks: Sequence[Chunk], options: CheckOptions, line_of: line_locator
+) -> list[Issue]:
+    over = [(i, c) for i, c in enumerate(chunks) if c.tokens > options.max_tokens]
+    splittable = [(i, c) for i, c in over if not c.oversize]
+    unbreakable = [(i, c) for i, c in over if c.oversize]
+    issues: list[Issue] = []
+    if splittable:
+        i, c = splittable[0]
+        issues.append(
+            Issue(
+                "chunks.over-limit",
+                Severity.FAIL,
+                f"{len(splittable)} chunks exceed {options.max_tokens} tokens "
+                "(an embedder truncates them): "
+                + examples([describe(j, d, line_of) for j, d in splittable]),
+                line=line_of(c.start),
+                page=c.page_start,
+            )
+        )
+    if unbreakable:
+        issues.append(
+            Issue(
+                "chunks.unbreakable",
+                Severity.OK,
+                f"{len(unbreakable)} unbreakable blocks (a table row or code line) exceed "
+                f"{options.max_tokens} tokens: "
+                f"{examples([describe(j, d, line_of) for j, d in unbreakable])}",
+                line=line_of(unbreakable[0][1].start),
+                page=unbreakable[0][1].page_start,
+            )
+        )
+    return issues
+
+
+def crumbs(chunks: Sequence[Chunk], options: CheckOptions, line_of: line_locator) -> list[Issue]:
+    small = [(i, c) for i, c in enumerate(chunks) if c.tokens < options.min_chunk_tokens]
+    if not small:
+        return []
+    described = [f"{describe(i, c, line_of)} {quote(c.body, 30)}" for i, c in small]
+    return [
+        Issue(
+            "chunks.crumbs",
+            Severity.WARN,
+            f"{len(small)} chunks have fewer than {options.min_chunk_tokens} tokens and carry "
+            f"too little to retrieve: {examples(described)}",
+            line=line_of(small[0][1].start),
+            page=small[0][1].page_start,
+        )
+    ]
+
+
+def shingle_sample(text: str) -> frozenset[int]:
+    """Sampled shingles of the text with case, numbers, spaces and punctuation ignored."""
+    normal = NOT_TEXT.sub("", DIGITS.sub("0", text.casefold()))
+    if len(normal) < NEAR_DUPLICATE_MIN_CHARS:
+        return frozenset()
+    hashes = (
+        zlib.crc32(normal[i : i + SHINGLE_CHARS].encode())
+        for i in range(len(normal) - SHINGLE_CHARS + 1)
+    )
+    return frozenset(h for h in hashes if h % SAMPLE_EVERY == 0)
+
+
+def duplicate_pairs(samples: list[frozenset[int]], similarity: float) -> list[tuple[int, int]]:
+    """(earlier, later) for each chunk that nearly repeats an earlier one (first match only)."""
+    postings: dict[int, list[int]] = defaultdict(list)  # shingle -> earlier chunks holding it
+    first_seen: dict[frozenset[int], int] = {}
+    pairs: list[tuple[int, int]] = []
+    for later, sample in enumerate(samples):
+        if not sample:
+            continue
+        if sample in first_seen:
+            pairs.append((first_seen[sample], later))
+            continue
+        first_seen[sample] = later
+        match = best_earlier_match(sample, samples, postings, similarity)
+        if match is not None:
+            pairs.append((match, later))
+        for shingle in sample:
+            postings[shingle].append(later)
+    return pairs
+
+
+def best_earlier_match(
+    sample: frozenset[int],
+    samples: list[frozenset[int]],
+    postings: dict[int, list[int]],
+    similarity: float,
+) -> int | None:
+    """The first earlier chunk at least `similarity` alike, judged on shingles that are rare."""
+    shared: Counter[int] = Counter()
+    rare = 0
+    for shingle in sample:
+        holders = postings.get(shingle, ())
+        if len(holders) <= COMMON_SHINGLE_CHUNKS:
+            rare += 1
+            shared.update(holders)
+    # A real near-duplicate shares most rare shingles; check only those exactly.
+    for earlier in sorted(i for i, n in shared.items() if n >= similarity * rare / 2):
+        other = samples[earlier]
+        overlap = len(other & sample)
+        if overlap / (len(other) + len(sample) - overlap) >= similarity:
+            return earlier
+    return None
+
+
+def near_duplicates(
+    chunks: Sequence[Chunk], options: CheckOptions, line_of: line_locator
+) -> list[Issue]:
+    samples = [shingle_sample(chunk.body) for chunk in chunks]
+    pairs = duplicate_pairs(samples, options.near_duplicate_similarity)
+    if not pairs:
+        return []
+    described = [
+        f"chunk {b + 1} (line {line_of(chunks[b].start)}) ≈ chunk {a + 1} "
+        f"(line {line_of(chunks[a].start)})"
+        for a, b in pairs
+    ]
+    first = chunks[pairs[0][1]]
+    return [
+        Issue(
+            "chunks.near-duplicates",
+            Severity.WARN,
+            f"{len(pairs)} chunks nearly repeat an earlier chunk (they crowd out other results): "
+            f"{examples(described)}",
+            line=line_of(first.start),
+            page=first.page_start,
+        )
+    ]

@@ -1,0 +1,175 @@
+"""Pages and their text -> Issues: scanned, blank and garbage pages, documents with almost no text.
+
+Page statuses come from `convert` (a ConvertResult, or the page markers it writes into Markdown).
+Garbage is also measured on the text itself, because Markdown from other tools carries no marker:
+NUL, U+FFFD, `(cid:N)` and private-use glyphs, or CJK text with a space between every character.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from chunkcli.check.options import CheckOptions
+from chunkcli.check.scan import ScannedMarkdown
+from chunkcli.check.wording import pages_phrase
+from chunkcli.model import Issue, PageStatus, Severity
+
+CID = re.compile(r"\(cid:\d+\)")
+CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
+SPACED_CJK = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
+# Below this many visible characters a page's share of bad glyphs is noise (a PUA bullet or two).
+GARBAGE_MIN_CHARS = 20
+# Spaced CJK is judged on pages with at least this many CJK characters.
+SPACED_CJK_MIN_CHARS = 20
+# Share of CJK characters followed by a space and another CJK character. Japanese and Chinese
+# have ~0; Korean puts a space between words of 2-4 syllables (~0.25-0.45); text with a space
+# after every character is near 1.0.
+SPACED_CJK_SHARE = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class PageFindings:
+    blank: tuple[int, ...]
+    scanned: tuple[int, ...]
+    garbage: tuple[int, ...]  # unusable by status or by measured text
+    issues: tuple[Issue, ...]
+
+
+def is_bad_char(char: str) -> bool:
+    """NUL and other controls, U+FFFD, or a private-use code point (a glyph with no meaning)."""
+    code = ord(char)
+    if code < 32:
+        return char not in "\t\n\r"
+    return char == "\ufffd" or 0xE000 <= code <= 0xF8FF or code >= 0xF0000
+
+
+def garbage_share(text: str) -> tuple[float, int]:
+    """(share of bad glyphs among visible characters, visible count); `(cid:N)` is one glyph."""
+    cids = len(CID.findall(text))
+    rest = CID.sub("", text)
+    visible = cids + sum(1 for char in rest if not char.isspace())
+    bad = cids + sum(1 for char in rest if is_bad_char(char))
+    return (bad / visible if visible else 0.0), visible
+
+
+def spaced_cjk_share(text: str) -> float:
+    """Share of CJK characters followed by ' ' and another CJK character (0 below the minimum)."""
+    cjk = len(CJK_CHAR.findall(text))
+    if cjk < SPACED_CJK_MIN_CHARS:
+        return 0.0
+    return len(SPACED_CJK.findall(text)) / cjk
+
+
+def text_by_page(scan: ScannedMarkdown) -> dict[int | None, str]:
+    """Each page's content lines joined (None: text before any page marker, or no markers)."""
+    parts: dict[int | None, list[str]] = defaultdict(list)
+    for line in scan.lines:
+        parts[line.page].append(line.text)
+    return {page: "\n".join(lines) for page, lines in parts.items()}
+
+
+def check_pages(
+    scan: ScannedMarkdown, statuses: Mapping[int, PageStatus], options: CheckOptions
+) -> PageFindings:
+    """Page issues from statuses (convert's verdicts) and from the text of each page."""
+    blank = tuple(p for p, s in statuses.items() if s == PageStatus.BLANK)
+    scanned = tuple(p for p, s in statuses.items() if s == PageStatus.IMAGE_ONLY)
+    marked_garbage = tuple(p for p, s in statuses.items() if s == PageStatus.GARBAGE)
+    texts = text_by_page(scan)
+    issues: list[Issue] = []
+    if marked_garbage:
+        issues.append(garbage_status_issue(marked_garbage))
+    measured = measured_garbage(texts, set(marked_garbage), options)
+    issues.extend(measured)
+    if scanned:
+        issues.append(scanned_issue(scanned, len(statuses)))
+    if blank:
+        issues.append(blank_issue(blank))
+    issues.extend(almost_empty(texts, max(len(statuses), 1), options))
+    garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
+    return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
+
+
+def garbage_status_issue(pages: tuple[int, ...]) -> Issue:
+    return Issue(
+        "pages.garbage",
+        Severity.FAIL,
+        f"unusable text layer on {pages_phrase(pages)} (glyphs without Unicode meaning): "
+        "treat as scanned and OCR them",
+        page=pages[0],
+    )
+
+
+def measured_garbage(
+    texts: Mapping[int | None, str], skip: set[int], options: CheckOptions
+) -> list[Issue]:
+    issues: list[Issue] = []
+    for page, text in texts.items():
+        if page in skip:
+            continue
+        share, visible = garbage_share(text)
+        if visible >= GARBAGE_MIN_CHARS and share >= options.garbage_share:
+            on = f"page {page}" if page is not None else "the text"
+            issues.append(
+                Issue(
+                    "text.garbage",
+                    Severity.FAIL,
+                    f"{on}: {share:.0%} of {visible} characters are NUL, U+FFFD, (cid:N) or "
+                    "private-use glyphs: the text layer is unusable (OCR it)",
+                    page=page,
+                )
+            )
+        elif spaced_cjk_share(text) >= SPACED_CJK_SHARE:
+            on = f"page {page}" if page is not None else "the text"
+            issues.append(
+                Issue(
+                    "text.spaced-cjk",
+                    Severity.FAIL,
+                    f"{on}: CJK text has a space between every character "
+                    "(words will not match a query)",
+                    page=page,
+                )
+            )
+    return issues
+
+
+def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
+    return Issue(
+        "pages.scanned",
+        Severity.WARN,
+        f"{len(pages)} of {total} pages have no text layer (scanned or pictures), "
+        f"their content is missing until OCR: {pages_phrase(pages)}",
+        page=pages[0],
+    )
+
+
+def blank_issue(pages: tuple[int, ...]) -> Issue:
+    return Issue(
+        "pages.blank",
+        Severity.OK,
+        f"{pages_phrase(pages)} blank (nothing to index; fine when deliberate)",
+        page=pages[0],
+    )
+
+
+def almost_empty(
+    texts: Mapping[int | None, str], page_count: int, options: CheckOptions
+) -> list[Issue]:
+    # (cid:N) would count its letters and digits: drop it first.
+    chars = sum(1 for text in texts.values() for char in CID.sub("", text) if char.isalnum())
+    needed = options.min_chars_per_page * page_count
+    if chars >= needed:
+        return []
+    pages = f" over {page_count} pages" if page_count > 1 else ""
+    return [
+        Issue(
+            "document.almost-empty",
+            Severity.FAIL,
+            f"almost no text: {chars} letters and digits{pages} "
+            f"(expected at least {options.min_chars_per_page} a page)",
+        )
+    ]

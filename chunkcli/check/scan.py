@@ -1,0 +1,273 @@
+"""Markdown text -> ScannedMarkdown: the structure every check reads, with line and page numbers.
+
+A line-based reader of the GFM that `convert` (and other converters) write: page markers, ATX and
+setext headings, pipe tables, list items, paragraphs, fenced code. It keeps each table row's
+cells exactly as written (a full Markdown parser would pad or cut them, hiding the defect we look
+for) and each line's 1-based number and page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from chunkcli.model import PageStatus
+
+PAGE_MARKER = re.compile(r"^<!--\s*page\s+(\d+)\s*(?::\s*(.*?))?\s*-->\s*$", re.IGNORECASE)
+HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
+DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
+UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+class LineKind(StrEnum):
+    PARAGRAPH = "paragraph"
+    HEADING = "heading"
+    LIST = "list"
+    TABLE = "table"
+    CODE = "code"
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    number: int  # 1-based line in the Markdown
+    page: int | None  # page of the nearest marker above; None before any marker
+    text: str
+    kind: LineKind
+
+
+@dataclass(frozen=True, slots=True)
+class PageMarker:
+    number: int
+    status: PageStatus
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+    page: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    line: int
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    header: TableRow
+    delimiter: TableRow
+    rows: tuple[TableRow, ...]  # body rows, header and delimiter excluded
+    page: int | None
+
+    @property
+    def line(self) -> int:
+        return self.header.line
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    lines: tuple[TextLine, ...]  # consecutive PARAGRAPH lines, at least one
+
+    @property
+    def line(self) -> int:
+        return self.lines[0].number
+
+    @property
+    def page(self) -> int | None:
+        return self.lines[0].page
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text.strip() for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedMarkdown:
+    text: str  # the Markdown as given
+    lines: tuple[TextLine, ...]  # every non-blank content line (markers and comments excluded)
+    markers: tuple[PageMarker, ...]
+    headings: tuple[Heading, ...]
+    tables: tuple[Table, ...]
+    paragraphs: tuple[Paragraph, ...]
+
+    @property
+    def page_count(self) -> int:
+        return len({marker.number for marker in self.markers})
+
+
+def marker_status(note: str | None) -> PageStatus:
+    """The page status a marker's note announces (`blank`, `no text layer`, `unusable ...`)."""
+    text = (note or "").lower()
+    if "unusable" in text or "garbage" in text:
+        return PageStatus.GARBAGE
+    if "no text layer" in text or "image only" in text or "image_only" in text:
+        return PageStatus.IMAGE_ONLY
+    if "blank" in text:
+        return PageStatus.BLANK
+    return PageStatus.TEXT
+
+
+def split_cells(row: str) -> tuple[str, ...]:
+    """The cells of a GFM table row: split on unescaped pipes, outer pipes optional."""
+    text = row.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return tuple(cell.strip() for cell in UNESCAPED_PIPE.split(text))
+
+
+def is_delimiter_row(line: str) -> bool:
+    if "-" not in line or not (("|" in line) or DELIMITER_CELL.match(line)):
+        return False
+    return all(DELIMITER_CELL.match(cell) for cell in split_cells(line))
+
+
+def is_table_start(line: str, next_line: str | None) -> bool:
+    return (
+        next_line is not None and "|" in line and "|" in next_line and is_delimiter_row(next_line)
+    )
+
+
+def scan_markdown(markdown: str) -> ScannedMarkdown:
+    """Read Markdown into lines, page markers, headings, tables and paragraphs."""
+    return _Scanner(markdown).run()
+
+
+class _Scanner:
+    """One pass over the lines; the state lives only for the duration of `run`."""
+
+    def __init__(self, markdown: str) -> None:
+        self.text = markdown
+        # Only \n (and \r\n) end lines: str.splitlines would also split on \x1c-\x1e, U+2028...
+        self.raw = markdown.replace("\r\n", "\n").split("\n")
+        self.page: int | None = None
+        self.lines: list[TextLine] = []
+        self.markers: list[PageMarker] = []
+        self.headings: list[Heading] = []
+        self.tables: list[Table] = []
+        self.paragraphs: list[Paragraph] = []
+        self.open_paragraph: list[TextLine] = []
+        self.in_list = False
+
+    def run(self) -> ScannedMarkdown:
+        index = 0
+        while index < len(self.raw):
+            index = self.step(index)
+        self.close_paragraph()
+        return ScannedMarkdown(
+            self.text,
+            tuple(self.lines),
+            tuple(self.markers),
+            tuple(self.headings),
+            tuple(self.tables),
+            tuple(self.paragraphs),
+        )
+
+    def step(self, index: int) -> int:
+        """Consume the line at `index` (and any lines it owns); return the next index."""
+        line = self.raw[index]
+        fence = FENCE.match(line)
+        if fence:
+            self.close_paragraph()
+            return self.read_fence(index, fence.group(1))
+        if not line.strip():
+            self.close_paragraph()
+            self.in_list = False
+            return index + 1
+        marker = PAGE_MARKER.match(line.strip())
+        if marker:
+            self.close_paragraph()
+            self.page = int(marker.group(1))
+            status = marker_status(marker.group(2))
+            self.markers.append(PageMarker(self.page, status, index + 1))
+            return index + 1
+        if HTML_COMMENT.match(line):
+            return index + 1
+        next_line = self.raw[index + 1] if index + 1 < len(self.raw) else None
+        if is_table_start(line, next_line):
+            self.close_paragraph()
+            return self.read_table(index)
+        return self.read_single(index, line)
+
+    def read_single(self, index: int, line: str) -> int:
+        heading = ATX_HEADING.match(line)
+        if heading:
+            self.close_paragraph()
+            self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
+            return index + 1
+        underline = SETEXT_UNDERLINE.match(line)
+        if underline and self.open_paragraph:
+            level = 1 if underline.group(1).startswith("=") else 2
+            first = self.open_paragraph[0].number
+            text = " ".join(item.text.strip() for item in self.open_paragraph)
+            for item in self.open_paragraph:
+                self.lines.remove(item)
+            self.open_paragraph = []
+            self.add_heading(level, text, first)
+            return index + 1
+        if underline:  # a thematic break
+            return index + 1
+        if LIST_ITEM.match(line) or (self.in_list and not self.open_paragraph):
+            self.close_paragraph()
+            self.in_list = True
+            self.add_line(index, line, LineKind.LIST)
+            return index + 1
+        text = line.lstrip()
+        while text.startswith(">"):  # block quotes read as their text
+            text = text[1:].lstrip()
+        self.open_paragraph.append(self.add_line(index, text, LineKind.PARAGRAPH))
+        return index + 1
+
+    def add_line(self, index: int, text: str, kind: LineKind) -> TextLine:
+        item = TextLine(index + 1, self.page, text, kind)
+        self.lines.append(item)
+        return item
+
+    def add_heading(self, level: int, text: str, line: int) -> None:
+        self.headings.append(Heading(level, text.strip(), line, self.page))
+        self.lines.append(TextLine(line, self.page, text.strip(), LineKind.HEADING))
+
+    def close_paragraph(self) -> None:
+        if self.open_paragraph:
+            self.paragraphs.append(Paragraph(tuple(self.open_paragraph)))
+            self.open_paragraph = []
+
+    def read_fence(self, index: int, opening: str) -> int:
+        end = index + 1
+        while end < len(self.raw):
+            closing = FENCE.match(self.raw[end])
+            if (
+                closing
+                and closing.group(1)[0] == opening[0]
+                and len(closing.group(1)) >= len(opening)
+            ):
+                break
+            if self.raw[end].strip():
+                self.add_line(end, self.raw[end], LineKind.CODE)
+            end += 1
+        return end + 1
+
+    def read_table(self, index: int) -> int:
+        header = TableRow(index + 1, split_cells(self.raw[index]))
+        delimiter = TableRow(index + 2, split_cells(self.raw[index + 1]))
+        self.add_line(index, self.raw[index], LineKind.TABLE)
+        end = index + 2
+        rows: list[TableRow] = []
+        while end < len(self.raw) and self.raw[end].strip() and "|" in self.raw[end]:
+            if PAGE_MARKER.match(self.raw[end].strip()):
+                break
+            rows.append(TableRow(end + 1, split_cells(self.raw[end])))
+            self.add_line(end, self.raw[end], LineKind.TABLE)
+            end += 1
+        self.tables.append(Table(header, delimiter, tuple(rows), self.page))
+        return end
