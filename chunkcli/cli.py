@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -44,4 +46,157 @@ def stderr_is_terminal() -> bool:
 # (written in the split issue)
 
 # --- check ---------------------------------------------------------------------------------
-# (written in the check issue)
+
+if TYPE_CHECKING:
+    from chunkcli.check import CheckOptions, DocumentReport
+
+CHECK_FORMATS = ("table", "json", "github")
+CHECK_STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+
+
+@app.command()
+def check(  # noqa: PLR0913 - one parameter per documented flag
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="PDFs, Markdown files, or folders of either; '-' reads Markdown."),
+    ],
+    output_format: Annotated[
+        str, typer.Option("--format", help="table, json, or github (Actions annotations).")
+    ] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    max_tokens: Annotated[
+        int, typer.Option(min=1, help="Chunk size limit, as for split.")
+    ] = 800,
+    min_chunk_tokens: Annotated[
+        int, typer.Option(min=0, help="Chunks under this many tokens are crumbs.")
+    ] = 8,
+    boilerplate_share: Annotated[
+        float,
+        typer.Option(min=0.0, max=1.0, help="A line on this share of pages is boilerplate."),
+    ] = 0.4,
+    garbage_share: Annotated[
+        float,
+        typer.Option(min=0.0, max=1.0, help="This share of unusable glyphs makes a page garbage."),
+    ] = 0.1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes.")
+    ] = None,
+) -> None:
+    """Lint PDFs or their Markdown before indexing: exit 1 when a document fails."""
+    from chunkcli.check import CheckOptions
+
+    fmt = _check_format(output_format, as_json)
+    options = CheckOptions(
+        max_tokens=max_tokens,
+        strict=strict,
+        min_chunk_tokens=min_chunk_tokens,
+        boilerplate_share=boilerplate_share,
+        garbage_share=garbage_share,
+    )
+    with reporting_errors():
+        reports = _run_checks(paths, options, jobs)
+    _print_check(reports, options, fmt)
+    if any(report.status == "fail" for report in reports):
+        raise typer.Exit(1)
+
+
+def _check_format(output_format: str, as_json: bool) -> str:
+    if output_format not in CHECK_FORMATS:
+        choices = ", ".join(CHECK_FORMATS)
+        raise typer.BadParameter(f"must be one of {choices}", param_hint="--format")
+    if as_json and output_format not in ("table", "json"):
+        raise typer.BadParameter("--json and --format github exclude each other")
+    return "json" if as_json else output_format
+
+
+def _run_checks(paths: list[Path], options: CheckOptions, jobs: int | None) -> list[DocumentReport]:
+    from chunkcli.check import check_markdown
+    from chunkcli.check.corpus import check_paths, find_documents
+    from chunkcli.errors import UsageError
+
+    if [str(p) for p in paths] == ["-"]:
+        return [check_markdown(sys.stdin.read(), options, source="-")]
+    try:
+        documents = find_documents(paths)
+    except UsageError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(2) from None
+    reports = check_paths(documents, options, jobs=jobs)
+    if not stderr_is_terminal():
+        return list(reports)
+    from rich.progress import Progress
+
+    with Progress(console=err_console, transient=True) as progress:
+        task = progress.add_task("checking", total=len(documents))
+        collected = []
+        for report in reports:
+            collected.append(report)
+            progress.update(task, advance=1, description=Path(report.source).name[:40])
+    return collected
+
+
+def _print_check(reports: list[DocumentReport], options: CheckOptions, fmt: str) -> None:
+    import json
+
+    from chunkcli.check import corpus_to_dict, github_annotations
+
+    if fmt == "json":
+        typer.echo(json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2))
+    elif fmt == "github":
+        for line in github_annotations(reports):
+            typer.echo(line)
+        typer.echo(_check_summary_text(reports))
+    else:
+        _print_check_table(reports)
+
+
+def _print_check_table(reports: list[DocumentReport]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    table = Table(show_lines=False, pad_edge=False)
+    for name in ("document", "pages", "headings", "depth", "tables", "empty", "scanned",
+                 "boilerplate", "chunks", "tokens", "status", "reasons"):
+        table.add_column(name, justify="left" if name in ("document", "reasons") else "right")
+    for r in reports:
+        status = f"[{CHECK_STATUS_STYLE[r.status]}]{r.status}[/]"
+        reasons = ", ".join(dict.fromkeys(i.code for i in r.issues if i.severity != "ok"))
+        table.add_row(
+            escape(r.source), str(r.pages), _headings_cell(r.headings_by_level),
+            str(r.max_heading_depth), str(r.tables), str(len(r.empty_pages)),
+            str(len(r.scanned_pages)), str(r.boilerplate_lines), str(r.chunks),
+            f"{r.tokens:,}", status, escape(reasons),
+        )
+    console.print(table)
+    for r in reports:
+        for issue in (i for i in r.issues if i.severity != "ok"):
+            style = CHECK_STATUS_STYLE[issue.severity]
+            console.print(
+                f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
+                f"{escape(issue.message)}",
+                soft_wrap=True,
+            )
+    console.print(_check_summary_text(reports), soft_wrap=True)
+
+
+def _headings_cell(by_level: tuple[int, ...]) -> str:
+    """'1·4·2' for one H1, four H2, two H3 (levels past the deepest used are left out)."""
+    deepest = max((i for i, n in enumerate(by_level) if n), default=-1)
+    return "·".join(str(n) for n in by_level[: deepest + 1]) or "-"
+
+
+def _check_summary_text(reports: list[DocumentReport]) -> str:
+    from chunkcli.check import summarize_corpus
+
+    s = summarize_corpus(reports)
+    text = (
+        f"{s.documents} documents: {s.ok} ok, {s.warn} warn, {s.fail} fail; {s.pages} pages "
+        f"({s.scanned_pages} scanned, {s.empty_pages} blank), {s.chunks} chunks, "
+        f"{s.tokens:,} tokens"
+    )
+    if s.issue_documents:
+        common = ", ".join(f"{code} ({n})" for code, n in s.issue_documents[:6])
+        text += f"\nmost frequent findings (documents): {common}"
+    return text
