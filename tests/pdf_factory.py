@@ -266,15 +266,24 @@ def text_width(text: str, size: float, *, bold: bool = False, cjk: bool = False)
     return float(font.text_length(text, fontsize=size))
 
 
+# Characters that Japanese typesetting (kinsoku shori) keeps off the start of a line.
+NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ーぁぃぅぇぉっゃゅょァィゥェォッャュョ")
+
+
 def wrap_text(text: str, width: float, size: float, *, cjk: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width`: at spaces for Latin, anywhere for CJK."""
+    """Break `text` into lines no wider than `width`: at spaces for Latin, anywhere for CJK.
+
+    CJK closing punctuation and small kana never start a line (they overhang instead).
+    """
     units = list(text) if cjk else text.split()
     joiner = "" if cjk else " "
     lines: list[str] = []
     current = ""
     for unit in units:
         candidate = current + joiner + unit if current else unit
-        if current and text_width(candidate, size, cjk=cjk) > width:
+        # Kinsoku: closing punctuation may hang past the margin rather than start a line.
+        hangs = cjk and unit in NO_LINE_START
+        if current and not hangs and text_width(candidate, size, cjk=cjk) > width:
             lines.append(current)
             current = unit
         else:
