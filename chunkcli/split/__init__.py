@@ -1,0 +1,58 @@
+"""split: Markdown -> retrieval chunks that cut on headings, carry their heading path, never
+break a table, and keep exact offsets into the Markdown.
+
+scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -> build (chunks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import PurePath
+
+from chunkcli.model import Chunk
+from chunkcli.split.build import Identity, build_chunks
+from chunkcli.split.layout import find_title, make_layout
+from chunkcli.split.options import SPLIT_VERSION, SplitOptions
+from chunkcli.split.plan import plan_chunks
+from chunkcli.split.scan import scan_markdown
+from chunkcli.tokens import TokenCounter, tiktoken_counter
+
+DOC_ID_HEX_DIGITS = 16  # 64 bits of the source hash: a readable default doc_id
+
+__all__ = ["SPLIT_VERSION", "SplitOptions", "split_markdown"]
+
+
+def split_markdown(
+    markdown: str,
+    options: SplitOptions = SplitOptions(),
+    *,
+    source: str = "",
+    source_bytes: bytes | None = None,
+    count_tokens: TokenCounter | None = None,
+) -> list[Chunk]:
+    """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
+
+    `source` is the path as given (it names the title when there is no H1); `source_bytes`
+    (default: the Markdown as UTF-8) gives `source_sha256` and the default `doc_id`.
+    `count_tokens` defaults to the offline tiktoken encoding named in the options.
+    """
+    options = options.validated()
+    count = count_tokens if count_tokens is not None else tiktoken_counter(options.encoding)
+    scan = scan_markdown(markdown, count)
+    title = find_title(scan.pieces, options.title, _stem(source))
+    layout = make_layout(markdown, scan.pieces, title, count, options)
+    plans = plan_chunks(layout)
+    sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
+    identity = Identity(
+        doc_id=options.doc_id if options.doc_id is not None else sha.hexdigest()[:DOC_ID_HEX_DIGITS],
+        source=source,
+        source_sha256=sha.hexdigest(),
+        title=title[0],
+        split_config=options.config(),
+        metadata=dict(options.metadata),
+    )
+    return build_chunks(layout, plans, scan.page_marks, identity)
+
+
+def _stem(source: str) -> str:
+    return "" if source in ("", "-") else PurePath(source).stem

@@ -1,0 +1,75 @@
+"""Plans -> Chunks: ids, heading path names, pages, and the document's identity on every chunk."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from dataclasses import dataclass
+
+from chunkcli.model import Chunk
+from chunkcli.split.layout import Layout
+from chunkcli.split.options import SPLIT_VERSION
+from chunkcli.split.plan import Plan
+
+ID_HEX_DIGITS = 32  # 128 bits: unique across any corpus this tool will see
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What every chunk of one document shares."""
+
+    doc_id: str
+    source: str
+    source_sha256: str
+    title: str
+    split_config: dict[str, object]
+    metadata: dict[str, str]
+
+
+def build_chunks(
+    layout: Layout, plans: list[Plan], page_marks: tuple[tuple[int, int], ...], identity: Identity
+) -> list[Chunk]:
+    """One Chunk per plan, in document order."""
+    mark_offsets = [offset for offset, _ in page_marks]
+    config_key = json.dumps(identity.split_config, sort_keys=True)
+
+    def page_at(offset: int) -> int | None:
+        index = bisect.bisect_right(mark_offsets, offset) - 1
+        return page_marks[index][1] if index >= 0 else None
+
+    chunks = []
+    for plan in plans:
+        body = layout.markdown[plan.start : plan.end]
+        chunks.append(
+            Chunk(
+                id=chunk_id(identity.doc_id, config_key, plan, body),
+                doc_id=identity.doc_id,
+                source=identity.source,
+                source_sha256=identity.source_sha256,
+                title=identity.title,
+                heading_path=tuple(layout.names[element] for element in plan.path),
+                kind=plan.kind,
+                prefix=plan.prefix,
+                body=body,
+                start=plan.start,
+                end=plan.end,
+                page_start=page_at(plan.start),
+                page_end=page_at(max(plan.start, plan.end - 1)),
+                tokens=plan.tokens,
+                split_config=dict(identity.split_config),
+                metadata=dict(identity.metadata),
+                oversize=plan.oversize,
+            )
+        )
+    return chunks
+
+
+def chunk_id(doc_id: str, config_key: str, plan: Plan, body: str) -> str:
+    """Stable id: the document, the split version and options, the position and the text."""
+    digest = hashlib.sha256()
+    for part in (doc_id, SPLIT_VERSION, config_key, str(plan.start), str(plan.end), plan.prefix):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\x1f")
+    digest.update(body.encode("utf-8"))
+    return digest.hexdigest()[:ID_HEX_DIGITS]

@@ -1,0 +1,122 @@
+"""The pieces of one document with what the planner asks about them: token sums over ranges,
+heading paths, and the retrieval prefix of a path (counted once per distinct path)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from chunkcli.split.options import SplitOptions
+from chunkcli.split.scan import Piece, PieceKind
+from chunkcli.tokens import TokenCounter
+
+TITLE = -1  # the path element that stands for the document title
+PATH_SEPARATOR = " › "
+
+Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    markdown: str
+    pieces: tuple[Piece, ...]
+    paths: tuple[Path, ...]  # the heading path of every piece (a heading is inside itself)
+    names: dict[int, str]  # path element -> heading text
+    cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
+    count_tokens: TokenCounter
+    options: SplitOptions
+    prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.options.max_tokens
+
+    def tokens(self, lo: int, hi: int) -> int:
+        """Summed token counts of pieces[lo:hi]."""
+        return self.cumulative[hi] - self.cumulative[lo]
+
+    def common_path(self, lo: int, hi: int) -> Path:
+        """The deepest heading path that contains every piece of pieces[lo:hi]."""
+        path = self.paths[lo]
+        for index in range(lo + 1, hi):
+            path = common_prefix(path, self.paths[index])
+        return path
+
+    def prefix(self, path: Path) -> tuple[str, int]:
+        """The path line put before a chunk's body, and its token count."""
+        cached = self.prefix_cache.get(path)
+        if cached is None:
+            names = [self.names[element] for element in path]
+            text = PATH_SEPARATOR.join(names) + "\n\n" if names else ""
+            cached = (text, self.count_tokens(text) if text else 0)
+            self.prefix_cache[path] = cached
+        return cached
+
+    def fits(self, lo: int, hi: int) -> bool:
+        """Whether pieces[lo:hi] with their prefix fit the limit, by summed counts."""
+        return self.prefix(self.common_path(lo, hi))[1] + self.tokens(lo, hi) <= self.max_tokens
+
+    def has_content(self, lo: int, hi: int) -> bool:
+        return any(self.pieces[index].is_content for index in range(lo, hi))
+
+    def content_end(self, pos: int, floor: int) -> int:
+        """`pos` moved back over trailing whitespace, not below `floor`."""
+        text = self.markdown
+        while pos > floor and text[pos - 1].isspace():
+            pos -= 1
+        return pos
+
+
+def common_prefix(a: Path, b: Path) -> Path:
+    if a is b:
+        return a
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return a if size == len(a) else a[:size]
+
+
+def find_title(pieces: tuple[Piece, ...], override: str | None, stem: str) -> tuple[str, int]:
+    """The title (override, else first H1, else the file name stem) and the H1's piece index."""
+    first_h1 = next(
+        (i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING and p.level == 1), TITLE
+    )
+    if override is not None:
+        return override, first_h1
+    if first_h1 != TITLE:
+        return pieces[first_h1].heading, first_h1
+    return stem, TITLE
+
+
+def heading_paths(pieces: tuple[Piece, ...], title_index: int, has_title: bool) -> tuple[Path, ...]:
+    """Each piece's path: the title, then the open headings (levels may skip: H1 -> H3 is fine)."""
+    base: Path = (TITLE,) if has_title else ()
+    stack: list[tuple[int, int]] = []  # (level, piece index)
+    current = base
+    paths = []
+    for index, piece in enumerate(pieces):
+        if piece.kind is PieceKind.HEADING:
+            while stack and stack[-1][0] >= piece.level:
+                stack.pop()
+            stack.append((piece.level, index))
+            current = base + tuple(i for _, i in stack if i != title_index)
+        paths.append(current)
+    return tuple(paths)
+
+
+def make_layout(
+    markdown: str,
+    pieces: tuple[Piece, ...],
+    title: tuple[str, int],
+    count_tokens: TokenCounter,
+    options: SplitOptions,
+) -> Layout:
+    """Layout of scanned pieces; `title` is (title text, index of the title H1 or TITLE)."""
+    title_text, title_index = title
+    paths = heading_paths(pieces, title_index, has_title=bool(title_text))
+    names = {i: p.heading for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING}
+    names[TITLE] = title_text
+    cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
+    return Layout(markdown, pieces, paths, names, cumulative, count_tokens, options)

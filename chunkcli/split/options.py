@@ -1,0 +1,57 @@
+"""The options that shape a split, and the version string written into every chunk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chunkcli.errors import UsageError
+
+# Bump when a change to the cutting rules can move a chunk boundary: it is part of every id.
+SPLIT_VERSION = "split-1"
+
+SPLIT_LEVELS = {"h2": 2, "h3": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class SplitOptions:
+    """Options of `split_markdown`; the CLI's split flags map one-to-one onto these."""
+
+    max_tokens: int = 800
+    min_tokens: int = 0  # 0 = off; else small H3 parts of one H2 section merge up to max_tokens
+    overlap_sentences: int = 1  # only between windows cut inside one paragraph
+    encoding: str = "cl100k_base"
+    title: str | None = None  # overrides the first H1 / file name stem
+    doc_id: str | None = None  # default: a hash of the source bytes
+    metadata: tuple[tuple[str, str], ...] = ()
+    split_on: str = "h2"  # "h2" | "h3"
+
+    def validated(self) -> SplitOptions:
+        """Return self, or raise UsageError naming the first option out of range."""
+        if self.max_tokens < 1:
+            raise UsageError(f"--max-tokens must be at least 1, got {self.max_tokens}")
+        if not 0 <= self.min_tokens <= self.max_tokens:
+            raise UsageError(
+                f"--min-tokens must be between 0 and --max-tokens ({self.max_tokens}), "
+                f"got {self.min_tokens}"
+            )
+        if self.overlap_sentences < 0:
+            raise UsageError(f"--overlap-sentences must be >= 0, got {self.overlap_sentences}")
+        if self.split_on not in SPLIT_LEVELS:
+            raise UsageError(f"--split-on must be h2 or h3, got {self.split_on!r}")
+        return self
+
+    @property
+    def cut_level(self) -> int:
+        """Headings at this level or above always start a new chunk."""
+        return SPLIT_LEVELS[self.split_on]
+
+    def config(self) -> dict[str, object]:
+        """The options that shape chunk boundaries, with the version, for `split_config`."""
+        return {
+            "version": SPLIT_VERSION,
+            "max_tokens": self.max_tokens,
+            "min_tokens": self.min_tokens,
+            "overlap_sentences": self.overlap_sentences,
+            "encoding": self.encoding,
+            "split_on": self.split_on,
+        }

@@ -1,0 +1,273 @@
+"""Layout -> plans: where each chunk starts and ends, its heading path, kind and exact tokens.
+
+Cut order (issue 3): H1/H2 headings always cut (H3 too with split_on=h3). A section over the limit
+is cut at its next heading level, down to H6 (small H3 parts of one H2 section may merge back up
+to the limit when min_tokens is set). A part still over the limit packs whole blocks greedily,
+a heading always staying with the block after it. A block that alone is too big: a table is cut
+between rows (later parts repeat its header in the prefix), a text block into sentence windows
+(then clauses, words, characters), and a code block is kept whole and flagged oversize.
+
+Budgets use the summed per-piece counts; every plan's `tokens` is then the exact count of its
+text, and a plan found over the limit is cut again (rare: the sums are upper bounds in practice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chunkcli.model import ChunkKind
+from chunkcli.split.layout import Layout, Path, common_prefix
+from chunkcli.split.scan import PieceKind
+from chunkcli.split.units import Unit, split_units
+
+TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
+MAX_HEADING_LEVEL = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    start: int
+    end: int  # body = markdown[start:end]
+    kind: ChunkKind
+    path: Path
+    prefix: str
+    tokens: int  # exact count of prefix + body
+    oversize: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Units to pack into windows; the first window starts at `first_start` (its glue)."""
+
+    units: list[Unit]
+    first_start: int
+    first_prefix: str
+    first_budget: int
+    rest_prefix: str
+    rest_budget: int
+    kind: ChunkKind
+    path: Path
+    overlap: int
+
+
+def plan_chunks(layout: Layout) -> list[Plan]:
+    """All plans of the document, in order."""
+    plans: list[Plan] = []
+    for lo, hi in cut_ranges(layout, 0, len(layout.pieces), TOP_CUT_LEVEL):
+        plans += _plan_top_section(layout, lo, hi)
+    return plans
+
+
+def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, int]]:
+    """pieces[lo:hi] cut before each heading of `level` or above; a range with headings only
+    joins the next one, so that a heading travels with the text under it."""
+    pieces = layout.pieces
+    bounds = [lo]
+    bounds += [
+        k for k in range(lo + 1, hi)
+        if pieces[k].kind is PieceKind.HEADING and pieces[k].level <= level
+    ]
+    bounds.append(hi)
+    ranges: list[tuple[int, int]] = []
+    pending: int | None = None
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        start = a if pending is None else pending
+        if layout.has_content(a, b):
+            ranges.append((start, b))
+            pending = None
+        else:
+            pending = start
+    if pending is not None:
+        ranges.append((pending, hi))
+    return ranges
+
+
+def _plan_top_section(layout: Layout, lo: int, hi: int) -> list[Plan]:
+    cut_level = layout.options.cut_level
+    if cut_level == TOP_CUT_LEVEL and layout.fits(lo, hi):
+        return emit(layout, lo, hi)
+    plans: list[Plan] = []
+    for part_lo, part_hi, merged in _merge_small(layout, cut_ranges(layout, lo, hi, 3)):
+        if merged:
+            plans += emit(layout, part_lo, part_hi)
+        else:
+            plans += _plan_part(layout, part_lo, part_hi, 4)
+    return plans
+
+
+def _merge_small(
+    layout: Layout, parts: list[tuple[int, int]]
+) -> list[tuple[int, int, bool]]:
+    """With min_tokens set, adjacent parts merge while one side is small and the sum fits."""
+    min_tokens = layout.options.min_tokens
+    groups: list[tuple[int, int, bool]] = []
+    for lo, hi in parts:
+        if min_tokens and groups:
+            group_lo, group_hi, _ = groups[-1]
+            small = min(layout.tokens(group_lo, group_hi), layout.tokens(lo, hi)) < min_tokens
+            if small and layout.fits(group_lo, hi):
+                groups[-1] = (group_lo, hi, True)
+                continue
+        groups.append((lo, hi, False))
+    return groups
+
+
+def _plan_part(layout: Layout, lo: int, hi: int, level: int) -> list[Plan]:
+    if layout.fits(lo, hi):
+        return emit(layout, lo, hi)
+    while level <= MAX_HEADING_LEVEL:
+        parts = cut_ranges(layout, lo, hi, level)
+        if len(parts) > 1:
+            return [plan for a, b in parts for plan in _plan_part(layout, a, b, level + 1)]
+        level += 1
+    return pack_blocks(layout, lo, hi)
+
+
+def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
+    """Greedy windows of whole pieces; trailing headings move on with the next window."""
+    pieces = layout.pieces
+    plans: list[Plan] = []
+    window_lo, window_tokens, window_path = lo, 0, None
+    last_content = lo - 1
+    k = lo
+    while k < hi:
+        path = layout.paths[k] if window_path is None else common_prefix(window_path, layout.paths[k])
+        if layout.prefix(path)[1] + window_tokens + pieces[k].tokens <= layout.max_tokens:
+            window_tokens += pieces[k].tokens
+            window_path = path
+            last_content = k if pieces[k].is_content else last_content
+            k += 1
+        elif last_content >= window_lo:
+            glue = last_content + 1
+            plans += emit(layout, window_lo, glue)
+            window_lo, window_tokens = glue, layout.tokens(glue, k)
+            window_path = layout.common_path(glue, k) if glue < k else None
+        else:
+            plans += split_oversized(layout, window_lo, k)
+            window_lo, window_tokens, window_path = k + 1, 0, None
+            k += 1
+    if window_lo < hi:
+        plans += emit(layout, window_lo, hi)
+    return plans
+
+
+def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
+    """One plan for pieces[lo:hi] (page markers at the edges left out), cut again if over."""
+    pieces = layout.pieces
+    while lo < hi and pieces[lo].kind is PieceKind.MARKER:
+        lo += 1
+    while hi > lo and pieces[hi - 1].kind is PieceKind.MARKER:
+        hi -= 1
+    if lo >= hi:
+        return []
+    content = [k for k in range(lo, hi) if pieces[k].is_content]
+    single_table = len(content) == 1 and pieces[content[0]].kind is PieceKind.TABLE
+    plan = whole_plan(layout, lo, hi, ChunkKind.TABLE if single_table else ChunkKind.SECTION)
+    if not plan.oversize or not content:
+        return [plan]
+    if len(content) == 1:
+        return split_oversized(layout, lo, content[0]) + emit(layout, content[0] + 1, hi)
+    cut = content[-1]
+    while not pieces[cut - 1].is_content:
+        cut -= 1
+    return emit(layout, lo, cut) + emit(layout, cut, hi)
+
+
+def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
+    path = layout.common_path(lo, hi)
+    prefix, _ = layout.prefix(path)
+    start = layout.pieces[lo].start
+    end = layout.content_end(layout.pieces[hi - 1].end, start)
+    tokens = layout.count_tokens(prefix + layout.markdown[start:end])
+    return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
+
+
+def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
+    """Piece k is too big on its own; pieces[glue_lo:k] are headings that go with its start."""
+    piece = layout.pieces[k]
+    if piece.kind is PieceKind.TABLE and len(piece.rows) > 1:
+        return pack_run(layout, _table_run(layout, glue_lo, k))
+    if piece.kind is PieceKind.TEXT:
+        return pack_run(layout, _text_run(layout, glue_lo, k))
+    return [whole_plan(layout, glue_lo, k + 1, ChunkKind.SECTION)]
+
+
+def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
+    piece = layout.pieces[k]
+    path = layout.common_path(glue_lo, k + 1)
+    prefix, prefix_tokens = layout.prefix(path)
+    rest_budget = layout.max_tokens - prefix_tokens
+    first_budget = rest_budget - layout.tokens(glue_lo, k)
+    # Units sized for the first window, unless its headings leave it less than half the room.
+    unit_budget = first_budget if first_budget * 2 >= rest_budget else rest_budget
+    end = layout.content_end(piece.end, piece.start)
+    units = split_units(layout.markdown, piece.start, end, unit_budget, layout.count_tokens)
+    first_start = layout.pieces[glue_lo].start
+    return Run(
+        units, first_start, prefix, first_budget, prefix, rest_budget,
+        ChunkKind.WINDOW, path, layout.options.overlap_sentences,
+    )
+
+
+def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
+    """Rows as units; parts after the first carry the header and delimiter lines in the prefix."""
+    piece = layout.pieces[k]
+    header, rows = piece.rows[0], piece.rows[1:]
+    path = layout.common_path(glue_lo, k + 1)
+    prefix, prefix_tokens = layout.prefix(path)
+    header_text = layout.markdown[header.start : layout.content_end(header.end, header.start)]
+    rest_prefix = prefix + header_text + "\n"
+    rest_budget = layout.max_tokens - layout.count_tokens(rest_prefix)
+    first_budget = layout.max_tokens - prefix_tokens - layout.tokens(glue_lo, k) - header.tokens
+    units = [
+        Unit(row.start, layout.content_end(row.end, row.start), row.tokens, sentence=False)
+        for row in rows
+    ]
+    first_start = layout.pieces[glue_lo].start
+    return Run(
+        units, first_start, prefix, first_budget, rest_prefix, rest_budget,
+        ChunkKind.TABLE_PART, path, 0,
+    )
+
+
+def pack_run(layout: Layout, run: Run) -> list[Plan]:
+    """Greedy windows of units, each verified exactly; `overlap` whole sentences repeat."""
+    units = run.units
+    plans: list[Plan] = []
+    i = 0
+    while i < len(units):
+        budget = run.first_budget if i == 0 else run.rest_budget
+        j, total = i + 1, units[i].tokens
+        while j < len(units) and total + units[j].tokens <= budget:
+            total += units[j].tokens
+            j += 1
+        plan = _window_plan(layout, run, i, j)
+        while plan.oversize and j - i > 1:
+            j -= 1
+            plan = _window_plan(layout, run, i, j)
+        plans.append(plan)
+        if j >= len(units):
+            break
+        i = j - _overlap(run, i, j)
+    return plans
+
+
+def _overlap(run: Run, i: int, j: int) -> int:
+    """How many units before j the next window repeats: whole sentences that leave it room."""
+    units = run.units
+    size = min(run.overlap, j - i - 1)
+    while size > 0:
+        repeated = units[j - size : j]
+        room = sum(u.tokens for u in repeated) + units[j].tokens <= run.rest_budget
+        if room and all(u.sentence for u in repeated):
+            break
+        size -= 1
+    return size
+
+
+def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
+    start = run.first_start if i == 0 else run.units[i].start
+    end = run.units[j - 1].end
+    prefix = run.first_prefix if i == 0 else run.rest_prefix
+    tokens = layout.count_tokens(prefix + layout.markdown[start:end])
+    return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)
