@@ -1,0 +1,324 @@
+"""Many PDFs at once: files and folders -> one Markdown file per PDF, converted in worker
+processes with a time limit per file -> a summary of pages, odd pages and failures.
+
+A failed file writes nothing: no partial output, and an output left by an earlier run stays as
+it was (the summary and the exit code say that the file failed). Outcomes come back in input
+order whatever order the workers finish in, so output and summary do not depend on --jobs.
+The worker processes, and killing a runaway one, live in workers.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from chunkcli.errors import ChunkcliError, ConversionTimeout, UsageError
+from chunkcli.model import ConvertResult
+from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.workers import run_in_workers
+
+DEFAULT_TIMEOUT_S = 120.0
+# Summary lines about blank or scanned pages name at most this many files, then say "and N more".
+MAX_FILES_LISTED = 10
+
+WorkResult = ConvertResult | ChunkcliError
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What happened to one input PDF."""
+
+    source: Path
+    output: Path | None  # the Markdown written; None when failed or not writing
+    pages: int = 0  # pages converted
+    blank: tuple[int, ...] = ()
+    image_only: tuple[int, ...] = ()
+    garbage: tuple[int, ...] = ()
+    seconds: float = 0.0
+    error: str | None = None  # one line naming the file and the reason
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSummary:
+    """Every file's outcome, in input order, and the wall-clock time of the whole batch."""
+
+    outcomes: tuple[FileOutcome, ...]
+    seconds: float
+
+    @property
+    def files(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def pages(self) -> int:
+        return sum(o.pages for o in self.outcomes)
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def failures(self) -> tuple[FileOutcome, ...]:
+        return tuple(o for o in self.outcomes if not o.ok)
+
+
+# --- finding the inputs ---------------------------------------------------------------------
+
+
+def find_pdfs(inputs: Sequence[Path]) -> list[tuple[Path, Path]]:
+    """Every PDF under `inputs` paired with its output path (relative, `.md`), in a stable order.
+
+    A folder is searched recursively (hidden entries skipped) and mirrored: `docs/a/b.pdf`
+    given as `docs` becomes `a/b.md`. A file given by name is taken whatever its suffix and
+    becomes `<stem>.md`. Raises UsageError when two PDFs would write the same output or when
+    nothing is found.
+    """
+    pairs: list[tuple[Path, Path]] = []
+    for item in inputs:
+        if item.is_dir():
+            pairs.extend((pdf, pdf.relative_to(item).with_suffix(".md")) for pdf in _walk(item))
+        else:
+            pairs.append((item, Path(item.name).with_suffix(".md")))
+    if not pairs:
+        raise UsageError(f"no PDF files in: {', '.join(str(i) for i in inputs)}")
+    return _without_duplicates(pairs)
+
+
+def _walk(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(
+            Path(root, name)
+            for name in sorted(files)
+            if name.lower().endswith(".pdf") and not name.startswith(".")
+        )
+    return found
+
+
+def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
+    """Drop a PDF given twice; refuse two different PDFs that would write the same file."""
+    by_output: dict[Path, Path] = {}
+    unique: list[tuple[Path, Path]] = []
+    for pdf, output in pairs:
+        earlier = by_output.get(output)
+        if earlier is None:
+            by_output[output] = pdf
+            unique.append((pdf, output))
+        elif earlier.resolve() != pdf.resolve():
+            raise UsageError(f"{earlier} and {pdf} would both be written to {output}")
+    return unique
+
+
+# --- converting one file with a time limit ----------------------------------------------------
+
+
+@contextlib.contextmanager
+def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
+    """Raise ConversionTimeout in this thread once `timeout_s` has passed (main thread only).
+
+    Uses SIGALRM, so it is a no-op off the main thread, on platforms without setitimer, and
+    for timeout_s <= 0.
+    """
+    usable = (
+        timeout_s > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        raise ConversionTimeout(f"{path}: timed out after {timeout_s:g} s (--timeout)")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
+    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds."""
+    with time_limit(timeout_s, path):
+        return convert_pdf(path, options)
+
+
+def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> WorkResult:
+    """Any failure becomes a ChunkcliError naming the file, so one bad file cannot stop a batch."""
+    try:
+        return convert_with_time_limit(path, options, timeout_s)
+    except ChunkcliError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - a bug or a MuPDF error on one file, reported as such
+        return ChunkcliError(f"{path}: conversion failed: {type(exc).__name__}: {exc}")
+
+
+def _run_all(
+    paths: Sequence[Path], options: ConvertOptions, jobs: int | None, timeout_s: float
+) -> Iterator[tuple[int, WorkResult, float]]:
+    """(index, result, seconds) per path, in completion order; in-process when one job suffices."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs > 1 and len(paths) > 1:
+        work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
+        yield from run_in_workers(paths, work, jobs=jobs, timeout_s=timeout_s)
+        return
+    for index, path in enumerate(paths):
+        started = time.perf_counter()
+        result = _convert_catching(path, options, timeout_s)
+        yield index, result, time.perf_counter() - started
+
+
+# --- the public batch API -------------------------------------------------------------------
+
+
+def iter_conversions(
+    pdfs: Sequence[Path],
+    options: ConvertOptions,
+    *,
+    jobs: int | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> Iterator[tuple[Path, ConvertResult | ChunkcliError]]:
+    """Convert in memory, yielding (pdf, result or error) in input order (for `check`)."""
+    waiting: dict[int, WorkResult] = {}
+    next_index = 0
+    for index, result, _seconds in _run_all(pdfs, options, jobs, timeout_s):
+        waiting[index] = result
+        while next_index in waiting:
+            yield pdfs[next_index], waiting.pop(next_index)
+            next_index += 1
+
+
+def convert_many(
+    pdfs: Sequence[tuple[Path, Path]],
+    out_dir: Path | None,
+    options: ConvertOptions,
+    *,
+    jobs: int | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    on_progress: Callable[[FileOutcome], None] | None = None,
+) -> BatchSummary:
+    """Convert each (pdf, relative output) pair from find_pdfs, writing `out_dir/relative`.
+
+    `on_progress` sees each outcome as its file finishes; the summary lists them in input order.
+    With `out_dir` None nothing is written (a dry run that still reports every page).
+    """
+    started = time.perf_counter()
+    outcomes: dict[int, FileOutcome] = {}
+    sources = [pdf for pdf, _ in pdfs]
+    for index, result, seconds in _run_all(sources, options, jobs, timeout_s):
+        pdf, relative = pdfs[index]
+        target = out_dir / relative if out_dir is not None else None
+        outcome = _record(pdf, target, result, seconds)
+        outcomes[index] = outcome
+        if on_progress is not None:
+            on_progress(outcome)
+    ordered = tuple(outcomes[i] for i in range(len(pdfs)))
+    return BatchSummary(ordered, time.perf_counter() - started)
+
+
+def _record(pdf: Path, target: Path | None, result: WorkResult, seconds: float) -> FileOutcome:
+    """Write a successful result to `target` (atomically) and describe what happened."""
+    if isinstance(result, ChunkcliError):
+        return FileOutcome(pdf, None, seconds=seconds, error=str(result))
+    if target is not None:
+        try:
+            write_atomically(target, result.markdown)
+        except OSError as exc:
+            error = f"{pdf}: cannot write {target}: {exc.strerror or exc}"
+            return FileOutcome(pdf, None, seconds=seconds, error=error)
+    return FileOutcome(
+        source=pdf,
+        output=target,
+        pages=len(result.pages),
+        blank=result.blank_pages,
+        image_only=result.image_only_pages,
+        garbage=result.garbage_pages,
+        seconds=seconds,
+    )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write UTF-8 `text` to `path` via a temporary file in the same folder and os.replace.
+
+    Readers see the old file or the new one, never a half-written one.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temp_name, 0o644)  # mkstemp makes 0600; give the file the usual permissions
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+# --- the summary as text ----------------------------------------------------------------------
+
+
+def summary_lines(summary: BatchSummary) -> list[str]:
+    """The end-of-batch report: totals, files with blank/scanned/garbled pages, then failures."""
+    converted = summary.files - len(summary.failures)
+    lines = [
+        f"converted {converted} of {summary.files} PDFs: {summary.pages} pages "
+        f"in {summary.seconds:.1f} s ({summary.pages_per_s:.1f} pages/s)"
+    ]
+    lines += _page_note(summary, lambda o: o.blank, "blank pages")
+    lines += _page_note(summary, lambda o: o.image_only, "pages with no text layer (no OCR)")
+    lines += _page_note(summary, lambda o: o.garbage, "pages with an unreadable text layer")
+    if summary.failures:
+        lines.append(f"failed: {len(summary.failures)}")
+        lines += [f"  {outcome.error}" for outcome in summary.failures]
+    return lines
+
+
+def _page_note(
+    summary: BatchSummary, pages_of: Callable[[FileOutcome], tuple[int, ...]], label: str
+) -> list[str]:
+    hits = [(o.source, pages_of(o)) for o in summary.outcomes if pages_of(o)]
+    if not hits:
+        return []
+    total = sum(len(pages) for _, pages in hits)
+    listed = [f"{source} p. {page_ranges(pages)}" for source, pages in hits[:MAX_FILES_LISTED]]
+    more = len(hits) - MAX_FILES_LISTED
+    tail = f"; and {more} more files" if more > 0 else ""
+    return [f"{label}: {total}: " + "; ".join(listed) + tail]
+
+
+def page_ranges(pages: Sequence[int]) -> str:
+    """(1, 2, 3, 5, 7, 8) -> "1-3, 5, 7-8"."""
+    runs: list[list[int]] = []
+    for page in sorted(set(pages)):
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
+
+
+def page_warnings(source: Path, result: ConvertResult) -> list[str]:
+    """One line per kind of page that holds no usable text, for a single-file conversion."""
+    notes = (
+        (result.image_only_pages, "no text layer (scanned? no OCR is done)"),
+        (result.garbage_pages, "an unreadable text layer (broken fonts)"),
+    )
+    return [f"{source}: page {page_ranges(pages)}: {what}" for pages, what in notes if pages]

@@ -1,0 +1,157 @@
+"""Worker processes that can be killed one at a time: paths + a work function -> one
+(index, result, seconds) per path, in the order they finish.
+
+A ProcessPoolExecutor cannot stop one runaway task, so this is a small pool of our own: each
+worker is a `spawn`ed process with a Pipe. The work function runs its own soft time limit
+(SIGALRM, see batch.time_limit); when a file holds MuPDF inside C past that limit plus a grace
+period, the parent kills the worker and starts a fresh one. A worker that crashes (a segfault
+in MuPDF) is replaced the same way, and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext, SpawnProcess
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from chunkcli.errors import ChunkcliError, ConversionTimeout
+
+# The work function's own alarm stops a runaway file at timeout_s, but only once MuPDF hands
+# control back to Python (between pages). A worker still busy this much later is killed.
+KILL_GRACE_S = 5.0
+# How long a worker may take to exit after being told to stop, before it is killed.
+SHUTDOWN_WAIT_S = 2.0
+
+Result = TypeVar("Result")
+# (index into the input paths, the work's result or the error that replaced it, seconds)
+Finished = tuple[int, Result | ChunkcliError, float]
+
+
+def run_in_workers(
+    paths: Sequence[Path],
+    work: Callable[[Path], Result],
+    *,
+    jobs: int,
+    timeout_s: float,
+) -> Iterator[Finished[Result]]:
+    """Run `work(path)` for every path in `jobs` processes; yield each result as it finishes.
+
+    `work` must be picklable (a module-level function or a functools.partial of one), must
+    catch its own errors, and return something picklable. timeout_s <= 0: no kill deadline.
+    """
+    # spawn, not fork: forking a parent that runs a progress-bar thread can deadlock the child.
+    context = multiprocessing.get_context("spawn")
+    pending = deque(enumerate(paths))
+    workers = [_Worker(context, work) for _ in range(min(jobs, len(paths)))]
+    try:
+        while pending or any(w.busy for w in workers):
+            for worker in workers:
+                if not worker.busy and pending:
+                    worker.assign(*pending.popleft())
+            busy = [w for w in workers if w.busy]
+            ready = wait([w.conn for w in busy], timeout=_time_to_next_kill(busy, timeout_s))
+            for slot, worker in enumerate(workers):
+                finished = _collect(worker, ready, timeout_s)
+                if finished is not None:
+                    yield finished
+                    if worker.busy:  # it crashed or was killed: start a fresh one
+                        workers[slot] = _Worker(context, work)
+    finally:
+        for worker in workers:
+            worker.stop()
+
+
+def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
+    """A worker's loop: receive (index, path), send (index, result, seconds); None stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    while True:
+        task: tuple[int, Path] | None = conn.recv()
+        if task is None:
+            return
+        index, path = task
+        started = time.perf_counter()
+        result = work(path)
+        conn.send((index, result, time.perf_counter() - started))
+
+
+class _Worker(Generic[Result]):
+    """One worker process, the parent's end of its pipe, and the path it is busy with."""
+
+    def __init__(self, context: SpawnContext, work: Callable[[Path], Result]) -> None:
+        self.conn, child_conn = context.Pipe()
+        self.process: SpawnProcess = context.Process(
+            target=_worker_main, args=(child_conn, work), daemon=True
+        )
+        self.process.start()
+        child_conn.close()
+        self.task: tuple[int, Path] | None = None
+        self.started = 0.0
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    def assign(self, index: int, path: Path) -> None:
+        self.task, self.started = (index, path), time.monotonic()
+        self.conn.send(self.task)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError, ValueError):  # the pipe may be closed already
+            self.conn.send(None)
+        self.process.join(SHUTDOWN_WAIT_S)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+def _time_to_next_kill(busy: list[_Worker[Result]], timeout_s: float) -> float | None:
+    """Seconds until the earliest kill deadline; None (wait for ever) when there is no limit."""
+    if timeout_s <= 0 or not busy:
+        return None
+    first_start = min(w.started for w in busy)
+    return max(0.0, first_start + timeout_s + KILL_GRACE_S - time.monotonic())
+
+
+def _collect(
+    worker: _Worker[Result], ready: Sequence[object], timeout_s: float
+) -> Finished[Result] | None:
+    """The worker's finished result, if any. A crashed or killed worker stays `busy`."""
+    if worker.task is None:
+        return None
+    index, path = worker.task
+    elapsed = time.monotonic() - worker.started
+    if worker.conn in ready:
+        try:
+            finished: Finished[Result] = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join()
+            worker.conn.close()
+            return index, _crash_error(path, worker.process.exitcode), elapsed
+        worker.task = None
+        return finished
+    if timeout_s > 0 and elapsed >= timeout_s + KILL_GRACE_S:
+        worker.kill()
+        message = f"{path}: timed out after {timeout_s:g} s (--timeout); its worker was killed"
+        return index, ConversionTimeout(message), elapsed
+    return None
+
+
+def _crash_error(path: Path, exitcode: int | None) -> ChunkcliError:
+    if exitcode is not None and exitcode < 0:
+        reason = f"killed by {signal.Signals(-exitcode).name}"
+    else:
+        reason = f"exit code {exitcode}"
+    return ChunkcliError(f"{path}: the worker process converting it crashed ({reason})")
