@@ -139,7 +139,11 @@ def test_japanese_manual_has_embedded_cjk_text_that_round_trips() -> None:
     # Sentences wrap in mid-sentence: some line ends inside a sentence, not at 。
     assert any(not line.endswith("。") and len(line) > 20 for line in lines)
     assert sum(line.startswith("・") for line in lines) == 3
-    assert [line[:2] for line in lines if line[:2] in ("1.", "2.", "3.")] == ["1.", "2.", "3."]
+    assert [line[:3] for line in lines if line[:3] in ("1. ", "2. ", "3. ")] == [
+        "1. ",
+        "2. ",
+        "3. ",
+    ]
 
 
 def test_continued_table_repeats_its_header_on_page_two() -> None:
