@@ -162,7 +162,7 @@ def _outline_levels(
         return None
     page_index = {page.number: i for i, page in enumerate(document.pages)}
     matched: dict[tuple[int, int], int] = {}
-    shift = _outline_shift(outline)
+    shift = _outline_shift(outline, document.metadata_title)
     for entry in outline:
         index = page_index.get(entry.page)
         if index is None:
@@ -175,10 +175,11 @@ def _outline_levels(
     return matched
 
 
-def _outline_shift(outline: list[OutlineEntry]) -> int:
-    """Outline level 1 is the title when it has a single entry, else chapters (##)."""
+def _outline_shift(outline: list[OutlineEntry], title: str) -> int:
+    """Outline level 1 is the title when its one entry is the document title, else chapters."""
     top = [e for e in outline if e.level == 1]
-    return 0 if len(top) == 1 and len(outline) > 1 else 1
+    is_title = len(top) == 1 and bool(title) and _normal(top[0].title) == _normal(title)
+    return 0 if is_title else 1
 
 
 def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:

@@ -26,8 +26,10 @@ PARAGRAPH_GAP_EM = 0.45
 SIZE_CHANGE_PT = 0.8
 # A line ending this many font sizes before its column's right edge is short.
 SHORT_LINE_EM = 2.0
-# A first line indented by this many font sizes starts a paragraph.
-INDENT_EM = 0.8
+# Starts of lines within this many font sizes count as the same indent.
+INDENT_EM = 0.5
+# A second line may be indented this far past the first (hanging indent of an item).
+HANGING_INDENT_EM = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,25 +78,50 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
         return False
-    if line.vertical:
-        return _continues_vertical(last, line, column)
-    if _same_row(last, line):
+    if not line.vertical and _same_row(last, line):
         return True  # a line MuPDF split at a wide gap: "1" ... "Introduction"
     if abs(line.size - last.size) > SIZE_CHANGE_PT or line.bold != last.bold:
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
+    if not _next_line_distance(last, line, column):
+        return False
+    if _is_short(last, column) and (line.vertical or last.text.rstrip().endswith(SENTENCE_END)):
+        return False
+    return _indent_continues(block, line, column)
+
+
+def _next_line_distance(last: Line, line: Line, column: _Column) -> bool:
+    """The line sits where the next line of the same paragraph would."""
+    if line.vertical:  # columns of 縦書き advance right to left
+        width = max(1.0, last.bbox.width)
+        return -0.5 * width < last.bbox.x0 - line.bbox.x1 <= 2.5 * width
     gap = line.bbox.top - last.bbox.bottom
-    if gap < -0.5 * line.size or gap > column.leading + PARAGRAPH_GAP_EM * line.size:
-        return False
-    if _is_short(last, column) and last.text.rstrip().endswith(SENTENCE_END):
-        return False
-    if block.kind == BlockKind.LIST_ITEM:
-        # A wrapped item line is indented past the bullet; a line back at the margin is new text.
-        hanging = line.bbox.x0 > block.lines[0].bbox.x0 + 0.5 * line.size
-        return hanging or not _is_short(last, column)
-    indented = line.bbox.x0 > column.left + INDENT_EM * line.size
-    return not (indented and not _is_indented(block.lines[0], column, line.size))
+    return -0.5 * line.size <= gap <= column.leading + PARAGRAPH_GAP_EM * line.size
+
+
+def _indent_continues(block: Block, line: Line, column: _Column) -> bool:
+    """Indentation agrees with one paragraph: first-line indent or hanging indent.
+
+    With a first-line indent the second line goes back to the margin; with a hanging
+    indent (numbered items, legal text) the second line is indented. Later lines keep
+    the second line's start; a line that leaves it starts a new paragraph.
+    """
+    em = _em(line)
+    first = _start(block.lines[0])
+    if len(block.lines) == 1:
+        return _start(line) <= first + HANGING_INDENT_EM * em and (
+            first <= column.left + HANGING_INDENT_EM * em  # not a centred or flush-right line
+        )
+    return abs(_start(line) - _start(block.lines[1])) <= INDENT_EM * em
+
+
+def _start(line: Line) -> float:
+    return line.bbox.top if line.vertical else line.bbox.x0
+
+
+def _em(line: Line) -> float:
+    return max(1.0, line.bbox.width if line.vertical else line.size)
 
 
 def _same_row(last: Line, line: Line) -> bool:
@@ -104,20 +131,8 @@ def _same_row(last: Line, line: Line) -> bool:
 
 
 def _is_short(line: Line, column: _Column) -> bool:
-    return line.bbox.x1 < column.right - SHORT_LINE_EM * line.size
-
-
-def _is_indented(line: Line, column: _Column, size: float) -> bool:
-    return line.bbox.x0 > column.left + INDENT_EM * size
-
-
-def _continues_vertical(last: Line, line: Line, column: _Column) -> bool:
-    width = max(1.0, last.bbox.width)
-    if last.bbox.x0 - line.bbox.x1 > 2.5 * width:  # columns read right to left
-        return False
-    indented = line.bbox.top > column.left + INDENT_EM * width
-    short = last.bbox.bottom < column.right - SHORT_LINE_EM * width
-    return not indented and not short
+    end = line.bbox.bottom if line.vertical else line.bbox.x1
+    return end < column.right - SHORT_LINE_EM * _em(line)
 
 
 def _column_edges(blocks: tuple[Block, ...]) -> dict[int, _Column]:

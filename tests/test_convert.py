@@ -1,0 +1,217 @@
+"""End-to-end conversion of small generated PDFs: one test per promise of `convert`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from chunkcli.model import BlockKind, PageStatus
+from chunkcli.pipeline import ConvertOptions, convert_pdf
+from tests.pdf_factory import (
+    Image,
+    Text,
+    make_pdf,
+    text_lines,
+    vertical_column,
+    wrap_text,
+    wrapped_paragraph,
+)
+
+LOREM = (
+    "Retrieval systems answer questions from documents only when the text they index keeps "
+    "its reading order and its structure intact across every page of the source"
+)
+
+
+def convert(path: Path, **options: object) -> str:
+    return convert_pdf(path, ConvertOptions(**options)).markdown  # type: ignore[arg-type]
+
+
+def paragraphs(markdown: str) -> list[str]:
+    return [p for p in markdown.split("\n\n") if p and not p.startswith("<!--")]
+
+
+def two_column_page(page_no: int, pages: int, tag: str) -> list[Text]:
+    left = wrapped_paragraph(50, 120, 230, f"Left {tag} begins. {LOREM}. Left {tag} ends.")
+    right = wrapped_paragraph(310, 120, 230, f"Right {tag} begins. {LOREM}. Right {tag} ends.")
+    header = Text(50, 40, "Journal of Examples · Vol. 3", size=9)
+    footer = Text(270, 810, f"Page {page_no} of {pages}", size=9)
+    # Drawn in scrambled order: footer, right column, header, left column.
+    return [footer, *right, header, *left]  # type: ignore[list-item]
+
+
+def test_two_columns_drawn_out_of_order_read_left_then_right(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "cols.pdf", [two_column_page(1, 1, "one")])
+    text = convert(pdf)
+    left_start, left_end = text.index("Left one begins"), text.index("Left one ends")
+    right_start = text.index("Right one begins")
+    assert left_start < left_end < right_start
+    assert len(paragraphs(text)) == 2 + 2  # two columns + header + footer (1 page: kept)
+
+
+def test_full_width_title_is_read_before_the_columns(tmp_path: Path) -> None:
+    page = [
+        *two_column_page(1, 1, "body"),
+        Text(150, 80, "A Study of Reading Order", size=20, bold=True),
+    ]
+    text = convert(make_pdf(tmp_path / "title.pdf", [page]))
+    assert text.index("# A Study of Reading Order") < text.index("Left body begins")
+
+
+def test_running_headers_and_page_numbers_are_removed(tmp_path: Path) -> None:
+    pages = [two_column_page(n, 4, f"p{n}") for n in range(1, 5)]
+    text = convert(make_pdf(tmp_path / "running.pdf", pages))
+    assert "Journal of Examples" not in text
+    assert not re.search(r"Page \d of 4", text)
+    for n in range(1, 5):
+        assert f"<!-- page {n} -->" in text and f"Left p{n} begins" in text
+
+
+def test_short_document_keeps_its_margin_lines(tmp_path: Path) -> None:
+    pages = [two_column_page(n, 2, f"p{n}") for n in range(1, 3)]
+    text = convert(make_pdf(tmp_path / "short.pdf", pages))
+    assert text.count("Journal of Examples") == 2
+
+
+def test_body_text_near_the_top_is_kept(tmp_path: Path) -> None:
+    openings = ["Sentences flow on.", "Another idea starts here.", "Tables follow later.", "Fin."]
+    pages = []
+    for n, opening in enumerate(openings, start=1):
+        pages.append([Text(50, 45, opening),
+                      *wrapped_paragraph(50, 120, 480, LOREM), Text(290, 810, str(n), size=9)])
+    text = convert(make_pdf(tmp_path / "top.pdf", pages))
+    for opening in openings:
+        assert opening in text
+    assert not re.search(r"^\d$", text, re.MULTILINE)
+
+
+def test_page_markers_are_one_based_and_follow_page_selection(tmp_path: Path) -> None:
+    pages = [[Text(50, 100, f"Content of page {n}.")] for n in range(1, 6)]
+    pdf = make_pdf(tmp_path / "sel.pdf", pages)
+    text = convert(pdf, pages=(2, 3, 4))
+    assert re.findall(r"<!-- page (\d+) -->", text) == ["2", "3", "4"]
+    assert "Content of page 1." not in text
+
+
+def test_hyphenation_repaired_real_hyphens_and_ligatures_kept(tmp_path: Path) -> None:
+    lines = ["The converter keeps infor-", "mation intact and uses state-of-the-", "art ﬁlters."]
+    pdf = make_pdf(tmp_path / "hyph.pdf", [text_lines(50, 100, lines)])
+    text = convert(pdf)
+    assert "keeps information intact" in text
+    assert "state-of-the-art filters." in text
+
+
+def test_japanese_wrapped_lines_join_without_spaces(tmp_path: Path) -> None:
+    sentence = "電源を切ってから、カバーを外してください。作業の前に必ず電源プラグを抜いてください。"
+    lines = wrap_text(sentence, 150, 11, cjk=True)
+    assert len(lines) >= 3
+    items = [Text(50, 100 + i * 16, line, cjk=True) for i, line in enumerate(lines)]
+    text = convert(make_pdf(tmp_path / "ja.pdf", [items]))
+    assert sentence in text
+
+
+def test_chapter_numbering_patterns_give_heading_levels(tmp_path: Path) -> None:
+    page = [
+        Text(50, 60, "取扱説明書", size=22, bold=True, cjk=True),
+        Text(50, 110, "第1章 安全について", size=16, bold=True, cjk=True),
+        Text(50, 140, "本書をよくお読みください。", cjk=True),
+        Text(50, 180, "1.1 電源", size=13, bold=True, cjk=True),
+        Text(50, 210, "電源を確認してください。", cjk=True),
+        Text(50, 250, "第2章 使い方", size=16, bold=True, cjk=True),
+        Text(50, 280, "ボタンを押します。", cjk=True),
+    ]
+    text = convert(make_pdf(tmp_path / "heads.pdf", [page]))
+    assert re.findall(r"^(#+) (.*)$", text, re.MULTILINE) == [
+        ("#", "取扱説明書"), ("##", "第1章 安全について"), ("###", "1.1 電源"), ("##", "第2章 使い方")
+    ]
+
+
+def test_bold_body_size_text_is_a_heading_only_with_a_number(tmp_path: Path) -> None:
+    page = [
+        Text(50, 100, "第十五条", bold=True, cjk=True),
+        Text(50, 120, "事業者は、次の措置を講じなければならない。", cjk=True),
+        Text(50, 160, "Important note", bold=True),
+        Text(50, 180, "This is body text after an emphasised line."),
+    ]
+    text = convert(make_pdf(tmp_path / "bold.pdf", [page]))
+    assert "## 第十五条" in text
+    assert "# Important note" not in text and "Important note" in text
+
+
+def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
+    page = [
+        Text(50, 80, "Overview", bold=True),
+        Text(50, 100, "The overview paragraph."),
+        Text(50, 140, "Details", bold=True),
+        Text(50, 160, "The details paragraph."),
+    ]
+    outline = [(1, "Overview", 1), (2, "Details", 1)]
+    text = convert(make_pdf(tmp_path / "toc.pdf", [page], outline=outline))
+    assert "## Overview" in text and "### Details" in text
+
+
+def test_bullets_and_numbered_items_become_lists(tmp_path: Path) -> None:
+    page = [
+        Text(50, 100, "Steps to follow:"),
+        Text(60, 120, "1. Disconnect power."),
+        Text(60, 136, "2. Remove the cover."),
+        Text(60, 160, "• Keep screws safe"),
+        Text(60, 176, "• Wear gloves"),
+    ]
+    text = convert(make_pdf(tmp_path / "lists.pdf", [page]))
+    assert "1. Disconnect power.\n2. Remove the cover." in text
+    assert "- Keep screws safe\n- Wear gloves" in text
+
+
+def test_blank_image_only_and_garbage_pages_are_flagged(tmp_path: Path) -> None:
+    pages = [
+        [Text(50, 100, "First page text.")],
+        [],
+        [Image(50, 50, 500, 700, seed=3)],
+        [],
+    ]
+    pdf = make_pdf(tmp_path / "empty.pdf", pages)
+    # A text layer of NUL characters, as broken Type3 fonts produce (the factory drops NULs).
+    with pymupdf.open(pdf) as doc:
+        doc[3].insert_text((50, 100), "\x00" * 12, fontname="helv")
+        doc.save(tmp_path / "garbage.pdf")
+    result = convert_pdf(tmp_path / "garbage.pdf")
+    assert result.blank_pages == (2,)
+    assert result.image_only_pages == (3,)
+    assert result.garbage_pages == (4,)
+    assert "<!-- page 2: blank -->" in result.markdown
+    assert "<!-- page 3: no text layer (image only) -->" in result.markdown
+    assert "<!-- page 4: unusable text layer (treated as image only) -->" in result.markdown
+    assert "\x00" not in result.markdown
+
+
+def test_vertical_japanese_reads_columns_right_to_left(tmp_path: Path) -> None:
+    columns = ["縦書きの文章は上から下へ", "読み、行は右から左へ進", "みます。"]
+    items = [vertical_column(400 - i * 20, 100, text, size=14) for i, text in enumerate(columns)]
+    result = convert_pdf(make_pdf(tmp_path / "tate.pdf", [items]))
+    assert "縦書きの文章は上から下へ読み、行は右から左へ進みます。" in result.markdown
+    assert "|" not in result.markdown
+
+
+def test_conversion_is_deterministic(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "det.pdf", [two_column_page(n, 3, f"p{n}") for n in range(1, 4)])
+    assert convert(pdf) == convert(pdf)
+
+
+def test_result_exposes_ordered_blocks(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "blocks.pdf", [[Text(50, 60, "Title Here", size=20, bold=True),
+                                              Text(50, 100, "Body text is longer.")]])
+    result = convert_pdf(pdf)
+    kinds = [b.kind for b in result.pages[0].blocks]
+    assert kinds == [BlockKind.HEADING, BlockKind.PARAGRAPH]
+    assert result.pages[0].status == PageStatus.TEXT
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_markdown_ends_with_one_newline(tmp_path: Path, count: int) -> None:
+    pdf = make_pdf(tmp_path / "nl.pdf", [[Text(50, 100, "x y z")] for _ in range(count)])
+    text = convert(pdf)
+    assert text.endswith("\n") and not text.endswith("\n\n")
