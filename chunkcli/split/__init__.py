@@ -43,8 +43,9 @@ def split_markdown(
     layout = make_layout(markdown, scan.pieces, title, count, options)
     plans = plan_chunks(layout)
     sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
+    default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else sha.hexdigest()[:DOC_ID_HEX_DIGITS],
+        doc_id=options.doc_id if options.doc_id is not None else default_doc_id,
         source=source,
         source_sha256=sha.hexdigest(),
         title=title[0],

@@ -55,3 +55,14 @@ class SplitOptions:
             "encoding": self.encoding,
             "split_on": self.split_on,
         }
+
+
+def parse_meta(pairs: list[str] | tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """KEY=VALUE strings -> pairs, in the order given; raises UsageError for a missing '='."""
+    parsed = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--meta expects KEY=VALUE, got {pair!r}")
+        parsed.append((key.strip(), value))
+    return tuple(parsed)

@@ -131,7 +131,8 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
     last_content = lo - 1
     k = lo
     while k < hi:
-        path = layout.paths[k] if window_path is None else common_prefix(window_path, layout.paths[k])
+        path = layout.paths[k]
+        path = path if window_path is None else common_prefix(window_path, path)
         if layout.prefix(path)[1] + window_tokens + pieces[k].tokens <= layout.max_tokens:
             window_tokens += pieces[k].tokens
             window_path = path

@@ -90,7 +90,9 @@ def line_start_offsets(markdown: str) -> list[int]:
 
 def scan_markdown(markdown: str, count_tokens: TokenCounter) -> Scan:
     """Find the top-level blocks of `markdown` and count the tokens of each, once."""
-    tokens = block_parser().parse(markdown)
+    # A byte-order mark would hide a first-line heading; a space keeps lengths and lines.
+    parsed = " " + markdown[1:] if markdown.startswith("\ufeff") else markdown
+    tokens = block_parser().parse(parsed)
     line_starts = line_start_offsets(markdown)
     blocks = _top_level_blocks(tokens)
     starts = [line_starts[block.first_line] for block in blocks]
@@ -157,9 +159,8 @@ def _table_rows(
     bounds = [line_starts[block.first_line]]
     bounds += [line_starts[line] for line in range(header_end_line, block.last_line)]
     bounds.append(end)
-    return tuple(
-        Row(lo, hi, count_tokens(markdown[lo:hi])) for lo, hi in zip(bounds, bounds[1:]) if hi > lo
-    )
+    spans = zip(bounds, bounds[1:], strict=False)
+    return tuple(Row(lo, hi, count_tokens(markdown[lo:hi])) for lo, hi in spans if hi > lo)
 
 
 def _page_marks(tokens: Sequence[Token], line_starts: list[int]) -> tuple[tuple[int, int], ...]:

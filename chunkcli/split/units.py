@@ -1,4 +1,4 @@
-"""A text span that is too big -> smaller units: sentences, then clauses, then words, then characters.
+"""A text span that is too big -> smaller units: sentences, clauses, words, then characters.
 
 Every unit is a span of the original string (no character is added, dropped or altered), ends on
 content (whitespace between units belongs to no unit) and, except a lone character that alone
@@ -57,7 +57,9 @@ def _refine(
             yield from _characters(text, lo, hi, budget, count_tokens)
 
 
-def _spans_between(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _spans_between(
+    pattern: re.Pattern[str], text: str, start: int, end: int
+) -> list[tuple[int, int]]:
     """Spans that end after each match of `pattern`, with the whitespace between them left out."""
     spans = []
     lo = _skip_space(text, start, end)
