@@ -43,7 +43,67 @@ def stderr_is_terminal() -> bool:
 # (written in the convert issue)
 
 # --- split ---------------------------------------------------------------------------------
-# (written in the split issue)
+
+
+@app.command()
+def split(  # noqa: PLR0913 - one parameter per documented flag
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Markdown files, PDFs (converted first), folders, or '-' for stdin."),
+    ],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write JSON Lines here (atomically).")
+    ] = None,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Token limit of a chunk's text.")] = 800,
+    min_tokens: Annotated[
+        int, typer.Option(min=0, help="Merge small H3 parts of one H2 section (0 = off).")
+    ] = 0,
+    overlap_sentences: Annotated[
+        int, typer.Option(min=0, help="Sentences repeated between windows of one paragraph.")
+    ] = 1,
+    encoding: Annotated[str, typer.Option(help="tiktoken encoding, loaded offline.")] = (
+        "cl100k_base"
+    ),
+    title: Annotated[str | None, typer.Option(help="Document title (default: first H1).")] = None,
+    doc_id: Annotated[
+        str | None, typer.Option(help="Document id (default: hash of the file).")
+    ] = None,
+    meta: Annotated[
+        list[str] | None, typer.Option(help="KEY=VALUE copied into every chunk; repeatable.")
+    ] = None,
+    split_on: Annotated[str, typer.Option(help="Always cut at h2 or at h3 headings.")] = "h2",
+    pages: Annotated[str | None, typer.Option(help="PDF pages to convert, e.g. 3-7,9.")] = None,
+    password: Annotated[str | None, typer.Option(help="Password of encrypted PDFs.")] = None,
+) -> None:
+    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line."""
+    from chunkcli.jsonl import chunks_to_jsonl, write_atomic
+    from chunkcli.pagespec import parse_page_spec
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.options import parse_meta
+    from chunkcli.split.sources import ConvertSettings, split_sources
+
+    with reporting_errors():
+        options = SplitOptions(
+            max_tokens=max_tokens,
+            min_tokens=min_tokens,
+            overlap_sentences=overlap_sentences,
+            encoding=encoding,
+            title=title,
+            doc_id=doc_id,
+            metadata=parse_meta(meta or []),
+            split_on=split_on,
+        )
+        settings = ConvertSettings(parse_page_spec(pages) if pages else None, password)
+        stdin = sys.stdin.buffer.read() if "-" in paths else None
+        chunks = list(split_sources(paths, options, settings, skip=output, stdin=stdin))
+        text = chunks_to_jsonl(chunks)
+        if output is None:
+            sys.stdout.buffer.write(text.encode("utf-8"))
+            sys.stdout.flush()
+            return
+        write_atomic(output, text)
+    err_console.print(f"wrote {len(chunks)} chunks to {output}", soft_wrap=True)
+
 
 # --- check ---------------------------------------------------------------------------------
 
