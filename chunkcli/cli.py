@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from chunkcli.errors import ChunkcliError
 
@@ -31,7 +32,8 @@ def reporting_errors() -> Iterator[None]:
     try:
         yield
     except ChunkcliError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
+        # escape: a file named "report [final].pdf" must not be read as rich markup
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
         raise typer.Exit(1) from None
 
 
