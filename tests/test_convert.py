@@ -70,10 +70,17 @@ def test_running_headers_and_page_numbers_are_removed(tmp_path: Path) -> None:
         assert f"<!-- page {n} -->" in text and f"Left p{n} begins" in text
 
 
-def test_short_document_keeps_its_margin_lines(tmp_path: Path) -> None:
+def test_one_page_document_keeps_its_margin_lines(tmp_path: Path) -> None:
+    text = convert(make_pdf(tmp_path / "one.pdf", [two_column_page(1, 1, "p1")]))
+    assert "Journal of Examples" in text and "Page 1 of 1" in text
+
+
+def test_two_page_document_loses_only_what_repeats_on_both_pages(tmp_path: Path) -> None:
     pages = [two_column_page(n, 2, f"p{n}") for n in range(1, 3)]
-    text = convert(make_pdf(tmp_path / "short.pdf", pages))
-    assert text.count("Journal of Examples") == 2
+    pages[0].append(Text(50, 60, "Draft for review", size=9))
+    text = convert(make_pdf(tmp_path / "two.pdf", pages))
+    assert "Journal of Examples" not in text and "Page 2 of 2" not in text
+    assert "Draft for review" in text
 
 
 def test_body_text_near_the_top_is_kept(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ from chunkcli.model import Block, BlockKind, Page, PageStatus
 # Bands where running heads live, as a share of the page height.
 TOP_BAND = 0.12
 BOTTOM_BAND = 0.10
-# A shape must repeat on at least this many pages, so 1-2 page documents lose nothing.
+# A shape must repeat on at least this many pages (all pages of a two-page document),
+# so a one-page document loses nothing.
 MIN_REPEATS = 3
 # Occurrences count as "the same place" when their tops are this close (points).
 SAME_HEIGHT_PT = 6.0
@@ -45,9 +46,10 @@ def is_page_number(text: str) -> bool:
 def strip_running_headers(pages: tuple[Page, ...]) -> tuple[Page, ...]:
     """Relabel repeated margin lines as FURNITURE blocks (render drops them)."""
     text_pages = [p for p in pages if p.status == PageStatus.TEXT]
-    if len(text_pages) < MIN_REPEATS:
+    if len(text_pages) < 2:
         return pages
-    furniture = _repeated_margin_blocks(text_pages) | _page_number_blocks(text_pages)
+    repeats = min(MIN_REPEATS, len(text_pages))
+    furniture = _repeated_margin_blocks(text_pages, repeats) | _page_number_blocks(text_pages)
     if not furniture:
         return pages
     return tuple(_relabel(page, furniture) for page in pages)
@@ -64,7 +66,7 @@ def _band_blocks(page: Page) -> list[Block]:
     ]
 
 
-def _repeated_margin_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, int]]:
     """(page, block index) of band lines whose shape repeats at one height on enough pages."""
     occurrences: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
@@ -73,7 +75,7 @@ def _repeated_margin_blocks(pages: list[Page]) -> set[tuple[int, int]]:
     found: set[tuple[int, int]] = set()
     for places in occurrences.values():
         for cluster in _height_clusters(places):
-            if len({number for _, number, _ in cluster}) >= MIN_REPEATS:
+            if len({number for _, number, _ in cluster}) >= repeats:
                 found.update((number, block_id) for _, number, block_id in cluster)
     return found
 

@@ -143,8 +143,9 @@ def _empty_strips(boxes: list[BBox], left: float, right: float) -> list[Gutter]:
 
 
 def _separates_columns(gutter: Gutter, boxes: list[BBox]) -> bool:
-    left_side = [b for b in boxes if b.x1 <= gutter.x0 + 1]
-    right_side = [b for b in boxes if b.x0 >= gutter.x1 - 1]
+    middle = (gutter.x0 + gutter.x1) / 2
+    left_side = [b for b in boxes if b.x1 <= middle]
+    right_side = [b for b in boxes if b.x0 >= middle]
     needed = max(MIN_COLUMN_LINES, MIN_COLUMN_SHARE * len(boxes))
     if len(left_side) < needed or len(right_side) < needed:
         return False
@@ -161,8 +162,8 @@ def _columns_are_prose(
     """Every column's lines fill it like prose, so label/value forms stay rows."""
     if not gutters:
         return False
-    edges = [left] + [x for g in gutters for x in (g.x0, g.x1)] + [right]
-    for start, end in zip(edges[::2], edges[1::2], strict=True):
+    edges = [left] + [(g.x0 + g.x1) / 2 for g in gutters] + [right]
+    for start, end in zip(edges, edges[1:], strict=False):
         members = [b.width for b in boxes if b.x0 >= start - 1 and b.x1 <= end + 1]
         if not members or median(members) < MIN_COLUMN_FILL * (end - start):
             return False
