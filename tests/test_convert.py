@@ -112,7 +112,9 @@ def test_hyphenation_repaired_real_hyphens_and_ligatures_kept(tmp_path: Path) ->
 
 
 def test_japanese_wrapped_lines_join_without_spaces(tmp_path: Path) -> None:
-    sentence = "電源を切ってから、カバーを外してください。作業の前に必ず電源プラグを抜いてください。"
+    sentence = (
+        "電源を切ってから、カバーを外してください。作業の前に必ず電源プラグを抜いてください。"
+    )
     lines = wrap_text(sentence, 150, 11, cjk=True)
     assert len(lines) >= 3
     items = [Text(50, 100 + i * 16, line, cjk=True) for i, line in enumerate(lines)]
@@ -132,7 +134,10 @@ def test_chapter_numbering_patterns_give_heading_levels(tmp_path: Path) -> None:
     ]
     text = convert(make_pdf(tmp_path / "heads.pdf", [page]))
     assert re.findall(r"^(#+) (.*)$", text, re.MULTILINE) == [
-        ("#", "取扱説明書"), ("##", "第1章 安全について"), ("###", "1.1 電源"), ("##", "第2章 使い方")
+        ("#", "取扱説明書"),
+        ("##", "第1章 安全について"),
+        ("###", "1.1 電源"),
+        ("##", "第2章 使い方"),
     ]
 
 
