@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 
 from chunkcli.check.scan import Heading, ScannedMarkdown
@@ -20,12 +19,11 @@ FLAT_MIN_HEADINGS = 6
 # running head that became a heading: "Example" twice is normal, on 3+ pages it is not.
 REPEATED_HEADING_MIN = 3
 
-DIGITS = re.compile(r"\d+")
-
 
 def heading_key(text: str) -> str:
-    """Heading text compared loosely: case, spacing and numbers ignored ('Page 3' == 'page 4')."""
-    return DIGITS.sub("#", " ".join(text.casefold().split()))
+    """Heading text compared loosely: case and spacing ignored, numbers kept ('Article 3' and
+    'Article 4' are different sections, not one running head)."""
+    return " ".join(text.casefold().split())
 
 
 def count_by_level(headings: tuple[Heading, ...]) -> tuple[int, int, int, int, int, int]:

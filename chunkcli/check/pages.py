@@ -89,7 +89,8 @@ def check_pages(
         issues.append(scanned_issue(scanned, len(statuses)))
     if blank:
         issues.append(blank_issue(blank))
-    issues.extend(almost_empty(texts, max(len(statuses), 1), options))
+    # Blank pages are empty on purpose (separators); scanned ones still owe their text.
+    issues.extend(almost_empty(texts, max(len(statuses) - len(blank), 1), options))
     garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
     return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
 
@@ -151,7 +152,8 @@ def blank_issue(pages: tuple[int, ...]) -> Issue:
     return Issue(
         "pages.blank",
         Severity.OK,
-        f"{pages_phrase(pages)} blank (nothing to index; fine when deliberate)",
+        f"{pages_phrase(pages)} {'is' if len(pages) == 1 else 'are'} blank "
+        "(nothing to index; fine when deliberate)",
         page=pages[0],
     )
 
