@@ -42,7 +42,181 @@ def stderr_is_terminal() -> bool:
 
 
 # --- convert -------------------------------------------------------------------------------
-# (written in the convert issue)
+
+if TYPE_CHECKING:
+    from chunkcli.batch import BatchSummary
+    from chunkcli.pipeline import ConvertOptions
+
+
+@app.command()
+def convert(  # noqa: PLR0913 - one parameter per documented flag
+    inputs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="PDF_OR_FOLDER",
+            help="PDF files, or folders searched for PDFs recursively.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output", "-o", metavar="FILE|DIR/|-",
+            help="A .md file, '-' for stdout, or a folder (ends in '/' or exists). "
+            "Default: stdout for one PDF.",
+        ),
+    ] = None,
+    pages: Annotated[
+        str | None,
+        typer.Option("--pages", metavar="SPEC", help="Pages to convert, 1-based: 3, 3-7 or 1,3-5."),
+    ] = None,
+    password: Annotated[
+        str | None,
+        typer.Option(metavar="TEXT", help="Password of an encrypted PDF (user or owner)."),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            min=0, metavar="SECONDS", help="Seconds allowed per PDF before it fails; 0 = no limit."
+        ),
+    ] = 120.0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, metavar="N", help="Worker processes for folders [default: CPUs]."
+        ),
+    ] = None,
+    no_tables: Annotated[
+        bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
+    ] = False,
+) -> None:
+    """Convert PDFs to GitHub-Flavored Markdown.
+
+    One PDF is written to stdout, or to a file with -o. Folders, or several PDFs, need
+    -o OUTDIR: every PDF becomes a .md file in a mirrored tree, converted in parallel, and a
+    summary (pages, pages/s, blank and scanned pages, failures) goes to stderr.
+
+    \b
+    Examples:
+      chunkcli convert report.pdf > report.md
+      chunkcli convert report.pdf -o report.md --pages 3-7
+      chunkcli convert locked.pdf --password s3cret -o locked.md
+      chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
+      chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+
+    A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
+    error naming it and exit code 1, and nothing is written for it; in a folder the other
+    files still convert. Exit code 2 means bad options.
+    """
+    from chunkcli.pipeline import ConvertOptions
+
+    options = ConvertOptions(pages=_page_selection(pages), password=password, tables=not no_tables)
+    if _is_folder_mode(inputs, output):
+        out_dir = _folder_output(output)
+        _convert_folder(inputs, out_dir, options, jobs, timeout)
+    else:
+        _convert_file(inputs[0], output, options, timeout)
+
+
+def _page_selection(pages: str | None) -> tuple[int, ...] | None:
+    from chunkcli.errors import UsageError
+    from chunkcli.pagespec import parse_page_spec
+
+    if pages is None:
+        return None
+    try:
+        return parse_page_spec(pages)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--pages") from None
+
+
+def _is_folder_mode(inputs: list[Path], output: str | None) -> bool:
+    """Several inputs, a folder input, or an output that names a folder."""
+    if len(inputs) > 1 or inputs[0].is_dir():
+        return True
+    return output not in (None, "-") and (output.endswith("/") or Path(output).is_dir())
+
+
+def _folder_output(output: str | None) -> Path:
+    if output in (None, "-"):
+        raise typer.BadParameter(
+            "converting a folder or several PDFs needs -o OUTDIR", param_hint="--output"
+        )
+    out_dir = Path(output)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise typer.BadParameter(f"{out_dir} is a file, not a folder", param_hint="--output")
+    return out_dir
+
+
+def _convert_file(pdf: Path, output: str | None, options: ConvertOptions, timeout: float) -> None:
+    """One PDF -> stdout or a file; warnings about pages without text go to stderr."""
+    from chunkcli.batch import convert_one, page_warnings, write_atomically
+
+    with reporting_errors():
+        result = convert_one(pdf, options, timeout)
+        for warning in page_warnings(pdf, result):
+            err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
+        if output in (None, "-"):
+            _write_stdout(result.markdown)
+            return
+        try:
+            write_atomically(Path(output), result.markdown)
+        except OSError as exc:
+            raise ChunkcliError(f"{output}: cannot write: {exc.strerror or exc}") from None
+
+
+def _write_stdout(text: str) -> None:
+    """UTF-8 whatever the locale; a reader that closes the pipe early (| head) is no error."""
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        # Point stdout at devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _convert_folder(
+    inputs: list[Path], out_dir: Path, options: ConvertOptions, jobs: int | None, timeout: float
+) -> None:
+    """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
+    any failed."""
+    from chunkcli.batch import find_pdfs, summary_lines
+
+    with reporting_errors():
+        pdfs = find_pdfs(inputs)
+        summary = _run_batch(pdfs, out_dir, options, jobs, timeout)
+    for line in summary_lines(summary):
+        err_console.print(line, markup=False, soft_wrap=True)
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def _run_batch(
+    pdfs: list[tuple[Path, Path]],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+) -> BatchSummary:
+    """convert_many, with a progress bar when stderr is a terminal."""
+    from chunkcli.batch import convert_many
+
+    if not stderr_is_terminal():
+        return convert_many(pdfs, out_dir, options, jobs=jobs, timeout_s=timeout)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("converting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task("", total=len(pdfs))
+        return convert_many(
+            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout,
+            on_progress=lambda outcome: progress.update(
+                task, advance=1, description=escape(outcome.source.name[:40])
+            ),
+        )
 
 # --- split ---------------------------------------------------------------------------------
 
@@ -221,7 +395,8 @@ def _print_check_table(reports: list[DocumentReport]) -> None:
     table = Table(show_lines=False, pad_edge=False)
     for name in ("document", "pages", "headings", "depth", "tables", "empty", "scanned",
                  "boilerplate", "chunks", "tokens", "status", "reasons"):
-        table.add_column(name, justify="left" if name in ("document", "reasons") else "right")
+        left = name in ("document", "status", "reasons")
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
     for r in reports:
         status = f"[{CHECK_STATUS_STYLE[r.status]}]{r.status}[/]"
         reasons = ", ".join(dict.fromkeys(i.code for i in r.issues if i.severity != "ok"))

@@ -40,6 +40,8 @@ def find_documents(inputs: Sequence[Path]) -> list[Path]:
     """
     found: list[Path] = []
     for item in inputs:
+        if not item.exists():
+            raise UsageError(f"{item}: no such file or folder")
         if item.is_dir():
             found.extend(_walk(item))
         else:
