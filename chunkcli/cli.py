@@ -316,10 +316,18 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         typer.Option(min=0.0, max=1.0, help="This share of unusable glyphs makes a page garbage."),
     ] = 0.1,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes.")
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes for PDFs.")
     ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0, help="Seconds allowed to convert one PDF; 0 = no limit.")
+    ] = 120.0,
 ) -> None:
-    """Lint PDFs or their Markdown before indexing: exit 1 when a document fails."""
+    """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
+
+    PDFs are converted in memory (nothing is written). Prints one row per document, the
+    reasons for each warn/fail, and a corpus summary; --json and --format github are for CI.
+    Exit codes: 0 nothing failed, 1 a document failed (--strict: or warned), 2 bad usage.
+    """
     from chunkcli.check import CheckOptions
 
     fmt = _check_format(output_format, as_json)
@@ -331,7 +339,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         garbage_share=garbage_share,
     )
     with reporting_errors():
-        reports = _run_checks(paths, options, jobs)
+        reports = _run_checks(paths, options, jobs, timeout)
     _print_check(reports, options, fmt)
     if any(report.status == "fail" for report in reports):
         raise typer.Exit(1)
@@ -346,7 +354,9 @@ def _check_format(output_format: str, as_json: bool) -> str:
     return "json" if as_json else output_format
 
 
-def _run_checks(paths: list[Path], options: CheckOptions, jobs: int | None) -> list[DocumentReport]:
+def _run_checks(
+    paths: list[Path], options: CheckOptions, jobs: int | None, timeout: float
+) -> list[DocumentReport]:
     from chunkcli.check import check_markdown
     from chunkcli.check.corpus import check_paths, find_documents
     from chunkcli.errors import UsageError
@@ -358,17 +368,21 @@ def _run_checks(paths: list[Path], options: CheckOptions, jobs: int | None) -> l
     except UsageError as exc:
         err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
         raise typer.Exit(2) from None
-    reports = check_paths(documents, options, jobs=jobs)
+    reports = check_paths(documents, options, jobs=jobs, timeout_s=timeout)
     if not stderr_is_terminal():
         return list(reports)
-    from rich.progress import Progress
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(console=err_console, transient=True) as progress:
-        task = progress.add_task("checking", total=len(documents))
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))  # the same bar as convert's
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task("", total=len(documents))
         collected = []
         for report in reports:
             collected.append(report)
-            progress.update(task, advance=1, description=Path(report.source).name[:40])
+            name = escape(Path(report.source).name[:40])
+            progress.update(task, advance=1, description=name)
     return collected
 
 
