@@ -155,9 +155,24 @@ def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
 
 
 def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
-    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds."""
+    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds.
+
+    Raises UsageError when --pages selects none of the file's pages.
+    """
     with time_limit(timeout_s, path):
-        return convert_pdf(path, options)
+        result = convert_pdf(path, options)
+    if options.pages is not None and not result.pages:
+        count = result.document.page_count
+        raise UsageError(f"{path}: --pages selects none of its {count} pages")
+    return result
+
+
+def convert_one(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
+    """Convert one file in this process; every failure is a ChunkcliError naming the file."""
+    result = _convert_catching(path, options, timeout_s)
+    if isinstance(result, ChunkcliError):
+        raise result
+    return result
 
 
 def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> WorkResult:

@@ -132,20 +132,30 @@ def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
 
 
 def _require_readable_page(doc: pymupdf.Document, path: Path) -> None:
-    """Raise unless at least one page loads; a repaired file may list pages it cannot load."""
+    """Raise unless some page can be used.
+
+    An intact file passes as it is (blank pages are the converter's to report). A file MuPDF
+    had to repair may list pages whose objects were cut off: it passes once one page loads and
+    shows text or an image, so a half-truncated file converts the pages it still has.
+    """
     if doc.page_count == 0:
         doc.close()
         raise PdfOpenError(f"{path}: damaged or truncated: no readable pages")
-    if not doc.is_repaired:
+    if not doc.is_repaired or any(_has_content(doc, i) for i in range(doc.page_count)):
         return
-    for index in range(doc.page_count):
-        try:
-            doc.load_page(index)
-            return
-        except (RuntimeError, ValueError):
-            continue
+    count = doc.page_count
     doc.close()
-    raise PdfOpenError(f"{path}: damaged: none of its {doc.page_count} pages can be loaded")
+    raise PdfOpenError(
+        f"{path}: damaged or truncated: none of its {count} pages has text or images left"
+    )
+
+
+def _has_content(doc: pymupdf.Document, index: int) -> bool:
+    try:
+        page = doc.load_page(index)
+        return bool(page.get_text("text").strip() or page.get_images())
+    except (RuntimeError, ValueError):  # a page object that was cut off or is malformed
+        return False
 
 
 def _one_line(text: str) -> str:
