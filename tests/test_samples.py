@@ -45,7 +45,6 @@ def line_text(line: dict[str, object]) -> str:
 # --- golden -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="the converter is still catching up with the samples")
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_converts_to_expected_markdown(name: str) -> None:
     from chunkcli.pipeline import convert_pdf
