@@ -1,0 +1,161 @@
+"""Pieces + row and column boundaries -> a rectangular tuple of cell strings.
+
+Shared by ruled grids, rule stacks and unruled tables: each finds boundaries its own way,
+then `fill_cells` puts every piece into exactly one cell and `tidy_cells` cleans the result.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Callable, Sequence
+
+from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric, join_text, words_of
+
+# A piece crosses a column boundary only when it reaches this far past it on both sides;
+# less is kerning slop or padding touching a rule.
+CROSS_PT = 2.0
+# Minimum width of a text gutter (an x-range free of text in nearly every row) that separates
+# columns: wider than a word space at table sizes (~2.5 pt at 9 pt), narrower than any real gap
+# between numbers (the tightest we saw is 6 pt between "$ 178" and "$ 141").
+MIN_GUTTER_PT = 4.0
+# A band between two rules is cut into its visual rows when it has at least this many rows
+# that each fill two or more columns (a table without rules between its body rows).
+MIN_SUBROWS = 3
+
+Cells = tuple[tuple[str, ...], ...]
+RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
+
+
+def text_gutters(
+    rows: Sequence[Sequence[Piece]], x0: float, x1: float, max_blocked: int
+) -> list[float]:
+    """Centres of x-ranges inside (x0, x1) that at most `max_blocked` rows cover with text."""
+    events: list[tuple[float, int]] = []
+    for row in rows:
+        for start, end in _covered_spans(row):
+            events += [(start, 1), (end, -1)]
+    if not events:
+        return []
+    events.sort()
+    text_left, text_right = events[0][0], events[-1][0]
+    gutters: list[float] = []
+    depth, free_from = 0, text_left
+    for x, step in events:
+        was_free = depth <= max_blocked
+        depth += step
+        if was_free and depth > max_blocked:
+            if x - free_from >= MIN_GUTTER_PT and free_from > text_left:
+                gutters.append((free_from + x) / 2)
+        elif not was_free and depth <= max_blocked:
+            free_from = x
+    return [g for g in gutters if x0 < g < x1 and g < text_right]
+
+
+def _covered_spans(row: Sequence[Piece]) -> list[tuple[float, float]]:
+    """The x-intervals a row's pieces cover, overlapping ones merged."""
+    spans: list[tuple[float, float]] = []
+    for start, end in sorted((p.bbox.x0, p.bbox.x1) for p in row):
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def row_boundaries(
+    pieces: Sequence[Piece],
+    band_top: float,
+    band_bottom: float,
+    xs: Sequence[float],
+    force: bool = False,
+) -> list[float]:
+    """Inner boundaries that cut one band into its visual rows (when they are table rows)."""
+    rows = group_rows(pieces)
+    if len(rows) < 2 or not (force or _band_holds_rows(rows, xs)):
+        return []
+    cuts: list[float] = []
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        bottom = max(p.bbox.bottom for p in upper)
+        top = min(p.bbox.top for p in lower)
+        cuts.append((bottom + top) / 2 if top > bottom else top)
+    return [c for c in cuts if band_top < c < band_bottom]
+
+
+def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
+    """True when the visual rows of a band are table rows rather than wrapped cell lines."""
+    per_row_columns = [{_column_of(p, xs) for p in row} for row in rows]
+    if sum(len(cols) >= 2 for cols in per_row_columns) >= MIN_SUBROWS:
+        return True
+    # Numbers do not wrap: a column holding a number on two visual rows holds two rows.
+    numeric_rows_per_column: dict[int, int] = {}
+    for row in rows:
+        by_column: dict[int, list[Piece]] = {}
+        for piece in row:
+            by_column.setdefault(_column_of(piece, xs), []).append(piece)
+        for column, members in by_column.items():
+            if all(is_numeric(p.text) for p in members):
+                numeric_rows_per_column[column] = numeric_rows_per_column.get(column, 0) + 1
+    return any(count >= 2 for count in numeric_rows_per_column.values())
+
+
+def _column_of(piece: Piece, xs: Sequence[float]) -> int:
+    return max(0, min(len(xs) - 2, bisect.bisect_right(xs, piece.bbox.center_x) - 1))
+
+
+def fill_cells(
+    pieces: Sequence[Piece], xs: Sequence[float], ys: Sequence[float], rule_at: RuleAt
+) -> list[list[list[Piece]]]:
+    """Each piece into the cell holding its centre; pieces cut by a drawn rule split into words."""
+    grid: list[list[list[Piece]]] = [[[] for _ in range(len(xs) - 1)] for _ in range(len(ys) - 1)]
+    for piece in pieces:
+        row = max(0, min(len(ys) - 2, bisect.bisect_right(ys, piece.bbox.center_y) - 1))
+        for part in _cut_at_rules(piece, xs, rule_at):
+            grid[row][_column_of(part, xs)].append(part)
+    return grid
+
+
+def _cut_at_rules(piece: Piece, xs: Sequence[float], rule_at: RuleAt) -> list[Piece]:
+    y = piece.bbox.center_y
+    crossed = [
+        x
+        for x in xs[1:-1]
+        if piece.bbox.x0 + CROSS_PT < x < piece.bbox.x1 - CROSS_PT and rule_at(x, y)
+    ]
+    return words_of(piece) if crossed else [piece]
+
+
+def tidy_cells(grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1) -> Cells:
+    """Cell strings with empty rows and columns dropped and a split header merged.
+
+    The first `header_rows` grid rows are folded into one header row, column by column.
+    """
+    table = [[cell_text(cell) for cell in row] for row in grid]
+    if header_rows > 1:
+        table = [_fold(table[:header_rows]), *table[header_rows:]]
+    table = [row for row in table if any(row)]
+    if not table:
+        return ()
+    keep = [c for c in range(len(table[0])) if any(row[c] for row in table)]
+    table = [[row[c] for c in keep] for row in table]
+    if header_rows > 1:
+        return tuple(tuple(row) for row in table)
+    return tuple(tuple(row) for row in merge_header_rows(table))
+
+
+def _fold(rows: Sequence[Sequence[str]]) -> list[str]:
+    return [functools.reduce(join_text, column, "") for column in zip(*rows, strict=True)]
+
+
+def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
+    """Fold a first row with gaps into the second when the second is a full row of labels.
+
+    That is a two-row header (a group title over sub-columns); a second row holding numbers
+    is the first body row under a header whose corner cell is empty.
+    """
+    if len(table) < 3:
+        return table
+    first, second = table[0], table[1]
+    if all(first) or not all(second) or not any(first) or any(map(is_numeric, second)):
+        return table
+    return [_fold([first, second]), *table[2:]]

@@ -1,0 +1,157 @@
+"""One PyMuPDF page + its Lines -> table Blocks.
+
+The cheap gate: vector drawings (`get_cdrawings`, ~1,000 pages/s) give rules; only where rules
+form a grid or a stack does any table work happen, and text-only (unruled) detection runs on
+rows that already split at wide gaps. The expensive PyMuPDF table finder runs only on the clip
+of a grid whose own construction was ambiguous.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from chunkcli.model import BBox, Block, BlockKind, Line
+from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
+from chunkcli.tables.grid import Grid, find_grids
+from chunkcli.tables.ruled import cells_of_grid
+from chunkcli.tables.rules import rules_from_drawings
+from chunkcli.tables.text import Piece, glue_currency, pieces_of_lines
+from chunkcli.tables.unruled import UnruledTable, find_unruled
+
+if TYPE_CHECKING:
+    import pymupdf
+
+# A table needs at least this many rows (header included) and columns holding text.
+MIN_ROWS = 2
+MIN_COLUMNS = 2
+# Extraction removes every Line whose centre lies within this distance of a table's box
+# (chunkcli.extract._inside_any); the same tolerance decides which Lines fill the cells.
+LINE_TOLERANCE_PT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """Which detectors run; all on by default."""
+
+    ruled: bool = True  # grids and stacks built from vector rules
+    unruled: bool = True  # column alignment alone, conservative
+    finder: bool = True  # PyMuPDF's finder on the clip of an ambiguous grid
+
+
+def detect_tables(
+    page: pymupdf.Page,
+    lines: Sequence[Line],
+    page_number: int,
+    options: TableOptions = TableOptions(),
+) -> list[Block]:
+    """Table blocks on one page, top to bottom; `lines` are the page's extracted Lines."""
+    pieces = glue_currency(pieces_of_lines(lines))
+    if not pieces:
+        return []
+    blocks: list[Block] = []
+    if options.ruled:
+        page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
+        drawings = _untyped(page).get_cdrawings()
+        for grid in find_grids(rules_from_drawings(drawings, page_box)):
+            if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
+                continue
+            block = _ruled_block(page, grid, lines, page_number, options)
+            if block is not None:
+                blocks.append(block)
+    if options.unruled:
+        free = [p for p in pieces if not _covered(lines[p.line_index], blocks)]
+        for table in find_unruled(free):
+            block = _unruled_block(table, lines, page_number)
+            if block is not None and not any(_overlaps(block.bbox, b.bbox) for b in blocks):
+                blocks.append(block)
+    return sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
+
+
+def _untyped(page: pymupdf.Page) -> Any:
+    """PyMuPDF ships no type hints for these methods."""
+    return page
+
+
+def _overlaps(a: BBox, b: BBox) -> bool:
+    return a.x_overlap(b) > 0 and a.y_overlap(b) > 0
+
+
+def _covered(line: Line, blocks: Sequence[Block]) -> bool:
+    x, y = line.bbox.center_x, line.bbox.center_y
+    return any(b.bbox.contains_point(x, y, tolerance=LINE_TOLERANCE_PT) for b in blocks)
+
+
+def lines_inside(box: BBox, lines: Sequence[Line]) -> tuple[tuple[Line, ...], list[Piece]]:
+    """The Lines whose centre lies in `box` (what extraction removes) and their pieces."""
+    chosen = tuple(
+        line
+        for line in lines
+        if box.contains_point(line.bbox.center_x, line.bbox.center_y, tolerance=LINE_TOLERANCE_PT)
+    )
+    return chosen, glue_currency(pieces_of_lines(chosen))
+
+
+def _table_block(
+    box: BBox, chosen: tuple[Line, ...], cells: Cells, page_number: int
+) -> Block | None:
+    if len(cells) < MIN_ROWS or len(cells[0]) < MIN_COLUMNS:
+        return None
+    return Block(BlockKind.TABLE, chosen, box, page_number, cells=cells)
+
+
+def _ruled_block(
+    page: pymupdf.Page, grid: Grid, lines: Sequence[Line], page_number: int, options: TableOptions
+) -> Block | None:
+    chosen, pieces = lines_inside(grid.bbox, lines)
+    if not pieces:
+        return None
+    cells = cells_of_grid(grid, pieces)
+    if options.finder and grid.ruled_columns and _ambiguous(cells):
+        found = cells_from_finder(page, grid.bbox, pieces)
+        cells = found if found else cells
+    return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _ambiguous(cells: Cells) -> bool:
+    """Our construction failed to give a table where rules drew one: ask the finder."""
+    return len(cells) < MIN_ROWS or len(cells[0]) < MIN_COLUMNS
+
+
+def cells_from_finder(page: pymupdf.Page, clip: BBox, pieces: Sequence[Piece]) -> Cells:
+    """Cells from PyMuPDF's table finder run on `clip` only (slow: ~0.2 s per page)."""
+    found: Any = _untyped(page).find_tables(clip=(clip.x0, clip.top, clip.x1, clip.bottom))
+    tables = list(found.tables)
+    if not tables:
+        return ()
+    table = max(tables, key=lambda t: len(t.cells))
+    boxes = [c for c in table.cells if c is not None]
+    xs = _collapsed([v for c in boxes for v in (c[0], c[2])])
+    ys = _collapsed([v for c in boxes for v in (c[1], c[3])])
+    if len(xs) < 2 or len(ys) < 2:
+        return ()
+    return tidy_cells(fill_cells(pieces, xs, ys, lambda x, y: True))
+
+
+def _collapsed(values: list[float]) -> tuple[float, ...]:
+    result: list[float] = []
+    for value in sorted(values):
+        if not result or value - result[-1] >= 2.0:
+            result.append(value)
+    return tuple(result)
+
+
+def _unruled_block(table: UnruledTable, lines: Sequence[Line], page_number: int) -> Block | None:
+    box = table.bbox
+    chosen, pieces = lines_inside(box, lines)
+    top, bottom = box.top, box.bottom
+    ys = (top, *row_boundaries_all(pieces, top, bottom), bottom)
+    grid = fill_cells(pieces, table.xs, ys, lambda x, y: False)
+    cells = tidy_cells(grid, header_rows=table.header_rows)
+    return _table_block(box, chosen, cells, page_number)
+
+
+def row_boundaries_all(pieces: Sequence[Piece], top: float, bottom: float) -> list[float]:
+    """A cut between every two visual rows (unruled tables: each visual row is a row)."""
+    return row_boundaries(pieces, top, bottom, xs=(), force=True)

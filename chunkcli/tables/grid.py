@@ -1,0 +1,134 @@
+"""Rules -> candidate table grids.
+
+A grid is a connected set of horizontal and vertical rules (they touch or cross) spanning at
+least 2 x 2 cells; a stack is >= 3 horizontal rules of about the same extent with no verticals
+(the booktabs style of academic papers), whose columns come from the text between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chunkcli.model import BBox
+from chunkcli.tables.rules import Rule
+
+# Rules that end this close to another rule touch it (drawing slop, stroke width).
+TOUCH_PT = 2.5
+# Two boundaries closer than this are one (double rules, a rule drawn over a shaded edge):
+# smaller than any real row, whose height is at least one line of text.
+MIN_CELL_PT = 4.0
+# Booktabs rules of one table start and end within this distance of each other.
+STACK_ALIGN_PT = 12.0
+# A page with more rules than this is a drawing (chart, map, diagram), not a table page.
+MAX_RULES = 2000
+# Grids need this many cells each way; a box with one divider is a frame, not a table.
+MIN_GRID_ROWS = 2
+MIN_GRID_COLUMNS = 2
+# Stacks of horizontal rules need at least this many rules (top, below header, bottom).
+MIN_STACK_RULES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Candidate table frame: boundary coordinates and the rules that drew it."""
+
+    xs: tuple[float, ...]  # column boundaries, left to right
+    ys: tuple[float, ...]  # row boundaries, top to bottom
+    rules: tuple[Rule, ...]
+    ruled_columns: bool  # False for a stack: columns must come from the text
+
+    @property
+    def bbox(self) -> BBox:
+        return BBox(self.xs[0], self.ys[0], self.xs[-1], self.ys[-1])
+
+
+def find_grids(rules: Sequence[Rule]) -> list[Grid]:
+    """Grids and rule stacks on one page, top to bottom."""
+    if len(rules) > MAX_RULES:
+        return []
+    grids: list[Grid] = []
+    loose: list[Rule] = []
+    for component in _connected_components(rules):
+        grid = _grid_of(component)
+        if grid is not None:
+            grids.append(grid)
+        elif all(r.horizontal for r in component):
+            loose.extend(component)
+    grids.extend(_stacks(loose))
+    return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
+
+
+def _touches(h: Rule, v: Rule) -> bool:
+    return (
+        h.start - TOUCH_PT <= v.pos <= h.end + TOUCH_PT
+        and v.start - TOUCH_PT <= h.pos <= v.end + TOUCH_PT
+    )
+
+
+def _connected_components(rules: Sequence[Rule]) -> list[list[Rule]]:
+    parent = list(range(len(rules)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    horizontals = [i for i, r in enumerate(rules) if r.horizontal]
+    verticals = [i for i, r in enumerate(rules) if not r.horizontal]
+    for i in horizontals:
+        for j in verticals:
+            if _touches(rules[i], rules[j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Rule]] = {}
+    for i, rule in enumerate(rules):
+        groups.setdefault(root(i), []).append(rule)
+    return list(groups.values())
+
+
+def _grid_of(component: list[Rule]) -> Grid | None:
+    horizontals = [r for r in component if r.horizontal]
+    verticals = [r for r in component if not r.horizontal]
+    if not horizontals or not verticals:
+        return None
+    x_lo = min(min(r.start for r in horizontals), min(r.pos for r in verticals))
+    x_hi = max(max(r.end for r in horizontals), max(r.pos for r in verticals))
+    y_lo = min(min(r.start for r in verticals), min(r.pos for r in horizontals))
+    y_hi = max(max(r.end for r in verticals), max(r.pos for r in horizontals))
+    xs = _boundaries([x_lo, x_hi, *(r.pos for r in verticals)])
+    ys = _boundaries([y_lo, y_hi, *(r.pos for r in horizontals)])
+    if len(xs) - 1 < MIN_GRID_COLUMNS or len(ys) - 1 < MIN_GRID_ROWS:
+        return None
+    return Grid(xs, ys, tuple(component), ruled_columns=True)
+
+
+def _boundaries(values: list[float]) -> tuple[float, ...]:
+    """Sorted coordinates with near-duplicates (closer than MIN_CELL_PT) collapsed."""
+    result: list[float] = []
+    for value in sorted(values):
+        if result and value - result[-1] < MIN_CELL_PT:
+            continue
+        result.append(value)
+    if len(result) > 1 and max(values) - result[-1] > 0:
+        result[-1] = max(values)  # keep the outer edge exact
+    return tuple(result)
+
+
+def _stacks(horizontals: list[Rule]) -> list[Grid]:
+    """Runs of >= MIN_STACK_RULES horizontal rules sharing their left and right ends."""
+    stacks: list[Grid] = []
+    remaining = sorted(horizontals, key=lambda r: (r.pos, r.start))
+    while remaining:
+        first = remaining[0]
+        members = [r for r in remaining if _same_extent(first, r)]
+        remaining = [r for r in remaining if not _same_extent(first, r)]
+        ys = _boundaries([r.pos for r in members])
+        if len(ys) >= MIN_STACK_RULES:
+            xs = (first.start, first.end)
+            stacks.append(Grid(xs, ys, tuple(members), ruled_columns=False))
+    return stacks
+
+
+def _same_extent(a: Rule, b: Rule) -> bool:
+    return abs(a.start - b.start) <= STACK_ALIGN_PT and abs(a.end - b.end) <= STACK_ALIGN_PT

@@ -1,0 +1,64 @@
+"""A grid or rule stack + the page's pieces -> table cells (no table finder involved).
+
+Columns come from vertical rules, plus text gutters where rules are missing (a ruled table
+whose sub-columns are separated only by space); rows come from horizontal rules, plus the
+visual rows of a band that holds several table rows between two rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chunkcli.model import BBox
+from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, text_gutters, tidy_cells
+from chunkcli.tables.grid import TOUCH_PT, Grid
+from chunkcli.tables.text import Piece, group_rows
+
+# Text gutters may be crossed by this fraction of visual rows (spanning header cells such as
+# a group title over three sub-columns) and still separate columns.
+GUTTER_CROSSING_FRACTION = 0.25
+# A gutter this close to a vertical rule is that rule's column boundary, not a new one.
+GUTTER_NEAR_RULE_PT = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class Skeleton:
+    """Where a table's boundaries lie, before any text is put in."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+
+
+def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
+    """Column and row boundaries for a grid, from its rules and the text inside it."""
+    rows = group_rows(pieces)
+    max_blocked = int(len(rows) * GUTTER_CROSSING_FRACTION)
+    gutters = text_gutters(rows, grid.xs[0], grid.xs[-1], max_blocked)
+    ruled = grid.xs if grid.ruled_columns else (grid.xs[0], grid.xs[-1])
+    extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
+    xs = tuple(sorted((*ruled, *extra)))
+    ys: list[float] = [grid.ys[0]]
+    for top, bottom in zip(grid.ys, grid.ys[1:], strict=False):
+        band = [p for p in pieces if top <= p.bbox.center_y < bottom]
+        ys.extend(row_boundaries(band, top, bottom, xs))
+        ys.append(bottom)
+    return Skeleton(xs, tuple(ys))
+
+
+def cells_of_grid(grid: Grid, pieces: Sequence[Piece]) -> Cells:
+    """The grid's text as cells; pieces split at drawn rules, kept whole across gutters."""
+    skeleton = skeleton_of(grid, pieces)
+    verticals = [r for r in grid.rules if not r.horizontal]
+
+    def rule_at(x: float, y: float) -> bool:
+        return any(
+            abs(r.pos - x) <= TOUCH_PT and r.start - TOUCH_PT <= y <= r.end + TOUCH_PT
+            for r in verticals
+        )
+
+    return tidy_cells(fill_cells(pieces, skeleton.xs, skeleton.ys, rule_at))
+
+
+def inside(box: BBox, pieces: Sequence[Piece]) -> list[Piece]:
+    return [p for p in pieces if box.contains_point(p.bbox.center_x, p.bbox.center_y)]

@@ -1,0 +1,160 @@
+"""Vector drawings -> horizontal and vertical rules (the raw material of ruled tables).
+
+Input is the list of path dicts PyMuPDF's `page.get_cdrawings()` returns; output is a tuple of
+merged, axis-aligned `Rule`s in PDF points (origin top-left). Pure: no PyMuPDF import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chunkcli.model import BBox
+
+# A filled rectangle no thicker than this is a drawn line (many producers draw rules as thin
+# rectangles); 3 pt is thicker than any rule we saw and thinner than any shaded cell.
+THIN_RECT_PT = 3.0
+# Endpoints closer than this to the same line are the same rule: covers anti-aliasing offsets,
+# stroke-width differences and the 0.24 pt overlap of adjacent shaded cells.
+SNAP_PT = 1.5
+# Collinear pieces separated by at most this much are one rule (dashed or cell-by-cell rules).
+JOIN_GAP_PT = 2.5
+# A rule shorter than this is a tick, a bullet or a glyph part, not a table border.
+MIN_RULE_PT = 6.0
+# A filled box larger than this fraction of the page is a background, not a cell.
+BACKGROUND_AREA_FRACTION = 0.4
+# Rules within this distance of the page edge are page borders or bleed marks.
+PAGE_EDGE_MARGIN_PT = 2.0
+# A colour whose every channel is at least this is white on paper: invisible, so no border.
+WHITE_CHANNEL = 0.95
+
+Drawing = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """An axis-aligned rule: `pos` is y for horizontal rules and x for vertical ones."""
+
+    horizontal: bool
+    pos: float
+    start: float
+    end: float
+
+    @property
+    def length(self) -> float:
+        return self.end - self.start
+
+
+def rules_from_drawings(drawings: Iterable[Drawing], page_box: BBox) -> tuple[Rule, ...]:
+    """Merged horizontal and vertical rules drawn on the page (page borders dropped)."""
+    raw: list[Rule] = []
+    page_area = page_box.width * page_box.height
+    for drawing in drawings:
+        raw.extend(_rules_of_drawing(drawing, page_area))
+    inside = [r for r in (_clip(r, page_box) for r in raw) if r is not None]
+    return merge_rules(inside)
+
+
+def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
+    kind = str(drawing.get("type", ""))
+    stroked = "s" in kind and not _is_white(drawing.get("color"))
+    filled = "f" in kind and not _is_white(drawing.get("fill"))
+    found: list[Rule] = []
+    for item in drawing.get("items", ()):
+        op = item[0]
+        if op == "l" and stroked:
+            found.extend(_rule_of_line(item[1], item[2]))
+        elif op == "re" and (stroked or filled):
+            found.extend(_rules_of_rect(item[1], stroked, page_area))
+        elif op == "qu" and (stroked or filled):
+            found.extend(_rules_of_rect(_quad_rect(item[1]), stroked, page_area))
+    return found
+
+
+def _is_white(colour: object) -> bool:
+    if not isinstance(colour, Sequence) or not colour:
+        return colour is None  # no colour at all: nothing visible is painted
+    return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
+
+
+def _rule_of_line(p: Sequence[float], q: Sequence[float]) -> list[Rule]:
+    (x0, y0), (x1, y1) = (p[0], p[1]), (q[0], q[1])
+    if abs(y1 - y0) <= SNAP_PT / 2 and abs(x1 - x0) >= MIN_RULE_PT:
+        return [Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1))]
+    if abs(x1 - x0) <= SNAP_PT / 2 and abs(y1 - y0) >= MIN_RULE_PT:
+        return [Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1))]
+    return []
+
+
+def _quad_rect(quad: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
+    xs = [pt[0] for pt in quad]
+    ys = [pt[1] for pt in quad]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _rules_of_rect(rect: Sequence[float], stroked: bool, page_area: float) -> list[Rule]:
+    x0, y0, x1, y1 = (
+        min(rect[0], rect[2]),
+        min(rect[1], rect[3]),
+        max(rect[0], rect[2]),
+        max(rect[1], rect[3]),
+    )
+    width, height = x1 - x0, y1 - y0
+    if height <= THIN_RECT_PT and width >= MIN_RULE_PT:
+        return [Rule(True, (y0 + y1) / 2, x0, x1)]
+    if width <= THIN_RECT_PT and height >= MIN_RULE_PT:
+        return [Rule(False, (x0 + x1) / 2, y0, y1)]
+    if not stroked and width * height > BACKGROUND_AREA_FRACTION * page_area:
+        return []
+    if width < MIN_RULE_PT or height < MIN_RULE_PT:
+        return []
+    return [
+        Rule(True, y0, x0, x1),
+        Rule(True, y1, x0, x1),
+        Rule(False, x0, y0, y1),
+        Rule(False, x1, y0, y1),
+    ]
+
+
+def _clip(rule: Rule, page: BBox) -> Rule | None:
+    lo, hi = (page.x0, page.x1) if rule.horizontal else (page.top, page.bottom)
+    across_lo, across_hi = (page.top, page.bottom) if rule.horizontal else (page.x0, page.x1)
+    if not across_lo + PAGE_EDGE_MARGIN_PT < rule.pos < across_hi - PAGE_EDGE_MARGIN_PT:
+        return None
+    start, end = max(rule.start, lo), min(rule.end, hi)
+    if end - start < MIN_RULE_PT:
+        return None
+    return Rule(rule.horizontal, rule.pos, start, end)
+
+
+def merge_rules(rules: Iterable[Rule]) -> tuple[Rule, ...]:
+    """Snap rules on (nearly) the same line together and join collinear pieces."""
+    merged: list[Rule] = []
+    for horizontal in (True, False):
+        same_axis = sorted((r for r in rules if r.horizontal == horizontal), key=lambda r: r.pos)
+        for group in _snap_groups(same_axis):
+            merged.extend(_join_collinear(group))
+    return tuple(merged)
+
+
+def _snap_groups(rules: list[Rule]) -> list[list[Rule]]:
+    groups: list[list[Rule]] = []
+    for rule in rules:
+        if groups and rule.pos - groups[-1][-1].pos <= SNAP_PT:
+            groups[-1].append(rule)
+        else:
+            groups.append([rule])
+    return groups
+
+
+def _join_collinear(group: list[Rule]) -> list[Rule]:
+    pos = sum(r.pos for r in group) / len(group)
+    joined: list[Rule] = []
+    for rule in sorted(group, key=lambda r: r.start):
+        if joined and rule.start <= joined[-1].end + JOIN_GAP_PT:
+            last = joined[-1]
+            joined[-1] = Rule(last.horizontal, pos, last.start, max(last.end, rule.end))
+        else:
+            joined.append(Rule(rule.horizontal, pos, rule.start, rule.end))
+    return joined

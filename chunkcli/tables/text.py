@@ -1,0 +1,177 @@
+"""Lines -> positioned text pieces, visual rows, and clean one-line cell strings.
+
+A piece is one span (or one word of a span that had to be cut at a column border). Pieces
+are the unit tables are built from, whether the extractor gave whole rows or one Line per number.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from chunkcli.model import BBox, Line
+
+# Two pieces are on the same visual row when their vertical overlap is at least this fraction
+# of the shorter one (superscripts and mixed sizes still overlap by more than half).
+ROW_OVERLAP_FRACTION = 0.5
+# A currency sign belongs to the number at most this many font sizes to its right (the sign
+# is flush left in the cell, the number flush right; 12 em covers wide 9-digit columns).
+CURRENCY_REACH_EM = 12.0
+CURRENCY = frozenset("$€£¥")
+# A cut inside a span leaves each part at least this much of a column's overlap to count.
+_WORD = re.compile(r"\S+")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Text with a box; `line_index` points back to the Line it came from."""
+
+    text: str
+    bbox: BBox
+    size: float
+    bold: bool
+    line_index: int
+
+
+def pieces_of_lines(lines: Sequence[Line]) -> list[Piece]:
+    """Every non-blank span of every horizontal line, as a Piece."""
+    pieces: list[Piece] = []
+    for index, line in enumerate(lines):
+        if line.vertical:
+            continue
+        for span in line.spans:
+            if span.text.strip():
+                pieces.append(Piece(span.text, span.bbox, span.size, span.bold, index))
+    return pieces
+
+
+def glue_currency(pieces: Sequence[Piece]) -> list[Piece]:
+    """Join a lone currency sign to the number right of it ("$" + "178" -> "$ 178").
+
+    Financial tables set the sign flush left and the number flush right in one cell; apart,
+    the sign would look like a column of its own.
+    """
+    result: list[Piece] = []
+    signs = [p for p in pieces if p.text.strip() in CURRENCY]
+    taken: set[int] = set()
+    for sign in signs:
+        target = _number_right_of(sign, pieces)
+        if target is not None:
+            taken.add(id(sign))
+            taken.add(id(target))
+            box = sign.bbox.union(target.bbox)
+            text = sign.text.strip() + " " + target.text.strip()
+            result.append(Piece(text, box, target.size, target.bold, target.line_index))
+    result.extend(p for p in pieces if id(p) not in taken)
+    return result
+
+
+def _number_right_of(sign: Piece, pieces: Sequence[Piece]) -> Piece | None:
+    candidates = [
+        p
+        for p in pieces
+        if p is not sign
+        and 0 <= p.bbox.x0 - sign.bbox.x1 <= CURRENCY_REACH_EM * sign.size
+        and same_row(p.bbox, sign.bbox)
+    ]
+    nearest = min(candidates, key=lambda p: p.bbox.x0, default=None)
+    if nearest is None or nearest.text.strip() in CURRENCY or not is_numeric(nearest.text):
+        return None
+    return nearest
+
+
+def words_of(piece: Piece) -> list[Piece]:
+    """Cut a piece into words, estimating x positions in proportion to character counts."""
+    text = piece.text
+    if not text:
+        return []
+    char_width = piece.bbox.width / len(text)
+    words: list[Piece] = []
+    for match in _WORD.finditer(text):
+        x0 = piece.bbox.x0 + match.start() * char_width
+        x1 = piece.bbox.x0 + match.end() * char_width
+        box = BBox(x0, piece.bbox.top, x1, piece.bbox.bottom)
+        words.append(Piece(match.group(), box, piece.size, piece.bold, piece.line_index))
+    return words
+
+
+def same_row(a: BBox, b: BBox) -> bool:
+    shorter = max(min(a.height, b.height), 0.1)
+    return a.y_overlap(b) >= ROW_OVERLAP_FRACTION * shorter
+
+
+def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
+    """Pieces clustered into visual rows, top to bottom, each row sorted left to right."""
+    rows: list[list[Piece]] = []
+    boxes: list[BBox] = []
+    for piece in sorted(pieces, key=lambda p: (p.bbox.center_y, p.bbox.x0)):
+        if rows and same_row(boxes[-1], piece.bbox):
+            rows[-1].append(piece)
+            boxes[-1] = boxes[-1].union(piece.bbox)
+        else:
+            rows.append([piece])
+            boxes.append(piece.bbox)
+    return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
+
+
+def cell_text(pieces: Sequence[Piece]) -> str:
+    """One clean line: visual lines joined with a space (none between CJK characters)."""
+    text = ""
+    for row in group_rows(pieces):
+        text = join_text(text, _row_text(row))
+    return text
+
+
+def _row_text(row: Sequence[Piece]) -> str:
+    text = ""
+    previous: Piece | None = None
+    for piece in row:
+        touching = (
+            previous is not None
+            and previous.line_index == piece.line_index
+            and (piece.bbox.x0 - previous.bbox.x1 < piece.size * 0.15)
+        )
+        text = text + piece.text if touching else join_text(text, piece.text)
+        previous = piece
+    return text
+
+
+def join_text(left: str, right: str) -> str:
+    """Join two fragments with one space, or none when both sides are CJK ideographs/kana."""
+    left = _SPACES.sub(" ", left).strip()
+    right = _SPACES.sub(" ", right).strip()
+    if not left or not right:
+        return left or right
+    if is_cjk(left[-1]) and is_cjk(right[0]):
+        return left + right
+    return left + " " + right
+
+
+def is_cjk(char: str) -> bool:
+    """Han, kana and full-width punctuation: scripts written without spaces between words.
+
+    Hangul is left out on purpose: Korean puts spaces between words and wraps at them.
+    """
+    code = ord(char)
+    return (
+        0x3000 <= code <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF  # CJK extension A
+        or 0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
+        or 0xF900 <= code <= 0xFAFF  # compatibility ideographs
+        or 0xFF00 <= code <= 0xFF60  # full-width forms
+        or 0x20000 <= code <= 0x2FA1F  # supplementary ideographs
+    )
+
+
+def is_numeric(text: str) -> bool:
+    """Numbers as tables print them: 1,234.5  (12)  -3%  $ 4.2  1.5e-3  n/a-free digits."""
+    core = text.strip().strip("$€£¥%()+-−–—*†‡ ")
+    if not core:
+        return text.strip() in {"-", "—", "–", "−"}  # a dash stands for zero or none
+    digits = sum(ch.isdigit() for ch in core)
+    return digits > 0 and digits >= 0.6 * sum(
+        not unicodedata.category(c).startswith("Z") for c in core
+    )
