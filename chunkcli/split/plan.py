@@ -62,6 +62,8 @@ def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, 
     """pieces[lo:hi] cut before each heading of `level` or above; a range with headings only
     joins the next one, so that a heading travels with the text under it."""
     pieces = layout.pieces
+    if lo >= hi:
+        return []
     bounds = [lo]
     bounds += [
         k for k in range(lo + 1, hi)
@@ -143,6 +145,10 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
             plans += emit(layout, window_lo, glue)
             window_lo, window_tokens = glue, layout.tokens(glue, k)
             window_path = layout.common_path(glue, k) if glue < k else None
+        elif window_lo < k and not pieces[k].is_content:
+            # Headings alone fill the limit (degenerate input): they become their own chunk.
+            plans += emit(layout, window_lo, k)
+            window_lo, window_tokens, window_path = k, 0, None
         else:
             plans += split_oversized(layout, window_lo, k)
             window_lo, window_tokens, window_path = k + 1, 0, None
@@ -164,8 +170,11 @@ def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
     content = [k for k in range(lo, hi) if pieces[k].is_content]
     single_table = len(content) == 1 and pieces[content[0]].kind is PieceKind.TABLE
     plan = whole_plan(layout, lo, hi, ChunkKind.TABLE if single_table else ChunkKind.SECTION)
-    if not plan.oversize or not content:
+    if not plan.oversize or (not content and hi - lo == 1):
         return [plan]
+    if not content:  # a run of headings over the limit: halve it
+        middle = (lo + hi) // 2
+        return emit(layout, lo, middle) + emit(layout, middle, hi)
     if len(content) == 1:
         return split_oversized(layout, lo, content[0]) + emit(layout, content[0] + 1, hi)
     cut = content[-1]
@@ -186,6 +195,11 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
 def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
     """Piece k is too big on its own; pieces[glue_lo:k] are headings that go with its start."""
     piece = layout.pieces[k]
+    path_tokens = layout.prefix(layout.common_path(glue_lo, k + 1))[1]
+    room = layout.max_tokens - path_tokens
+    if glue_lo < k and layout.tokens(glue_lo, k) * 2 > room:
+        # Headings that would take over half the first window's room go alone (degenerate).
+        return emit(layout, glue_lo, k) + split_oversized(layout, k, k)
     if piece.kind is PieceKind.TABLE and len(piece.rows) > 1:
         return pack_run(layout, _table_run(layout, glue_lo, k))
     if piece.kind is PieceKind.TEXT:

@@ -96,7 +96,7 @@ def scan_markdown(markdown: str, count_tokens: TokenCounter) -> Scan:
     line_starts = line_start_offsets(markdown)
     blocks = _top_level_blocks(tokens)
     starts = [line_starts[block.first_line] for block in blocks]
-    ends = [*starts[1:], len(markdown)]
+    ends = [*starts[1:], len(markdown)] if starts else []
     pieces = tuple(
         _make_piece(markdown, block, start, end, line_starts, count_tokens)
         for block, start, end in zip(blocks, starts, ends, strict=True)
