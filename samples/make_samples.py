@@ -1,9 +1,17 @@
-"""Regenerate the sample PDFs: `python samples/make_samples.py [OUT_DIR]` (default: samples/).
+r"""Regenerate the sample PDFs: `python samples/make_samples.py [OUT_DIR]` (default: samples/).
 
 Each sample is described here as content (headings, paragraphs, lists, tables) placed on pages,
 then drawn with tests/pdf_factory.py. The matching `<name>.expected.md` files are the hand-written
 specification of what a correct converter outputs; keep them in step when content changes here.
 Output is byte-identical as long as this script and PyMuPDF are unchanged.
+
+The expected Markdown follows these rules: every page starts with `<!-- page N -->` (a blank page
+is only `<!-- page N: blank -->`, an image-only page only `<!-- page N: no text layer (image
+only) -->`); the title once as `#`, then `##`, `###`, `####` by level; blocks separated by one
+blank line; paragraphs on one line (hyphenation repaired, real hyphens kept, ligatures expanded,
+no space between CJK characters); no running headers, footers or page numbers; GFM pipe tables
+with `\|` escaped. A table continued on the next page is ONE table (repeated header row dropped),
+and the next page's marker comes after the whole table.
 """
 
 from __future__ import annotations
