@@ -1,79 +1,157 @@
-"""Reading order on one page: columns, full-width elements between them, vertical text.
+"""Reading order on one page: a recursive XY-cut that understands columns.
 
-The page's text lines are assigned to columns separated by gutters (vertical strips that no
-column line crosses). Anything that crosses a gutter - a title, an abstract, a wide table or
-figure caption - spans the page and closes the current "section": the section's columns are
-read left to right, each top to bottom, then the spanning element, then the next section.
-This is independent of the order in which the PDF happens to draw its text.
+A region of the page is cut vertically where a gutter (an x-range no text crosses) separates
+columns; the columns are read left to right. A region without a gutter is cut horizontally
+at the empty y-ranges between its lines, and consecutive bands that share a gutter are
+merged again before recursing, so that two columns whose lines happen to leave a common gap
+are still read as columns, while a full-width title, abstract, table or figure caption ends
+the column section above it. The PDF's drawing order plays no part.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from statistics import median
 
 from chunkcli.model import BBox, Block, BlockKind
 
-# Lines wider than this share of the text width are not column lines (titles, abstracts).
-COLUMN_LINE_MAX_SHARE = 0.55
-# A gutter is at least this wide (points) and lies away from the page's outer edges.
+# A gutter is at least this wide (points): word gaps are far narrower.
 MIN_GUTTER_PT = 7.0
-GUTTER_EDGE_SHARE = 0.12
-# Each side of a gutter needs this many lines (and this share of column lines): fewer
-# is a ragged single column or a stray label, not a column.
-MIN_COLUMN_LINES = 3
-MIN_COLUMN_SHARE = 0.12
-# Column lines are prose: their median width fills at least this share of the column.
-MIN_COLUMN_FILL = 0.45
-# At most this share of narrow lines may cross a gutter: centred author lines, short
-# captions and headings span columns; the side tests below keep single columns out.
-GUTTER_NOISE_SHARE = 0.2
-# Lines whose vertical centres are this close (share of line height) are one row.
+# Boxes whose vertical centres are this close (share of the shorter height) are one row.
 SAME_ROW_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class Gutter:
-    x0: float
-    x1: float
+class Gap:
+    """An empty range on one axis, between `low` and `high`."""
+
+    low: float
+    high: float
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
 
 
 def order_blocks(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
-    """Return the page's blocks in reading order, each tagged with its column index."""
+    """Return the page's content blocks in reading order, each tagged with its column id."""
     content = [b for b in blocks if b.kind != BlockKind.FURNITURE]
     if not content:
-        return blocks
+        return ()
     if _mostly_vertical(content):
         return tuple(_order_vertical(content))
     # Rotated text on a horizontal page (an arXiv stamp, a margin label) is a side note:
     # read it after the page body instead of in the middle of a column.
-    side_notes = [b for b in content if b.lines and all(line.vertical for line in b.lines)]
-    content = [b for b in content if b not in side_notes]
-    gutters = find_gutters([b.bbox for b in content if b.kind != BlockKind.TABLE])
-    ordered: list[Block] = []
-    section: list[Block] = []
-    for block in sorted(content, key=lambda b: (b.bbox.top, b.bbox.x0)):
-        column = column_of(block.bbox, gutters)
-        if column < 0:
-            ordered.extend(_read_section(section))
-            section = []
-            ordered.append(replace(block, column=-1))
+    side_notes = [b for b in content if all(line.vertical for line in b.lines) and b.lines]
+    body = [b for b in content if not (b.lines and all(line.vertical for line in b.lines))]
+    ordered = _xy_cut(body, column=0, counter=[0])
+    return tuple(ordered + [replace(b, column=-1) for b in side_notes])
+
+
+def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]:
+    if len(blocks) <= 1:
+        return [replace(b, column=column) for b in blocks]
+    gutters = _gutters(blocks)
+    if gutters:
+        result: list[Block] = []
+        for part in _split_by_gutters(blocks, gutters):
+            counter[0] += 1
+            result.extend(_xy_cut(part, counter[0], counter))
+        return result
+    groups = _merged_bands(blocks)
+    if len(groups) == 1:
+        return [replace(b, column=column) for b in _rows_top_down(blocks)]
+    return [b for group in groups for b in _xy_cut(group, column, counter)]
+
+
+def _gutters(blocks: Sequence[Block]) -> list[Gap]:
+    """Gutters that split `blocks` into side-by-side stacks (not one row of items)."""
+    if _single_row(blocks):
+        return []
+    return _x_gaps([b.bbox for b in blocks])
+
+
+def _x_gaps(boxes: Sequence[BBox]) -> list[Gap]:
+    """Empty x-ranges at least MIN_GUTTER_PT wide between the boxes (not at the edges)."""
+    left = min(b.x0 for b in boxes)
+    right = max(b.x1 for b in boxes)
+    return [g for g in _empty_ranges(boxes, left, right) if left < g.low and g.high < right]
+
+
+def _split_by_gutters(blocks: list[Block], gutters: list[Gap]) -> list[list[Block]]:
+    parts: list[list[Block]] = [[] for _ in range(len(gutters) + 1)]
+    for block in blocks:
+        index = sum(1 for g in gutters if block.bbox.x0 >= g.high - 0.01)
+        parts[index].append(block)
+    return [p for p in parts if p]
+
+
+def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
+    """Horizontal bands between empty y-ranges; neighbours sharing an empty x-range merge.
+
+    Empty ranges are measured across the whole region, edges included, so a band holding
+    one line of the left column still shares the gutter with the two-column bands around it.
+    """
+    left = min(b.bbox.x0 for b in blocks)
+    right = max(b.bbox.x1 for b in blocks)
+    groups: list[list[Block]] = []
+    shared: list[Gap] = []
+    for band in _y_bands(blocks):
+        band_gaps = _empty_ranges([b.bbox for b in band], left, right)
+        common = _intersect(shared, band_gaps) if groups else []
+        if common:
+            groups[-1].extend(band)
+            shared = common
         else:
-            section.append(replace(block, column=column))
-    ordered.extend(_read_section(section))
-    return tuple(ordered + [replace(b, column=-2) for b in side_notes])
+            groups.append(list(band))
+            shared = band_gaps
+    return groups
 
 
-def _read_section(section: list[Block]) -> list[Block]:
-    """Columns left to right, each top to bottom; lines on one row left to right."""
-    result: list[Block] = []
-    for column in sorted({b.column for b in section}):
-        members = [b for b in section if b.column == column]
-        result.extend(_rows_top_down(members))
-    return result
+def _empty_ranges(boxes: Sequence[BBox], left: float, right: float) -> list[Gap]:
+    edges = [Gap(left - MIN_GUTTER_PT, left), Gap(right, right + MIN_GUTTER_PT)]
+    spans = sorted([(g.low, g.high) for g in edges] + [(b.x0, b.x1) for b in boxes])
+    gaps: list[Gap] = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= MIN_GUTTER_PT:
+            gaps.append(Gap(reach, x0))
+        reach = max(reach, x1)
+    return gaps
+
+
+def _y_bands(blocks: list[Block]) -> list[list[Block]]:
+    ordered = sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
+    bands: list[list[Block]] = []
+    bottom = float("-inf")
+    for block in ordered:
+        if block.bbox.top >= bottom - 0.5:
+            bands.append([block])
+            bottom = block.bbox.bottom
+        else:
+            bands[-1].append(block)
+            bottom = max(bottom, block.bbox.bottom)
+    return bands
+
+
+def _intersect(first: list[Gap], second: list[Gap]) -> list[Gap]:
+    common: list[Gap] = []
+    for a in first:
+        for b in second:
+            gap = Gap(max(a.low, b.low), min(a.high, b.high))
+            if gap.width >= MIN_GUTTER_PT:
+                common.append(gap)
+    return common
+
+
+def _single_row(blocks: Sequence[Block]) -> bool:
+    top = max(b.bbox.top for b in blocks)
+    bottom = min(b.bbox.bottom for b in blocks)
+    return bottom > top  # every box overlaps one common horizontal line
 
 
 def _rows_top_down(blocks: list[Block]) -> list[Block]:
+    """Lines on one row left to right, rows top to bottom."""
     blocks = sorted(blocks, key=lambda b: b.bbox.center_y)
     rows: list[list[Block]] = []
     for block in blocks:
@@ -89,90 +167,9 @@ def _same_row(a: BBox, b: BBox) -> bool:
     return abs(a.center_y - b.center_y) <= SAME_ROW_SHARE * height
 
 
-def column_of(box: BBox, gutters: list[Gutter]) -> int:
-    """Column index of a box, or -1 when it crosses a gutter (spans columns)."""
-    column = 0
-    for gutter in gutters:
-        if box.x0 < gutter.x0 - 1 and box.x1 > gutter.x1 + 1:
-            return -1
-        if box.center_x > (gutter.x0 + gutter.x1) / 2:
-            column += 1
-    return column
-
-
-def find_gutters(boxes: list[BBox]) -> list[Gutter]:
-    """Vertical strips that separate columns of prose lines, left to right."""
-    if len(boxes) < 2 * MIN_COLUMN_LINES:
-        return []
-    left = min(b.x0 for b in boxes)
-    right = max(b.x1 for b in boxes)
-    width = right - left
-    if width <= 0:
-        return []
-    narrow = [b for b in boxes if b.width < COLUMN_LINE_MAX_SHARE * width]
-    if len(narrow) < 2 * MIN_COLUMN_LINES:
-        return []
-    candidates = _empty_strips(narrow, left, right)
-    gutters = [g for g in candidates if _separates_columns(g, narrow)]
-    return gutters if _columns_are_prose(gutters, narrow, left, right) else []
-
-
-def _empty_strips(boxes: list[BBox], left: float, right: float) -> list[Gutter]:
-    """Strips (1 pt resolution) crossed by at most a noise share of the boxes."""
-    size = int(right - left) + 2
-    coverage = [0] * (size + 1)
-    for box in boxes:
-        coverage[int(box.x0 - left)] += 1
-        coverage[int(box.x1 - left) + 1] -= 1
-    allowed = int(GUTTER_NOISE_SHARE * len(boxes))
-    low = left + GUTTER_EDGE_SHARE * (right - left)
-    high = right - GUTTER_EDGE_SHARE * (right - left)
-    strips: list[Gutter] = []
-    running, start = 0, None
-    for offset in range(size):
-        running += coverage[offset]
-        x = left + offset
-        empty = running <= allowed and low <= x <= high
-        if empty and start is None:
-            start = x
-        elif not empty and start is not None:
-            if x - start >= MIN_GUTTER_PT:
-                strips.append(Gutter(start, x))
-            start = None
-    return strips
-
-
-def _separates_columns(gutter: Gutter, boxes: list[BBox]) -> bool:
-    middle = (gutter.x0 + gutter.x1) / 2
-    left_side = [b for b in boxes if b.x1 <= middle]
-    right_side = [b for b in boxes if b.x0 >= middle]
-    needed = max(MIN_COLUMN_LINES, MIN_COLUMN_SHARE * len(boxes))
-    if len(left_side) < needed or len(right_side) < needed:
-        return False
-    # Side by side, not one above the other.
-    overlap = min(max(b.bottom for b in left_side), max(b.bottom for b in right_side)) - max(
-        min(b.top for b in left_side), min(b.top for b in right_side)
-    )
-    return overlap > 0
-
-
-def _columns_are_prose(
-    gutters: list[Gutter], boxes: list[BBox], left: float, right: float
-) -> bool:
-    """Every column's lines fill it like prose, so label/value forms stay rows."""
-    if not gutters:
-        return False
-    edges = [left] + [(g.x0 + g.x1) / 2 for g in gutters] + [right]
-    for start, end in zip(edges, edges[1:], strict=False):
-        members = [b.width for b in boxes if b.x0 >= start - 1 and b.x1 <= end + 1]
-        if not members or median(members) < MIN_COLUMN_FILL * (end - start):
-            return False
-    return True
-
-
 # --- vertical text (縦書き): columns of glyphs read right to left -----------------------------
 
-# Vertical lines whose vertical extents overlap belong to one tier; tiers are read top down.
+
 def _mostly_vertical(blocks: list[Block]) -> bool:
     lines = [line for b in blocks for line in b.lines]
     vertical = sum(1 for line in lines if line.vertical)
@@ -180,6 +177,7 @@ def _mostly_vertical(blocks: list[Block]) -> bool:
 
 
 def _order_vertical(blocks: list[Block]) -> list[Block]:
+    """Tiers top to bottom (lines whose vertical extents overlap), each right to left."""
     tiers: list[list[Block]] = []
     for block in sorted(blocks, key=lambda b: b.bbox.top):
         tier = next((t for t in tiers if _in_tier(t, block.bbox)), None)
