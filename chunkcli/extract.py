@@ -7,6 +7,7 @@ reading order, headings or furniture: that is `chunkcli.layout`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +53,8 @@ LIGATURES = str.maketrans(
 # layer is garbage: real text has none; a broken Type3/CID font gives nearly all.
 GARBAGE_SHARE = 0.3
 CID_RUN = re.compile(r"\(cid:\d+\)")
+_UNUSABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]")
+_WHITESPACE = re.compile(r"\s")
 # Pages with fewer drawing commands than this and no image count as blank, not as a picture.
 MIN_DRAWINGS_FOR_FIGURE = 5
 
@@ -116,14 +119,25 @@ def _span(raw: dict[str, Any]) -> Span | None:
     x0, top, x1, bottom = raw["bbox"]
     font = raw.get("font", "")
     flags = raw.get("flags", 0)
+    bold, italic, monospace = font_style(font)
     return Span(
         text=text,
         bbox=BBox(x0, top, x1, bottom),
         font=font,
         size=round(float(raw.get("size", 0.0)), 2),
-        bold=bool(flags & FLAG_BOLD) or bool(BOLD_FONT_NAME.search(font)),
-        italic=bool(flags & FLAG_ITALIC) or bool(ITALIC_FONT_NAME.search(font)),
-        monospace=bool(flags & FLAG_MONOSPACE) or bool(MONO_FONT_NAME.search(font)),
+        bold=bold or bool(flags & FLAG_BOLD),
+        italic=italic or bool(flags & FLAG_ITALIC),
+        monospace=monospace or bool(flags & FLAG_MONOSPACE),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def font_style(font: str) -> tuple[bool, bool, bool]:
+    """(bold, italic, monospace) as told by a font's name; documents reuse few fonts."""
+    return (
+        bool(BOLD_FONT_NAME.search(font)),
+        bool(ITALIC_FONT_NAME.search(font)),
+        bool(MONO_FONT_NAME.search(font)),
     )
 
 
@@ -157,22 +171,12 @@ def _line(spans: list[Span], vertical: bool) -> Line:
 
 def is_garbage_text(text: str) -> bool:
     """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
-    visible = [c for c in text if not c.isspace()]
+    visible = len(text) - len(_WHITESPACE.findall(text))
     if not visible:
         return False
     cid_chars = sum(len(m) for m in CID_RUN.findall(text))
-    bad = sum(1 for c in visible if _unusable(c)) + cid_chars
-    return bad / len(visible) > GARBAGE_SHARE
-
-
-def _unusable(char: str) -> bool:
-    code = ord(char)
-    return (
-        code < 0x20
-        or code == 0xFFFD
-        or 0xE000 <= code <= 0xF8FF
-        or code >= 0xF0000
-    )
+    bad = len(_UNUSABLE.findall(text)) + cid_chars
+    return bad / visible > GARBAGE_SHARE
 
 
 def classify_empty_page(page: pymupdf.Page) -> PageStatus:

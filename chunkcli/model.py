@@ -82,32 +82,34 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One visual line: spans on a common baseline (or one vertical column of glyphs)."""
+    """One visual line: spans on a common baseline (or one vertical column of glyphs).
+
+    `text`, `size` (the font size carrying most characters) and `bold` (every visible
+    character bold) are derived from the spans once, at construction: layout asks often.
+    """
 
     spans: tuple[Span, ...]
     bbox: BBox
     vertical: bool = False
+    text: str = field(init=False)
+    size: float = field(init=False)
+    bold: bool = field(init=False)
 
-    @property
-    def text(self) -> str:
-        return "".join(s.text for s in self.spans)
-
-    @property
-    def size(self) -> float:
-        """The dominant font size, weighted by characters."""
-        weights: dict[float, int] = {}
-        for span in self.spans:
-            key = round(span.size, 1)
-            weights[key] = weights.get(key, 0) + len(span.text.strip())
-        if not weights:
-            return self.spans[0].size if self.spans else 0.0
-        return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
-
-    @property
-    def bold(self) -> bool:
-        """True when every visible character is bold."""
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", "".join(s.text for s in self.spans))
+        object.__setattr__(self, "size", _dominant_size(self.spans))
         visible = [s for s in self.spans if s.text.strip()]
-        return bool(visible) and all(s.bold for s in visible)
+        object.__setattr__(self, "bold", bool(visible) and all(s.bold for s in visible))
+
+
+def _dominant_size(spans: tuple[Span, ...]) -> float:
+    weights: dict[float, int] = {}
+    for span in spans:
+        key = round(span.size, 1)
+        weights[key] = weights.get(key, 0) + len(span.text.strip())
+    if not weights:
+        return spans[0].size if spans else 0.0
+    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
 
 class BlockKind(StrEnum):
