@@ -37,7 +37,10 @@ class TableOptions:
 
     ruled: bool = True  # grids and stacks built from vector rules
     unruled: bool = True  # column alignment alone, conservative
-    finder: bool = True  # PyMuPDF's finder on the clip of an ambiguous grid
+    # PyMuPDF's finder (~0.2-0.5 s a call: it runs a layout model) on the clip of a ruled grid
+    # our own construction could not read. Off by default: on the corpus it was asked 17
+    # times and never returned a usable table.
+    finder: bool = False
 
 
 def detect_tables(

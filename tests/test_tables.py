@@ -1,0 +1,357 @@
+"""Table detection on small generated PDFs, and the merge of tables across page breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import pymupdf
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkcli.extract import page_lines
+from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span
+from chunkcli.tables import TableOptions, detect_tables, merge_continued_tables
+from chunkcli.tables import detect as detect_module
+from chunkcli.tables.text import join_text
+
+Draw = Callable[[pymupdf.Page], None]
+
+
+def render(draw: Draw, width: float = 595, height: float = 842) -> pymupdf.Document:
+    """A one-page PDF drawn by `draw`, saved and reopened as a reader would see it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    draw(page)
+    doc.subset_fonts()
+    return pymupdf.open("pdf", doc.tobytes())
+
+
+def tables_of(draw: Draw, options: TableOptions = TableOptions()) -> list[Block]:
+    doc = render(draw)
+    page = doc[0]
+    return detect_tables(page, page_lines(page), 1, options)
+
+
+def ruled_grid(
+    page: pymupdf.Page, rows: Sequence[Sequence[str]], x0: float = 72, top: float = 100
+) -> None:
+    """A fully ruled table: one 120 x 24 pt cell per string, the first row bold."""
+    cell_w, cell_h = 120.0, 24.0
+    n_rows, n_cols = len(rows), len(rows[0])
+    for r in range(n_rows + 1):
+        page.draw_line((x0, top + r * cell_h), (x0 + n_cols * cell_w, top + r * cell_h))
+    for c in range(n_cols + 1):
+        page.draw_line((x0 + c * cell_w, top), (x0 + c * cell_w, top + n_rows * cell_h))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            font = "hebo" if r == 0 else "helv"
+            point = (x0 + c * cell_w + 4, top + r * cell_h + 16)
+            page.insert_text(point, text, fontname=font, fontsize=10)
+
+
+HEADER = ("Name", "Qty", "Price")
+BODY = (("Apple", "3", "1.20"), ("Pear", "10", "0.85"), ("Plum", "7", "2.05"))
+
+
+def test_ruled_table_cells_exact_header_first() -> None:
+    blocks = tables_of(lambda page: ruled_grid(page, (HEADER, *BODY)))
+    assert len(blocks) == 1
+    table = blocks[0]
+    assert table.kind == BlockKind.TABLE
+    assert table.cells == (HEADER, *BODY)
+    assert table.page == 1
+    assert table.bbox == pytest.approx(BBox(72, 100, 72 + 360, 100 + 96), abs=1.5)
+
+
+def test_table_lines_are_exactly_the_lines_inside_its_box() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "A paragraph above the table.", fontname="helv", fontsize=10)
+        ruled_grid(page, (HEADER, *BODY))
+        page.insert_text((72, 240), "A paragraph below the table.", fontname="helv", fontsize=10)
+
+    doc = render(draw)
+    lines = page_lines(doc[0])
+    [table] = detect_tables(doc[0], lines, 1)
+    inside = [
+        line
+        for line in lines
+        if table.bbox.contains_point(line.bbox.center_x, line.bbox.center_y, tolerance=1.0)
+    ]
+    assert list(table.lines) == inside
+    assert len(inside) == 12
+    assert "paragraph" not in " ".join(line.text for line in table.lines)
+
+
+def test_pipe_in_a_cell_is_kept_raw() -> None:
+    rows = (("Operator", "Meaning"), ("a | b", "either"), ("a & b", "both"))
+    [table] = tables_of(lambda page: ruled_grid(page, rows))
+    assert table.cells[1] == ("a | b", "either")
+
+
+def test_two_line_cell_is_joined_with_one_space() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (("Term", "Meaning"), ("", "short"), ("x", "y")))
+        # a second, taller body cell: two lines in the first row's "Term" column
+        page.insert_text((76, 130), "first", fontname="helv", fontsize=8)
+        page.insert_text((76, 140), "second", fontname="helv", fontsize=8)
+
+    [table] = tables_of(draw)
+    assert table.cells[1] == ("first second", "short")
+
+
+def test_cjk_cell_lines_join_without_a_space() -> None:
+    font = pymupdf.Font("cjk")
+
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (("Year", "Note"), ("2023", ""), ("2022", "ok")))
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((196, 130), "偿还债务的能力", font=font, fontsize=8)
+        writer.append((196, 140), "很强，违约风险很低", font=font, fontsize=8)
+        writer.write_text(page)
+
+    [table] = tables_of(draw)
+    assert table.cells[1] == ("2023", "偿还债务的能力很强，违约风险很低")
+
+
+def unruled_numbers(page: pymupdf.Page, top: float = 120) -> None:
+    """A financial-style table: labels left, numbers right-aligned, no rules at all."""
+    page.insert_text((72, top), "Segment revenue for the year was as follows.", fontsize=10)
+    header = ("2024", "2023", "2022")
+    rows = (
+        ("Compute", "1,204", "998", "87"),
+        ("Networking", "315", "1,020", "406"),
+        ("Services", "42", "37", "1,950"),
+        ("Total", "1,561", "2,055", "2,443"),
+    )
+    right_edges = (330.0, 410.0, 490.0)
+    y = top + 30
+    for text, right in zip(header, right_edges, strict=True):
+        page.insert_text(
+            (right - pymupdf.get_text_length(text, "hebo", 10), y),
+            text,
+            fontname="hebo",
+            fontsize=10,
+        )
+    for row in rows:
+        y += 14
+        page.insert_text((72, y), row[0], fontname="helv", fontsize=10)
+        for text, right in zip(row[1:], right_edges, strict=True):
+            page.insert_text(
+                (right - pymupdf.get_text_length(text, "helv", 10), y),
+                text,
+                fontname="helv",
+                fontsize=10,
+            )
+
+
+def test_unruled_numeric_table_is_detected() -> None:
+    [table] = tables_of(unruled_numbers)
+    assert table.cells == (
+        ("", "2024", "2023", "2022"),
+        ("Compute", "1,204", "998", "87"),
+        ("Networking", "315", "1,020", "406"),
+        ("Services", "42", "37", "1,950"),
+        ("Total", "1,561", "2,055", "2,443"),
+    )
+    assert "Segment revenue" not in table.text
+
+
+def test_unruled_detection_can_be_switched_off() -> None:
+    assert tables_of(unruled_numbers, TableOptions(unruled=False)) == []
+
+
+PROSE = (
+    "Tables are hard to find in a PDF because nothing in the file says where a table "
+    "starts or ends; what looks like a grid to a reader is only text placed at positions "
+    "and lines drawn between them. A converter therefore guesses, and every guess has a "
+    "cost when it is wrong: prose cut into cells is far worse than a table left as text."
+).split()
+
+
+def two_column_prose(page: pymupdf.Page) -> None:
+    """Two justified-looking columns of prose, 40 lines each, side by side."""
+    for column_x in (72, 312):
+        words = iter(PROSE * 20)
+        for line_number in range(40):
+            text = " ".join(next(words) for _ in range(7))
+            page.insert_text((column_x, 80 + 14 * line_number), text, fontsize=9)
+
+
+def test_two_column_prose_is_not_a_table() -> None:
+    assert tables_of(two_column_prose) == []
+
+
+def test_heading_with_a_rule_under_it_is_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 90), "Results", fontname="hebo", fontsize=16)
+        page.draw_line((72, 96), (523, 96), width=0.8)
+        for i in range(6):
+            page.insert_text((72, 120 + 14 * i), " ".join(PROSE[i * 8 : i * 8 + 8]), fontsize=10)
+
+    assert tables_of(draw) == []
+
+
+def test_booktabs_rules_with_aligned_text_make_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for y in (100, 122, 190):
+            page.draw_line((100, y), (460, y), width=0.6)
+        lines = (
+            ("Model", "Params", "Score"),
+            ("Base", "110M", "71.2"),
+            ("Large", "340M", "75.9"),
+            ("Huge", "1.3B", "78.4"),
+        )
+        for r, row in enumerate(lines):
+            y = 115 + (0 if r == 0 else 8 + 16 * r)
+            for c, text in enumerate(row):
+                page.insert_text(
+                    (106 + 130 * c, y), text, fontname="hebo" if r == 0 else "helv", fontsize=10
+                )
+
+    [table] = tables_of(draw)
+    assert table.cells == (
+        ("Model", "Params", "Score"),
+        ("Base", "110M", "71.2"),
+        ("Large", "340M", "75.9"),
+        ("Huge", "1.3B", "78.4"),
+    )
+
+
+@pytest.fixture
+def finder_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BBox]]:
+    """Replace the expensive finder with a recorder that finds nothing."""
+    calls: list[BBox] = []
+
+    def fake_finder(page: pymupdf.Page, clip: BBox, pieces: object) -> tuple[()]:
+        calls.append(clip)
+        return ()
+
+    monkeypatch.setattr(detect_module, "cells_from_finder", fake_finder)
+    yield calls
+
+
+def test_gate_skips_the_finder_on_a_page_without_drawings(finder_calls: list[BBox]) -> None:
+    blocks = tables_of(unruled_numbers, TableOptions(finder=True))
+    assert len(blocks) == 1
+    assert finder_calls == []
+
+
+def test_finder_runs_only_on_a_grid_our_construction_cannot_read(finder_calls: list[BBox]) -> None:
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (HEADER, *BODY))  # readable: no finder call
+        for y in (400, 430, 460):  # a ruled grid with a single word in it: unreadable
+            page.draw_line((72, y), (312, y))
+        for x in (72, 192, 312):
+            page.draw_line((x, 400), (x, 460))
+        page.insert_text((80, 420), "lonely", fontsize=10)
+
+    blocks = tables_of(draw, TableOptions(finder=True))
+    assert [b.cells for b in blocks] == [(HEADER, *BODY)]
+    assert len(finder_calls) == 1
+    assert finder_calls[0] == pytest.approx(BBox(72, 400, 312, 460), abs=1.5)
+
+
+# --- merge_continued_tables: pages and blocks built directly --------------------------------
+
+
+def table(page: int, cells: Sequence[Sequence[str]], x0: float = 72, x1: float = 520) -> Block:
+    line = Line((Span("x", BBox(x0, 100, x1, 110)),), BBox(x0, 100, x1, 110))
+    return Block(
+        BlockKind.TABLE,
+        (line,),
+        BBox(x0, 100, x1, 700),
+        page,
+        cells=tuple(tuple(row) for row in cells),
+    )
+
+
+def paragraph(
+    page: int, text: str, top: float = 50, kind: BlockKind = BlockKind.PARAGRAPH
+) -> Block:
+    line = Line((Span(text, BBox(72, top, 300, top + 10)),), BBox(72, top, 300, top + 10))
+    return Block(kind, (line,), line.bbox, page)
+
+
+def page_of(number: int, *blocks: Block) -> Page:
+    return Page(number, 595, 842, tuple(blocks))
+
+
+def test_continued_table_with_repeated_header_is_merged() -> None:
+    first = table(1, [HEADER, BODY[0], BODY[1]])
+    second = table(2, [HEADER, BODY[2]])
+    pages = (
+        page_of(1, paragraph(1, "Intro"), first, paragraph(1, "12", 800, BlockKind.FURNITURE)),
+        page_of(
+            2,
+            paragraph(2, "Running head", 20, BlockKind.FURNITURE),
+            second,
+            paragraph(2, "After the table", 720),
+        ),
+    )
+    merged = merge_continued_tables(pages)
+    assert merged[0].blocks[1].cells == (HEADER, *BODY)
+    assert merged[0].blocks[1].bbox == first.bbox
+    assert merged[0].blocks[1].lines == first.lines
+    assert [b.kind for b in merged[1].blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]
+
+
+def test_continuation_without_header_is_merged_by_column_edges() -> None:
+    pages = (
+        page_of(1, table(1, [HEADER, BODY[0]])),
+        page_of(2, table(2, [BODY[1], BODY[2]], x0=73, x1=519)),
+    )
+    merged = merge_continued_tables(pages)
+    assert merged[0].blocks[0].cells == (HEADER, *BODY)
+    assert merged[1].blocks == ()
+
+
+def test_table_over_three_pages_merges_into_the_first() -> None:
+    pages = tuple(page_of(n, table(n, [HEADER, BODY[n - 1]])) for n in (1, 2, 3))
+    merged = merge_continued_tables(pages)
+    assert merged[0].blocks[0].cells == (HEADER, *BODY)
+    assert merged[1].blocks == () and merged[2].blocks == ()
+
+
+def test_unrelated_tables_are_not_merged() -> None:
+    other = table(2, [("Key", "Value"), ("a", "1")])
+    moved = table(2, [BODY[1], BODY[2]], x0=200, x1=520)
+    after_text = (
+        page_of(1, table(1, [HEADER]), paragraph(1, "text")),
+        page_of(2, table(2, [HEADER])),
+    )
+    for pages in (
+        (page_of(1, table(1, [HEADER, BODY[0]])), page_of(2, other)),  # column count differs
+        (page_of(1, table(1, [HEADER, BODY[0]])), page_of(2, moved)),  # edges differ, no header
+        after_text,  # the first table is not the last block of its page
+        (page_of(1, table(1, [HEADER])), page_of(3, table(3, [HEADER]))),  # pages not adjacent
+    ):
+        assert merge_continued_tables(pages) == pages
+
+
+cell_text = st.text(st.sampled_from("ab1 中文"), max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(cell_text, cell_text), min_size=1, max_size=4), min_size=1, max_size=5
+    )
+)
+def test_merge_keeps_every_body_row_in_order(parts: list[list[tuple[str, str]]]) -> None:
+    header = ("h1", "h2")
+    pages = tuple(page_of(i + 1, table(i + 1, [header, *rows])) for i, rows in enumerate(parts))
+    merged = merge_continued_tables(pages)
+    assert merged[0].blocks[0].cells == (header, *(row for rows in parts for row in rows))
+    assert sum(len(p.blocks) for p in merged) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(st.sampled_from("ab 中文\n"), max_size=8),
+    st.text(st.sampled_from("ab 中文\n"), max_size=8),
+)
+def test_join_text_is_one_clean_line(left: str, right: str) -> None:
+    joined = join_text(left, right)
+    assert "\n" not in joined and "  " not in joined and joined == joined.strip()
+    assert joined.replace(" ", "") == (left + right).replace(" ", "").replace("\n", "")
