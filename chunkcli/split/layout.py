@@ -3,6 +3,7 @@ heading paths, and the retrieval prefix of a path (counted once per distinct pat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -12,6 +13,9 @@ from chunkcli.tokens import TokenCounter
 
 TITLE = -1  # the path element that stands for the document title
 PATH_SEPARATOR = " › "
+# Summed counts at or above this share below the limit are recounted exactly; 5 % covers the
+# few tokens a counter that is not additive at line starts could differ by on a chunk.
+NEAR_LIMIT_SHARE = 0.05
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
 
@@ -55,6 +59,12 @@ class Layout:
     def fits(self, lo: int, hi: int) -> bool:
         """Whether pieces[lo:hi] with their prefix fit the limit, by summed counts."""
         return self.prefix(self.common_path(lo, hi))[1] + self.tokens(lo, hi) <= self.max_tokens
+
+    def checked_count(self, summed: int, text: Callable[[], str]) -> int:
+        """`summed` (exact for tiktoken), recounted exactly when it is near or over the limit."""
+        if summed < self.max_tokens * (1 - NEAR_LIMIT_SHARE):
+            return summed
+        return self.count_tokens(text())
 
     def has_content(self, lo: int, hi: int) -> bool:
         return any(self.pieces[index].is_content for index in range(lo, hi))

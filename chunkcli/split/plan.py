@@ -7,8 +7,12 @@ a heading always staying with the block after it. A block that alone is too big:
 between rows (later parts repeat its header in the prefix), a text block into sentence windows
 (then clauses, words, characters), and a code block is kept whole and flagged oversize.
 
-Budgets use the summed per-piece counts; every plan's `tokens` is then the exact count of its
-text, and a plan found over the limit is cut again (rare: the sums are upper bounds in practice).
+Pieces and table rows start at line starts and keep their trailing blank lines, so the count of
+a run of them is the sum of their counts: tiktoken's pre-split never joins a newline with the
+character after it (tests check this against real cl100k counts). Bodies made of whole pieces
+therefore end with the blank lines that follow them. A sum near the limit is recounted exactly
+(`Layout.checked_count`), so a counter without that property cannot push a chunk over it; a plan
+found over the limit is cut again. Windows inside a paragraph are always counted exactly.
 """
 
 from __future__ import annotations
@@ -42,12 +46,16 @@ class Run:
     units: list[Unit]
     first_start: int
     first_prefix: str
-    first_budget: int
+    first_fixed: int  # tokens of the first window besides its units: prefix, headings, header
     rest_prefix: str
-    rest_budget: int
+    rest_fixed: int  # tokens of the prefix of the other windows
     kind: ChunkKind
     path: Path
     overlap: int
+    additive: bool  # units tile the text from line starts: sums are exact counts
+
+    def budget(self, max_tokens: int, first: bool) -> int:
+        return max_tokens - (self.first_fixed if first else self.rest_fixed)
 
 
 def plan_chunks(layout: Layout) -> list[Plan]:
@@ -184,11 +192,13 @@ def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
 
 
 def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
+    """Pieces lo..hi as one plan; the body keeps the trailing blank lines of its last piece, so
+    that its count is the sum of the pieces' counts (pieces start at line starts)."""
     path = layout.common_path(lo, hi)
-    prefix, _ = layout.prefix(path)
-    start = layout.pieces[lo].start
-    end = layout.content_end(layout.pieces[hi - 1].end, start)
-    tokens = layout.count_tokens(prefix + layout.markdown[start:end])
+    prefix, prefix_tokens = layout.prefix(path)
+    start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
+    summed = prefix_tokens + layout.tokens(lo, hi)
+    tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
     return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
 
 
@@ -211,16 +221,15 @@ def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
     piece = layout.pieces[k]
     path = layout.common_path(glue_lo, k + 1)
     prefix, prefix_tokens = layout.prefix(path)
-    rest_budget = layout.max_tokens - prefix_tokens
-    first_budget = rest_budget - layout.tokens(glue_lo, k)
-    # Units sized for the first window, unless its headings leave it less than half the room.
-    unit_budget = first_budget if first_budget * 2 >= rest_budget else rest_budget
+    first_fixed = prefix_tokens + layout.tokens(glue_lo, k)
     end = layout.content_end(piece.end, piece.start)
+    # Units sized for the first window (split_oversized left it at least half the room).
+    unit_budget = layout.max_tokens - first_fixed
     units = split_units(layout.markdown, piece.start, end, unit_budget, layout.count_tokens)
     first_start = layout.pieces[glue_lo].start
     return Run(
-        units, first_start, prefix, first_budget, prefix, rest_budget,
-        ChunkKind.WINDOW, path, layout.options.overlap_sentences,
+        units, first_start, prefix, first_fixed, prefix, prefix_tokens,
+        ChunkKind.WINDOW, path, layout.options.overlap_sentences, additive=False,
     )
 
 
@@ -232,16 +241,12 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     prefix, prefix_tokens = layout.prefix(path)
     header_text = layout.markdown[header.start : layout.content_end(header.end, header.start)]
     rest_prefix = prefix + header_text + "\n"
-    rest_budget = layout.max_tokens - layout.count_tokens(rest_prefix)
-    first_budget = layout.max_tokens - prefix_tokens - layout.tokens(glue_lo, k) - header.tokens
-    units = [
-        Unit(row.start, layout.content_end(row.end, row.start), row.tokens, sentence=False)
-        for row in rows
-    ]
+    first_fixed = prefix_tokens + layout.tokens(glue_lo, k) + header.tokens
+    units = [Unit(row.start, row.end, row.tokens, sentence=False) for row in rows]
     first_start = layout.pieces[glue_lo].start
     return Run(
-        units, first_start, prefix, first_budget, rest_prefix, rest_budget,
-        ChunkKind.TABLE_PART, path, 0,
+        units, first_start, prefix, first_fixed, rest_prefix, layout.count_tokens(rest_prefix),
+        ChunkKind.TABLE_PART, path, 0, additive=True,
     )
 
 
@@ -251,7 +256,7 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     plans: list[Plan] = []
     i = 0
     while i < len(units):
-        budget = run.first_budget if i == 0 else run.rest_budget
+        budget = run.budget(layout.max_tokens, first=i == 0)
         j, total = i + 1, units[i].tokens
         while j < len(units) and total + units[j].tokens <= budget:
             total += units[j].tokens
@@ -263,17 +268,17 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
         plans.append(plan)
         if j >= len(units):
             break
-        i = j - _overlap(run, i, j)
+        i = j - _overlap(run, i, j, layout.max_tokens)
     return plans
 
 
-def _overlap(run: Run, i: int, j: int) -> int:
+def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:
     """How many units before j the next window repeats: whole sentences that leave it room."""
     units = run.units
     size = min(run.overlap, j - i - 1)
     while size > 0:
         repeated = units[j - size : j]
-        room = sum(u.tokens for u in repeated) + units[j].tokens <= run.rest_budget
+        room = sum(u.tokens for u in repeated) + units[j].tokens <= run.budget(max_tokens, False)
         if room and all(u.sentence for u in repeated):
             break
         size -= 1
@@ -284,5 +289,13 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
     start = run.first_start if i == 0 else run.units[i].start
     end = run.units[j - 1].end
     prefix = run.first_prefix if i == 0 else run.rest_prefix
-    tokens = layout.count_tokens(prefix + layout.markdown[start:end])
+
+    def text() -> str:
+        return prefix + layout.markdown[start:end]
+
+    if run.additive:
+        fixed = run.first_fixed if i == 0 else run.rest_fixed
+        tokens = layout.checked_count(fixed + sum(u.tokens for u in run.units[i:j]), text)
+    else:
+        tokens = layout.count_tokens(text())
     return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)

@@ -1,0 +1,203 @@
+"""Split benchmark: chunkcli split vs LangChain's header -> recursive pipeline, same Markdown.
+
+    python bench/split_bench.py [--max-tokens 300] [--target-mb 5] [--corpus DIR] [--pdfs N]
+
+The Markdown: samples/*.expected.md, plus (when the corpus folder exists) its *.groundtruth.md
+files and the Markdown chunkcli converts from its first N PDFs; all of it repeated until it
+reaches --target-mb. Both tools get the same string and the same offline cl100k_base counter:
+  chunkcli   split_markdown(markdown, SplitOptions(max_tokens=N))
+  langchain  MarkdownHeaderTextSplitter on H1-H3 (headers kept), then
+             RecursiveCharacterTextSplitter.from_tiktoken_encoder(chunk_size=N, chunk_overlap=0)
+Quality columns, counted the same way for both (outside the timed part):
+  table cuts   chunks holding some but not all lines of a table without its header rows
+  over limit   chunks whose text counts more than N tokens (chunkcli: all flagged `oversize`)
+  not at offsets  chunkcli: body != markdown[start:end]; LangChain has no offsets, so: chunk
+                  text not found verbatim in the Markdown near the previous chunk
+Prints a Markdown table (MB = 10^6 bytes of UTF-8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from chunkcli.split import SplitOptions, split_markdown  # noqa: E402
+from chunkcli.split.scan import block_parser, line_start_offsets  # noqa: E402
+from chunkcli.tokens import load_encoding, tiktoken_counter  # noqa: E402
+
+DEFAULT_CORPUS = Path("/work/shared/corpus/pdfs")
+# Chunks are searched for near where the previous one was found; LangChain drops a little
+# whitespace between chunks, never this much.
+SEARCH_WINDOW_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Result:
+    tool: str
+    seconds: float
+    chunks: int
+    table_cuts: int
+    over_limit: int
+    not_at_offsets: int
+
+
+def build_markdown(corpus: Path, pdf_count: int, target_mb: float) -> tuple[str, list[str]]:
+    """The benchmark text and the names of its parts."""
+    parts: list[tuple[str, str]] = []
+    for path in sorted((REPO_ROOT / "samples").glob("*.expected.md")):
+        parts.append((path.name, path.read_text(encoding="utf-8")))
+    if corpus.is_dir():
+        for path in sorted(corpus.glob("*.md")):
+            parts.append((path.name, path.read_text(encoding="utf-8")))
+        parts += convert_some(sorted(corpus.glob("*.pdf"))[:pdf_count])
+    unit = "\n\n".join(text for _, text in parts)
+    repeats = max(1, round(target_mb * 1e6 / max(1, len(unit.encode("utf-8")))))
+    return "\n\n".join([unit] * repeats), [name for name, _ in parts]
+
+
+def convert_some(paths: Sequence[Path]) -> list[tuple[str, str]]:
+    from chunkcli.errors import ChunkcliError
+    from chunkcli.pipeline import convert_pdf
+
+    converted = []
+    for path in paths:
+        try:
+            converted.append((path.name, convert_pdf(path).markdown))
+        except ChunkcliError:
+            continue
+    return converted
+
+
+def table_line_sets(markdown: str) -> tuple[dict[str, set[str]], dict[str, int], dict[str, str]]:
+    """line -> tables (by text) holding it, lines per table, header lines per table."""
+    lines_of: dict[str, set[str]] = {}
+    sizes: dict[str, int] = {}
+    headers: dict[str, str] = {}
+    starts = line_start_offsets(markdown)
+    starts.append(len(markdown))
+    for token in block_parser().parse(markdown):
+        if token.type != "table_open" or token.level != 0 or token.map is None:
+            continue
+        first, last = token.map
+        lines = [markdown[starts[i] : starts[i + 1]].strip() for i in range(first, last)]
+        key = "\n".join(lines)
+        sizes[key] = len(set(lines))
+        headers[key] = "\n".join(lines[:2])
+        for line in lines:
+            lines_of.setdefault(line, set()).add(key)
+    return lines_of, sizes, headers
+
+
+def count_table_cuts(texts: Sequence[str], markdown: str) -> int:
+    lines_of, sizes, headers = table_line_sets(markdown)
+    cuts = 0
+    for text in texts:
+        stripped = [line.strip() for line in text.split("\n")]
+        present: Counter[str] = Counter()
+        for line in set(stripped):
+            for key in lines_of.get(line, ()):
+                present[key] += 1
+        joined = "\n".join(stripped)
+        if any(n < sizes[key] and headers[key] not in joined for key, n in present.items()):
+            cuts += 1
+    return cuts
+
+
+def count_not_found(texts: Sequence[str], markdown: str) -> int:
+    missing, cursor = 0, 0
+    for text in texts:
+        found = markdown.find(text, cursor, cursor + len(text) + SEARCH_WINDOW_CHARS)
+        if found < 0:
+            missing += 1
+        else:
+            cursor = found + 1
+    return missing
+
+
+def run_chunkcli(markdown: str, max_tokens: int) -> Result:
+    count = tiktoken_counter("cl100k_base")
+    count("warm up")
+    began = time.perf_counter()
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens), count_tokens=count)
+    seconds = time.perf_counter() - began
+    return Result(
+        "chunkcli split",
+        seconds,
+        len(chunks),
+        count_table_cuts([c.text for c in chunks], markdown),
+        sum(c.tokens > max_tokens for c in chunks),
+        sum(markdown[c.start : c.end] != c.body for c in chunks),
+    )
+
+
+def run_langchain(markdown: str, max_tokens: int) -> Result:
+    import tiktoken
+    from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
+
+    offline = load_encoding("cl100k_base")
+    # from_tiktoken_encoder would download cl100k_base: hand it the offline copy instead.
+    tiktoken.get_encoding = lambda name: offline  # type: ignore[assignment]
+    headers = MarkdownHeaderTextSplitter(
+        [("#", "h1"), ("##", "h2"), ("###", "h3")], strip_headers=False
+    )
+    recursive = RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+        encoding_name="cl100k_base", chunk_size=max_tokens, chunk_overlap=0, disallowed_special=()
+    )
+    began = time.perf_counter()
+    texts = [doc.page_content for doc in recursive.split_documents(headers.split_text(markdown))]
+    seconds = time.perf_counter() - began
+    count = tiktoken_counter("cl100k_base")
+    return Result(
+        "LangChain header→recursive",
+        seconds,
+        len(texts),
+        count_table_cuts(texts, markdown),
+        sum(count(text) > max_tokens for text in texts),
+        count_not_found(texts, markdown),
+    )
+
+
+def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) -> None:
+    base = {r.tool: r for r in results}
+    langchain = base.get("LangChain header→recursive")
+    print(f"Markdown: {megabytes:.2f} MB, limit {max_tokens} cl100k tokens, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}\n")
+    print("| tool | MB/s | × LangChain | chunks | table cuts | over limit | not at offsets |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        speed = megabytes / r.seconds
+        ratio = f"{langchain.seconds / r.seconds:.1f}" if langchain else "-"
+        print(f"| {r.tool} | {speed:.2f} | {ratio} | {r.chunks} | {r.table_cuts} | "
+              f"{r.over_limit} | {r.not_at_offsets} |")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--max-tokens", type=int, default=300)
+    parser.add_argument("--target-mb", type=float, default=5.0)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--pdfs", type=int, default=12, help="corpus PDFs to convert")
+    parser.add_argument("--tools", default="chunkcli,langchain")
+    args = parser.parse_args(argv)
+    markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
+    megabytes = len(markdown.encode("utf-8")) / 1e6
+    print(f"parts: {len(names)} Markdown documents, repeated to {megabytes:.2f} MB", file=sys.stderr)
+    runners: dict[str, Callable[[str, int], Result]] = {
+        "chunkcli": run_chunkcli, "langchain": run_langchain,
+    }
+    results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
+    print_table(results, megabytes, args.max_tokens)
+
+
+if __name__ == "__main__":
+    main()
