@@ -12,19 +12,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import signal
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 
-from chunkcli.errors import ChunkcliError, ConversionTimeout, UsageError
+from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.model import ConvertResult
 from chunkcli.pipeline import ConvertOptions, convert_pdf
-from chunkcli.workers import run_in_workers
+from chunkcli.workers import run_in_workers, time_limit
 
 DEFAULT_TIMEOUT_S = 120.0
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
@@ -124,34 +121,6 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 
 
 # --- converting one file with a time limit ----------------------------------------------------
-
-
-@contextlib.contextmanager
-def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
-    """Raise ConversionTimeout in this thread once `timeout_s` has passed (main thread only).
-
-    Uses SIGALRM, so it is a no-op off the main thread, on platforms without setitimer, and
-    for timeout_s <= 0.
-    """
-    usable = (
-        timeout_s > 0
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-
-    def on_alarm(signum: int, frame: FrameType | None) -> None:
-        raise ConversionTimeout(f"{path}: timed out after {timeout_s:g} s (--timeout)")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout_s)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:

@@ -3,7 +3,7 @@
 
 A ProcessPoolExecutor cannot stop one runaway task, so this is a small pool of our own: each
 worker is a `spawn`ed process with a Pipe. The work function runs its own soft time limit
-(SIGALRM, see batch.time_limit); when a file holds MuPDF inside C past that limit plus a grace
+(SIGALRM, see `time_limit` below); when a file holds MuPDF inside C past that limit plus a grace
 period, the parent kills the worker and starts a fresh one. A worker that crashes (a segfault
 in MuPDF) is replaced the same way, and the batch goes on.
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
+from types import FrameType
 from typing import Generic, TypeVar
 
 from chunkcli.errors import ChunkcliError, ConversionTimeout
@@ -68,14 +70,44 @@ def run_in_workers(
             worker.stop()
 
 
+@contextlib.contextmanager
+def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
+    """Raise ConversionTimeout in this thread once `timeout_s` has passed (main thread only).
+
+    Uses SIGALRM, so it is a no-op off the main thread, on platforms without setitimer, and
+    for timeout_s <= 0.
+    """
+    usable = (
+        timeout_s > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        raise ConversionTimeout(f"{path}: timed out after {timeout_s:g} s (--timeout)")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
-    """A worker's loop: receive (index, path), send (index, result, seconds); None stops it."""
+    """A worker's loop: receive (index, path), send index as it begins, then
+    (index, result, seconds); None stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     while True:
         task: tuple[int, Path] | None = conn.recv()
         if task is None:
             return
         index, path = task
+        conn.send(index)  # the parent's kill clock starts now, not while this process starts up
         started = time.perf_counter()
         result = work(path)
         conn.send((index, result, time.perf_counter() - started))
@@ -92,14 +124,14 @@ class _Worker(Generic[Result]):
         self.process.start()
         child_conn.close()
         self.task: tuple[int, Path] | None = None
-        self.started = 0.0
+        self.started: float | None = None  # when the worker began the task (its first reply)
 
     @property
     def busy(self) -> bool:
         return self.task is not None
 
     def assign(self, index: int, path: Path) -> None:
-        self.task, self.started = (index, path), time.monotonic()
+        self.task, self.started = (index, path), None
         self.conn.send(self.task)
 
     def kill(self) -> None:
@@ -119,10 +151,10 @@ class _Worker(Generic[Result]):
 
 def _time_to_next_kill(busy: list[_Worker[Result]], timeout_s: float) -> float | None:
     """Seconds until the earliest kill deadline; None (wait for ever) when there is no limit."""
-    if timeout_s <= 0 or not busy:
+    starts = [w.started for w in busy if w.started is not None]
+    if timeout_s <= 0 or not starts:
         return None
-    first_start = min(w.started for w in busy)
-    return max(0.0, first_start + timeout_s + KILL_GRACE_S - time.monotonic())
+    return max(0.0, min(starts) + timeout_s + KILL_GRACE_S - time.monotonic())
 
 
 def _collect(
@@ -132,20 +164,23 @@ def _collect(
     if worker.task is None:
         return None
     index, path = worker.task
-    elapsed = time.monotonic() - worker.started
+    elapsed = time.monotonic() - worker.started if worker.started is not None else 0.0
     if worker.conn in ready:
         try:
-            finished: Finished[Result] = worker.conn.recv()
+            message: int | Finished[Result] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join()
             worker.conn.close()
             return index, _crash_error(path, worker.process.exitcode), elapsed
+        if isinstance(message, int):  # the worker has begun the task
+            worker.started = time.monotonic()
+            return None
         worker.task = None
-        return finished
-    if timeout_s > 0 and elapsed >= timeout_s + KILL_GRACE_S:
+        return message
+    if worker.started is not None and timeout_s > 0 and elapsed >= timeout_s + KILL_GRACE_S:
         worker.kill()
-        message = f"{path}: timed out after {timeout_s:g} s (--timeout); its worker was killed"
-        return index, ConversionTimeout(message), elapsed
+        reason = f"{path}: timed out after {timeout_s:g} s (--timeout); its worker was killed"
+        return index, ConversionTimeout(reason), elapsed
     return None
 
 

@@ -1,0 +1,40 @@
+"""Work functions for tests/test_batch.py's worker processes.
+
+They live in their own small module so that a spawned worker imports only this file (not
+pytest, hypothesis and the test module), which keeps each worker's start-up short.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from chunkcli.errors import ChunkcliError
+
+
+def name_or_hang(path: Path) -> str:
+    """Hang with SIGALRM blocked, as MuPDF does inside C: only the parent can stop it."""
+    if "hang" in path.name:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(60)
+    return path.name
+
+
+def name_or_crash(path: Path) -> str:
+    if "crash" in path.name:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return path.name
+
+
+def name_or_soft_timeout(path: Path, timeout_s: float) -> str | ChunkcliError:
+    from chunkcli.workers import time_limit
+
+    try:
+        with time_limit(timeout_s, path):
+            if "slow" in path.name:
+                time.sleep(30)
+        return path.name
+    except ChunkcliError as exc:
+        return exc
