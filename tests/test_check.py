@@ -7,6 +7,7 @@ test at the end runs the real splitter.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -94,8 +95,16 @@ def pages(*bodies: str) -> str:
     return "\n\n".join(f"<!-- page {n} -->\n\n{body}" for n, body in enumerate(bodies, 1)) + "\n"
 
 
+VOCABULARY = (
+    "river stone budget garden engine winter ledger harbor violin copper meadow signal "
+    "lantern orchard thunder cabinet falcon saddle quarry timber velvet anchor pepper"
+).split()
+
+
 def many_chunks(count: int) -> list[Chunk]:
-    return [chunk(f"Part {i} " + PROSE, 40, start=i) for i in range(count)]
+    """`count` chunks of 30 seeded-random words each: no two alike."""
+    bodies = [" ".join(random.Random(i).choices(VOCABULARY, k=30)) for i in range(count)]
+    return [chunk(body, 40, start=i) for i, body in enumerate(bodies)]
 
 
 # --- scanning ---------------------------------------------------------------------------------
@@ -144,16 +153,33 @@ def test_no_headings_is_fine_for_a_single_chunk() -> None:
 
 
 def test_flat_hierarchy_in_a_long_document() -> None:
-    markdown = "".join(f"## Section {i}\n\n{PROSE}\n\n" for i in range(8))
-    assert "headings.flat" in codes(run(markdown, many_chunks(12)))
-    assert "headings.flat" not in codes(run(markdown, many_chunks(4)))  # short: fine
+    markdown = "".join(f"## {NAMES[i]}\n\n{prose(i)}\n\n" for i in range(12))
+    assert "headings.flat" in codes(run(markdown, many_chunks(41)))
+    assert "headings.flat" not in codes(run(markdown, many_chunks(12)))  # short: fine by design
 
 
-def test_skipped_level_names_the_heading_and_line() -> None:
+def test_flat_hierarchy_whose_numbers_nest() -> None:
+    markdown = "".join(
+        f"## {number} {NAMES[i]}\n\n{prose(i)}\n\n" for i, number in enumerate(["1", "1.1", "2"])
+    )
+    found = issue(run(markdown), "headings.flat")
+    assert "numbers nest" in found.message and found.line == 1
+
+
+def test_an_isolated_skipped_level_is_a_note_naming_heading_and_line() -> None:
     report = run(f"# Title\n\n{PROSE}\n\n### Detail\n\n{PROSE}\n")
     found = issue(report, "headings.skipped-level")
-    assert found.line == 5
-    assert '"Detail"' in found.message
+    assert found.line == 5 and '"Detail"' in found.message
+    assert found.severity == Severity.OK and report.status == Severity.OK
+
+
+def test_systematic_skipped_levels_warn() -> None:
+    sections = "".join(
+        f"## {NAMES[i]}\n\n{prose(i)}\n\n#### {NAMES[i]} detail\n\n{prose(i + 1)}\n\n"
+        for i in range(3)
+    )
+    found = issue(run(f"# Title\n\n{sections}"), "headings.skipped-level")
+    assert found.severity == Severity.WARN and "3 heading(s)" in found.message
 
 
 def test_several_h1() -> None:
@@ -164,7 +190,7 @@ def test_several_h1() -> None:
 def test_running_head_left_as_heading() -> None:
     markdown = pages(*(f"## ACME Annual Report 2024\n\n{PROSE}" for _ in range(4)))
     found = issue(run(markdown), "headings.repeated")
-    assert "4 times" in found.message and "pages 1-4" in found.message
+    assert "4 times on 4 of 4 pages (1-4)" in found.message
 
 
 def test_a_heading_repeated_on_two_pages_is_not_a_running_head() -> None:
@@ -218,6 +244,15 @@ def test_scanned_pages_warn_and_are_named() -> None:
     assert report.scanned_pages == (2, 3) and report.pages == 4
 
 
+def test_image_only_cover_is_a_note() -> None:
+    markdown = "<!-- page 1: no text layer (image only) -->\n\n" + "".join(
+        f"<!-- page {n} -->\n\n# Doc {n}\n\n{prose(n)} {prose(n + 1)}\n\n" for n in (2, 3)
+    ).replace("# Doc 3", "## Doc 3")
+    report = run(markdown)
+    assert issue(report, "pages.image-cover").severity == Severity.OK
+    assert report.status == Severity.OK and report.scanned_pages == (1,)
+
+
 def test_blank_page_is_a_note_not_a_warning() -> None:
     markdown = f"<!-- page 1 -->\n\n# Doc\n\n{PROSE}\n\n<!-- page 2: blank -->\n"
     report = run(markdown)
@@ -249,6 +284,14 @@ def test_garbage_text_from_another_tool_fails(garbage: str) -> None:
     markdown = pages(f"# Doc\n\n{PROSE}", f"{garbage}\n\n{PROSE}")
     found = issue(run(markdown), "text.garbage")
     assert found.severity == Severity.FAIL and found.page == 2
+
+
+def test_latin1_mojibake_fails_but_french_passes() -> None:
+    mojibake = "<2023~þj_V_öí¿ÿ=ÏýÖ ÃÃÂ¿Ã¿Ã½ ÏýÖ¿ÿ ñÏ1 öí¿ÿ ÃÂ¿Ã¿ Ã½Ã¿"
+    found = issue(run(pages(f"# Doc\n\n{prose(0)}", mojibake)), "text.garbage")
+    assert found.page == 2 and "mojibake" in found.message
+    french = "# Été\n\nLe comité a étudié les dépenses de l'année et a approuvé le budget élevé."
+    assert codes(run(french)) == []
 
 
 def test_garbage_without_page_markers_names_the_text() -> None:
@@ -303,6 +346,13 @@ def test_running_footer_repeated_on_pages_warns_with_line_and_count() -> None:
     assert report.boilerplate_lines == 1
 
 
+def test_repeated_list_items_are_not_boilerplate() -> None:
+    markdown = pages(
+        *(f"# Doc\n\n{prose(n)}\n\n- Source: ECHA registration dossier" for n in range(4))
+    )
+    assert "boilerplate.repeated-line" not in codes(run(markdown))
+
+
 def test_line_on_two_pages_is_not_boilerplate() -> None:
     markdown = pages(
         f"# Doc\n\nSee the appendix.\n\n{prose(1)}", f"See the appendix.\n\n{prose(2)}", prose(3)
@@ -323,13 +373,33 @@ def test_boilerplate_across_chunks_without_page_markers() -> None:
 
 def test_interleaved_columns_warn_with_examples() -> None:
     left = ["The first column explains how the method", "Our data set was collected from the"]
-    right = ["Results are shown in the second table", "We thank the reviewers for their help"]
+    right = [
+        "Results are shown in the second table of this paper.",
+        "We thank the reviewers for their help with the draft.",
+    ]
     body = "\n\n".join(
         f"{a}\n\n{b}\n\nworks on every page of the corpus."
         for a, b in zip(left * 2, right * 2, strict=True)
     )
     found = issue(run(pages(f"# Doc\n\n{body}")), "reading-order.interrupted")
     assert found.severity == Severity.WARN and "line" in found.message
+
+
+def test_equations_footnote_marks_and_lists_do_not_look_interleaved() -> None:
+    paragraphs = [
+        "We define the loss of the model over the training set as",  # an equation follows
+        "L = sum_i (y_i - f(x_i))^2 + 0.5 * 3.14",
+        "where the sum runs over every example.",
+        "You can always flip off the modem when you do not like it.1",  # a footnote mark
+        "Pogue was skeptical of the core argument of the book in his review.",
+        "and yet the book sold well in every country it reached.",
+        "The attacker pre-processes the input, namely the prefix p and the suffix",
+        "- s. To reduce the search space the attack uses a template.",  # a list continues it
+        "The design of the template needs three decisions in all.",
+        "time, short comments do not change the input much at all.",
+    ]
+    markdown = pages("# Doc\n\n" + "\n\n".join(paragraphs * 2))
+    assert "reading-order.interrupted" not in codes(run(markdown))
 
 
 def test_unjoined_hyphenation_warns() -> None:

@@ -94,7 +94,7 @@ def build_report(
     boilerplate = check_boilerplate(scan, chunks, options)
     issues = (
         list(pages.issues)
-        + check_headings(scan, len(chunks))
+        + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + list(boilerplate.issues)
         + check_reading_order(scan)

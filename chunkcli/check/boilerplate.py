@@ -1,7 +1,7 @@
 """Lines repeated across many pages (or chunks) -> Issues: running headers, footers, legal notes.
 
-Headings and table rows are left out (repeated headings have their own check; table rows repeat
-legitimately). Numbers are ignored when comparing, so "Page 3 of 9" matches "Page 4 of 9".
+Only paragraph lines count: repeated headings have their own check, and table rows and list items
+repeat legitimately. Numbers are ignored when comparing, so "Page 3 of 9" matches "Page 4 of 9".
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def line_key(text: str) -> str:
 def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
     groups: dict[str, list[TextLine]] = defaultdict(list)
     for line in scan.lines:
-        if line.kind not in (LineKind.PARAGRAPH, LineKind.LIST):
+        if line.kind != LineKind.PARAGRAPH:  # list items repeat by design ("- Source: ECHA")
             continue
         key = line_key(line.text)
         if sum(1 for char in key if char.isalpha()) >= MIN_LETTERS:

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
+from chunkcli.check.options import CheckOptions
 from chunkcli.check.scan import Heading, ScannedMarkdown
 from chunkcli.check.wording import examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
-# A document that needs more than this many chunks is "long": without headings or with only one
-# level the splitter cuts it into windows or equal siblings, and the heading path says nothing.
-LONG_DOCUMENT_CHUNKS = 10
-# ... or has at least this many pages.
-LONG_DOCUMENT_PAGES = 10
-# One level is "flat" only past a handful of headings: five H2s in a memo are a fine outline.
-FLAT_MIN_HEADINGS = 6
-# The same heading text this many times (on as many distinct pages, when pages are known) is a
-# running head that became a heading: "Example" twice is normal, on 3+ pages it is not.
+# A flat outline is a problem only in a long document: at least this many pages (or, without page
+# markers, more than this many chunks) and headings. A 16-section safety data sheet is flat by
+# design; a 300-page manual with one heading level has lost its chapters.
+LONG_DOCUMENT_PAGES = 20
+LONG_DOCUMENT_CHUNKS = 40
+FLAT_MIN_HEADINGS = 10
+# Isolated skipped levels (a subtitle set one size too small) are notes; from this many skips
+# they are a warning: levels were assigned wrongly across the document.
+SKIPPED_LEVEL_MIN = 3
+# A running head turned heading repeats on at least this many pages (and on the running-element
+# share of pages, CheckOptions.boilerplate_share): "Example" on 3 of 600 pages is a real section.
 REPEATED_HEADING_MIN = 3
+# "2", "2.1", "2.1.3" at the start of a heading: its depth in the document's own numbering.
+SECTION_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 
 
 def heading_key(text: str) -> str:
@@ -31,21 +37,15 @@ def count_by_level(headings: tuple[Heading, ...]) -> tuple[int, int, int, int, i
     return (counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
 
 
-def check_headings(scan: ScannedMarkdown, chunk_count: int) -> list[Issue]:
+def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOptions) -> list[Issue]:
     """Every heading issue of one document, in a stable order."""
     headings = scan.headings
-    long_document = chunk_count > LONG_DOCUMENT_CHUNKS or scan.page_count >= LONG_DOCUMENT_PAGES
-    issues: list[Issue] = []
     if not headings:
-        if chunk_count > 1:
-            issues.append(no_headings(chunk_count))
-        return issues
-    levels = {h.level for h in headings}
-    if long_document and len(levels) == 1 and len(headings) >= FLAT_MIN_HEADINGS:
-        issues.append(flat_hierarchy(headings))
+        return [no_headings(chunk_count)] if chunk_count > 1 else []
+    issues = flat_hierarchy(scan, chunk_count)
     issues.extend(skipped_levels(headings))
     issues.extend(several_h1(headings))
-    issues.extend(repeated_headings(headings, pages_known=bool(scan.markers)))
+    issues.extend(repeated_headings(scan, chunk_count, options))
     return issues
 
 
@@ -58,16 +58,37 @@ def no_headings(chunk_count: int) -> Issue:
     )
 
 
-def flat_hierarchy(headings: tuple[Heading, ...]) -> Issue:
-    level = headings[0].level
-    return Issue(
-        "headings.flat",
-        Severity.WARN,
-        f"flat hierarchy: all {len(headings)} headings are H{level} in a long document "
-        "(sections and subsections were not told apart)",
-        line=headings[0].line,
-        page=headings[0].page,
+def numbering_depths(headings: tuple[Heading, ...]) -> set[int]:
+    found = (SECTION_NUMBER.match(h.text) for h in headings)
+    return {m.group(1).count(".") + 1 for m in found if m}
+
+
+def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int) -> list[Issue]:
+    headings = scan.headings
+    if len({h.level for h in headings}) != 1:
+        return []
+    numbered = len(numbering_depths(headings)) > 1
+    long_document = (
+        scan.page_count >= LONG_DOCUMENT_PAGES
+        if scan.markers
+        else chunk_count > LONG_DOCUMENT_CHUNKS
     )
+    if not numbered and not (long_document and len(headings) >= FLAT_MIN_HEADINGS):
+        return []
+    why = (
+        "although their numbers nest (2 and 2.1)"
+        if numbered
+        else "in a long document (sections and subsections were not told apart)"
+    )
+    return [
+        Issue(
+            "headings.flat",
+            Severity.WARN,
+            f"flat hierarchy: all {len(headings)} headings are H{headings[0].level} {why}",
+            line=headings[0].line,
+            page=headings[0].page,
+        )
+    ]
 
 
 def skipped_levels(headings: tuple[Heading, ...]) -> list[Issue]:
@@ -82,11 +103,12 @@ def skipped_levels(headings: tuple[Heading, ...]) -> list[Issue]:
         f"H{a.level} {quote(a.text, 30)} -> H{b.level} {quote(b.text, 30)} (line {b.line})"
         for a, b in skips
     ]
+    systematic = len(skips) >= SKIPPED_LEVEL_MIN
     first = skips[0][1]
     return [
         Issue(
             "headings.skipped-level",
-            Severity.WARN,
+            Severity.WARN if systematic else Severity.OK,
             f"{len(skips)} heading(s) skip a level: {examples(described)}",
             line=first.line,
             page=first.page,
@@ -110,18 +132,24 @@ def several_h1(headings: tuple[Heading, ...]) -> list[Issue]:
     ]
 
 
-def repeated_headings(headings: tuple[Heading, ...], pages_known: bool) -> list[Issue]:
+def repeated_headings(
+    scan: ScannedMarkdown, chunk_count: int, options: CheckOptions
+) -> list[Issue]:
+    """Headings on many pages (or, without page markers, in many chunks' worth of text)."""
     groups: dict[str, list[Heading]] = defaultdict(list)
-    for heading in headings:
+    for heading in scan.headings:
         if heading.text:
             groups[heading_key(heading.text)].append(heading)
+    text_pages = len({line.page for line in scan.lines if line.page is not None})
+    total = text_pages if scan.markers else chunk_count
+    needed = max(REPEATED_HEADING_MIN, options.boilerplate_share * total)
     issues: list[Issue] = []
     for group in sorted(groups.values(), key=lambda g: (-len(g), g[0].line)):
         pages = {h.page for h in group if h.page is not None}
-        spread = len(pages) if pages_known else len(group)
-        if len(group) < REPEATED_HEADING_MIN or spread < REPEATED_HEADING_MIN:
+        spread = len(pages) if scan.markers else len(group)
+        if spread < needed:
             continue
-        on_pages = f" on pages {page_ranges(pages)}" if pages_known else ""
+        on_pages = f" on {len(pages)} of {total} pages ({page_ranges(pages)})" if pages else ""
         issues.append(
             Issue(
                 "headings.repeated",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.scan import ScannedMarkdown
-from chunkcli.check.wording import pages_phrase
+from chunkcli.check.wording import pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
 CID = re.compile(r"\(cid:\d+\)")
@@ -29,6 +29,11 @@ SPACED_CJK_MIN_CHARS = 20
 # have ~0; Korean puts a space between words of 2-4 syllables (~0.25-0.45); text with a space
 # after every character is near 1.0.
 SPACED_CJK_SHARE = 0.7
+# Documents of at least this many pages may open or close with a picture (a cover) that is fine.
+COVER_MIN_PAGES = 3
+# Latin-1 supplement letters (U+00A0..U+00FF) this share of a page: mojibake, not a language.
+# Icelandic, the heaviest user, stays near 0.15.
+MOJIBAKE_SHARE = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +49,16 @@ def is_bad_char(char: str) -> bool:
     code = ord(char)
     if code < 32:
         return char not in "\t\n\r"
-    return char == "\ufffd" or 0xE000 <= code <= 0xF8FF or code >= 0xF0000
+    return char == "\ufffd" or 0x7F <= code <= 0x9F or 0xE000 <= code <= 0xF8FF or code >= 0xF0000
+
+
+def mojibake_share(text: str) -> float:
+    """Share of visible characters in U+00A0..U+00FF: Latin-1 letters decoded from another
+    encoding ("ÏýÖ¿ÿ"). French or German text has a few percent; mojibake has most."""
+    visible = [char for char in text if not char.isspace()]
+    if len(visible) < GARBAGE_MIN_CHARS:
+        return 0.0
+    return sum(1 for char in visible if 0xA0 <= ord(char) <= 0xFF) / len(visible)
 
 
 def garbage_share(text: str) -> tuple[float, int]:
@@ -85,8 +99,12 @@ def check_pages(
         issues.append(garbage_status_issue(marked_garbage))
     measured = measured_garbage(texts, set(marked_garbage), options)
     issues.extend(measured)
-    if scanned:
-        issues.append(scanned_issue(scanned, len(statuses)))
+    covers = cover_pages(scanned, statuses)
+    inner_scans = tuple(p for p in scanned if p not in covers)
+    if inner_scans:
+        issues.append(scanned_issue(inner_scans, len(statuses)))
+    if covers:
+        issues.append(cover_issue(covers))
     if blank:
         issues.append(blank_issue(blank))
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
@@ -108,34 +126,45 @@ def garbage_status_issue(pages: tuple[int, ...]) -> Issue:
 def measured_garbage(
     texts: Mapping[int | None, str], skip: set[int], options: CheckOptions
 ) -> list[Issue]:
-    issues: list[Issue] = []
-    for page, text in texts.items():
-        if page in skip:
-            continue
-        share, visible = garbage_share(text)
-        if visible >= GARBAGE_MIN_CHARS and share >= options.garbage_share:
-            on = f"page {page}" if page is not None else "the text"
-            issues.append(
-                Issue(
-                    "text.garbage",
-                    Severity.FAIL,
-                    f"{on}: {share:.0%} of {visible} characters are NUL, U+FFFD, (cid:N) or "
-                    "private-use glyphs: the text layer is unusable (OCR it)",
-                    page=page,
-                )
-            )
-        elif spaced_cjk_share(text) >= SPACED_CJK_SHARE:
-            on = f"page {page}" if page is not None else "the text"
-            issues.append(
-                Issue(
-                    "text.spaced-cjk",
-                    Severity.FAIL,
-                    f"{on}: CJK text has a space between every character "
-                    "(words will not match a query)",
-                    page=page,
-                )
-            )
-    return issues
+    found = (page_garbage(page, text, options) for page, text in texts.items() if page not in skip)
+    return [found_issue for found_issue in found if found_issue is not None]
+
+
+def page_garbage(page: int | None, text: str, options: CheckOptions) -> Issue | None:
+    """The first garbage finding on one page's text: bad glyphs, mojibake, spaced CJK."""
+    on = f"page {page}" if page is not None else "the text"
+    share, visible = garbage_share(text)
+    if visible < GARBAGE_MIN_CHARS:
+        return None
+    if share >= options.garbage_share:
+        return Issue(
+            "text.garbage",
+            Severity.FAIL,
+            f"{on}: {share:.0%} of {visible} characters are NUL, U+FFFD, (cid:N) or "
+            "private-use glyphs: the text layer is unusable (OCR it)",
+            page=page,
+        )
+    latin1 = mojibake_share(text)
+    if latin1 >= MOJIBAKE_SHARE:
+        return Issue(
+            "text.garbage",
+            Severity.FAIL,
+            f"{on}: {latin1:.0%} of {visible} characters are Latin-1 symbols such as "
+            f"{quote(sample_of_latin1(text), 20)}: mojibake from a broken font encoding (OCR it)",
+            page=page,
+        )
+    if spaced_cjk_share(text) >= SPACED_CJK_SHARE:
+        return Issue(
+            "text.spaced-cjk",
+            Severity.FAIL,
+            f"{on}: CJK text has a space between every character (words will not match a query)",
+            page=page,
+        )
+    return None
+
+
+def sample_of_latin1(text: str) -> str:
+    return "".join(char for char in text if 0xA0 <= ord(char) <= 0xFF)[:12]
 
 
 def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
@@ -144,6 +173,27 @@ def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
         Severity.WARN,
         f"{len(pages)} of {total} pages have no text layer (scanned or pictures), "
         f"their content is missing until OCR: {pages_phrase(pages)}",
+        page=pages[0],
+    )
+
+
+def cover_pages(scanned: tuple[int, ...], statuses: Mapping[int, PageStatus]) -> tuple[int, ...]:
+    """First/last pages without text whose neighbour has text: a cover picture, not a scan."""
+    if len(statuses) < COVER_MIN_PAGES:
+        return ()
+    numbers = sorted(statuses)
+    ends = ((numbers[0], numbers[1]), (numbers[-1], numbers[-2]))
+    return tuple(
+        end for end, neighbour in ends if end in scanned and statuses[neighbour] == PageStatus.TEXT
+    )
+
+
+def cover_issue(pages: tuple[int, ...]) -> Issue:
+    return Issue(
+        "pages.image-cover",
+        Severity.OK,
+        f"{pages_phrase(pages)} without a text layer at the start or end of the document "
+        "(a cover or back picture; OCR it if it holds text)",
         page=pages[0],
     )
 

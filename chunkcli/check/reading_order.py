@@ -16,12 +16,20 @@ from chunkcli.check.scan import Paragraph, ScannedMarkdown
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
 
-# Ends mid-sentence: a Latin letter, digit, comma or hyphen (no . ! ? : ; or closing quote).
-DANGLING_END = re.compile(r"[A-Za-z0-9,\-]$")
+# Ends mid-sentence: a Latin letter or a hyphen. Not a digit (footnote marks: "modem.1"; table
+# numbers) and not a comma or colon (they introduce block quotes and lists).
+DANGLING_END = re.compile(r"[A-Za-z\-]$")
 CONTINUATION_START = re.compile(r"^[a-z]")
 BROKEN_WORD_END = re.compile(r"[A-Za-z]{2}-$")
+LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+# Ends a sentence, footnote marks and closing quotes allowed after the punctuation.
+SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*\d{0,3}$")
 # Short fragments (captions, labels) end without punctuation innocently.
 DANGLING_MIN_WORDS = 6
+# A paragraph of another column is prose: mostly letters (not an equation or a row of numbers).
+PROSE_MIN_LETTER_SHARE = 0.7
+# A continuation has a few words (a lone "xiii" is a page number, not the rest of a sentence).
+CONTINUATION_MIN_WORDS = 3
 # Reported from this many interrupted paragraphs, and at least this share of all paragraphs:
 # one figure placed mid-paragraph is normal; a pattern across the document is not.
 INTERRUPTED_MIN = 3
@@ -38,7 +46,7 @@ class Interruption:
 
 def check_reading_order(scan: ScannedMarkdown) -> list[Issue]:
     """Reading-order warnings for one document (at most one per heuristic)."""
-    return interrupted_paragraphs(scan.paragraphs) + broken_words(scan.paragraphs)
+    return interrupted_paragraphs(scan) + broken_words(scan.paragraphs)
 
 
 def is_dangling(paragraph: Paragraph) -> bool:
@@ -46,29 +54,50 @@ def is_dangling(paragraph: Paragraph) -> bool:
     return len(text.split()) >= DANGLING_MIN_WORDS and bool(DANGLING_END.search(text))
 
 
-def is_continuation(paragraph: Paragraph) -> bool:
-    return bool(CONTINUATION_START.match(paragraph.text.lstrip()))
+def is_continuation(text: str) -> bool:
+    body = LIST_MARKER.sub("", text).lstrip()
+    return bool(CONTINUATION_START.match(body)) and len(body.split()) >= CONTINUATION_MIN_WORDS
 
 
-def find_interruptions(paragraphs: tuple[Paragraph, ...]) -> list[Interruption]:
+def is_complete_prose(paragraph: Paragraph) -> bool:
+    """A whole paragraph of sentences: enough words, mostly letters, ends a sentence."""
+    text = paragraph.text.strip()
+    visible = [char for char in text if not char.isspace()]
+    letters = sum(1 for char in visible if char.isalpha())
+    return (
+        len(text.split()) >= DANGLING_MIN_WORDS
+        and letters >= PROSE_MIN_LETTER_SHARE * len(visible)
+        and bool(SENTENCE_END.search(text))
+    )
+
+
+def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
+    """Dangling paragraphs, then a complete paragraph of prose, then the continuation."""
+    position = {line.number: index for index, line in enumerate(scan.lines)}
+    paragraph_at = {p.line: p for p in scan.paragraphs}
     found: list[Interruption] = []
-    for index, paragraph in enumerate(paragraphs[:-1]):
-        following = paragraphs[index + 1]
-        if not is_dangling(paragraph) or following.page != paragraph.page:
+    for index, paragraph in enumerate(scan.paragraphs[:-1]):
+        if not is_dangling(paragraph):
             continue
-        if is_continuation(following):
-            continue  # continued right away: a split paragraph, not a reading-order problem
+        after = position[paragraph.lines[-1].number] + 1
+        following = paragraph_at.get(scan.lines[after].number) if after < len(scan.lines) else None
+        if following is None or following.page != paragraph.page:
+            continue  # a list, table or heading comes next, or the page ends: not prose in between
+        if is_continuation(following.text) or not is_complete_prose(following):
+            continue
         later = [
-            p for p in paragraphs[index + 2 :] if p.page == paragraph.page and is_continuation(p)
+            p
+            for p in scan.paragraphs[index + 2 :]
+            if p.page == paragraph.page and is_continuation(p.text)
         ]
         if later:
             found.append(Interruption(paragraph, later[0]))
     return found
 
 
-def interrupted_paragraphs(paragraphs: tuple[Paragraph, ...]) -> list[Issue]:
-    found = find_interruptions(paragraphs)
-    if len(found) < INTERRUPTED_MIN or len(found) < INTERRUPTED_SHARE * len(paragraphs):
+def interrupted_paragraphs(scan: ScannedMarkdown) -> list[Issue]:
+    found = find_interruptions(scan)
+    if len(found) < INTERRUPTED_MIN or len(found) < INTERRUPTED_SHARE * len(scan.paragraphs):
         return []
     described = [
         f"line {i.paragraph.line} ends {quote(i.paragraph.text[-30:], 32)}, "
