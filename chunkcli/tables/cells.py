@@ -23,6 +23,11 @@ MIN_GUTTER_PT = 4.0
 # that each fill two or more columns (a table without rules between its body rows).
 MIN_SUBROWS = 3
 
+# A line covering this share of its column's width, with at least WRAP_MIN_CHARS characters,
+# is a wrapped line of a paragraph cell (table values rarely fill their column twice).
+WRAP_FILL_FRACTION = 0.7
+WRAP_MIN_CHARS = 8
+
 Cells = tuple[tuple[str, ...], ...]
 RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
 
@@ -85,7 +90,8 @@ def row_boundaries(
 def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     """True when the visual rows of a band are table rows rather than wrapped cell lines."""
     per_row_columns = [{_column_of(p, xs) for p in row} for row in rows]
-    if sum(len(cols) >= 2 for cols in per_row_columns) >= MIN_SUBROWS:
+    multi_column_rows = sum(len(cols) >= 2 for cols in per_row_columns)
+    if multi_column_rows >= MIN_SUBROWS and not _holds_wrapped_text(rows, xs):
         return True
     # Numbers do not wrap: a column holding a number on two visual rows holds two rows.
     numeric_rows_per_column: dict[int, int] = {}
@@ -97,6 +103,25 @@ def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
             if all(is_numeric(p.text) for p in members):
                 numeric_rows_per_column[column] = numeric_rows_per_column.get(column, 0) + 1
     return any(count >= 2 for count in numeric_rows_per_column.values())
+
+
+def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
+    """True when some column has two lines that fill its width and go on: a wrapped paragraph.
+
+    Table rows in a column are short and ragged; wrapped text runs to the column's edge.
+    """
+    for column in range(len(xs) - 1):
+        width = xs[column + 1] - xs[column]
+        lines = [[p for p in row if _column_of(p, xs) == column] for row in rows]
+        lines = [line for line in lines if line]
+        full = [
+            sum(p.bbox.width for p in line) >= WRAP_FILL_FRACTION * width
+            and sum(len(p.text.strip()) for p in line) >= WRAP_MIN_CHARS
+            for line in lines[:-1]
+        ]
+        if sum(full) >= 2:
+            return True
+    return False
 
 
 def _column_of(piece: Piece, xs: Sequence[float]) -> int:

@@ -16,7 +16,7 @@ from chunkcli.model import BBox, Block, BlockKind, Line
 from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
 from chunkcli.tables.grid import Grid, find_grids
 from chunkcli.tables.ruled import cells_of_grid
-from chunkcli.tables.rules import rules_from_drawings
+from chunkcli.tables.rules import Matrix, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, pieces_of_lines
 from chunkcli.tables.unruled import UnruledTable, find_unruled
 
@@ -57,7 +57,8 @@ def detect_tables(
     if options.ruled:
         page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
         drawings = _untyped(page).get_cdrawings()
-        for grid in find_grids(rules_from_drawings(drawings, page_box)):
+        rules = rules_from_drawings(drawings, page_box, _rotation(page))
+        for grid in find_grids(rules, page_box):
             if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
                 continue
             block = _ruled_block(page, grid, lines, page_number, options)
@@ -75,6 +76,13 @@ def detect_tables(
 def _untyped(page: pymupdf.Page) -> Any:
     """PyMuPDF ships no type hints for these methods."""
     return page
+
+
+def _rotation(page: pymupdf.Page) -> Matrix | None:
+    if not page.rotation:
+        return None
+    m = _untyped(page).rotation_matrix
+    return (float(m.a), float(m.b), float(m.c), float(m.d), float(m.e), float(m.f))
 
 
 def _overlaps(a: BBox, b: BBox) -> bool:

@@ -25,6 +25,8 @@ MAX_RULES = 2000
 # Grids need this many cells each way; a box with one divider is a frame, not a table.
 MIN_GRID_ROWS = 2
 MIN_GRID_COLUMNS = 2
+# A grid reaching this close to two page edges is a full-bleed design element, not a table.
+PAGE_BLEED_PT = 4.0
 # Stacks of horizontal rules need at least this many rules (top, below header, bottom).
 MIN_STACK_RULES = 3
 
@@ -43,8 +45,8 @@ class Grid:
         return BBox(self.xs[0], self.ys[0], self.xs[-1], self.ys[-1])
 
 
-def find_grids(rules: Sequence[Rule]) -> list[Grid]:
-    """Grids and rule stacks on one page, top to bottom."""
+def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid]:
+    """Grids and rule stacks on one page, top to bottom (full-bleed page designs left out)."""
     if len(rules) > MAX_RULES:
         return []
     grids: list[Grid] = []
@@ -56,7 +58,22 @@ def find_grids(rules: Sequence[Rule]) -> list[Grid]:
         elif all(r.horizontal for r in component):
             loose.extend(component)
     grids.extend(_stacks(loose))
+    if page_box is not None:
+        grids = [g for g in grids if _edges_touched(g.bbox, page_box) < 2]
     return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
+
+
+def _edges_touched(box: BBox, page: BBox) -> int:
+    """How many page edges a box reaches: two or more is a page design (cover, banner)."""
+    near = PAGE_BLEED_PT
+    return sum(
+        (
+            box.x0 <= page.x0 + near,
+            box.x1 >= page.x1 - near,
+            box.top <= page.top + near,
+            box.bottom >= page.bottom - near,
+        )
+    )
 
 
 def _touches(h: Rule, v: Rule) -> bool:

@@ -46,12 +46,19 @@ class Rule:
         return self.end - self.start
 
 
-def rules_from_drawings(drawings: Iterable[Drawing], page_box: BBox) -> tuple[Rule, ...]:
-    """Merged horizontal and vertical rules drawn on the page (page borders dropped)."""
+def rules_from_drawings(
+    drawings: Iterable[Drawing], page_box: BBox, rotation: Matrix | None = None
+) -> tuple[Rule, ...]:
+    """Merged horizontal and vertical rules drawn on the page (page borders dropped).
+
+    `rotation` maps unrotated drawing coordinates to the rotated page the text is in.
+    """
     raw: list[Rule] = []
     page_area = page_box.width * page_box.height
     for drawing in drawings:
         raw.extend(_rules_of_drawing(drawing, page_area))
+    if rotation is not None:
+        raw = list(rotate_rules(raw, rotation))
     inside = [r for r in (_clip(r, page_box) for r in raw) if r is not None]
     return merge_rules(inside)
 
@@ -126,6 +133,25 @@ def _clip(rule: Rule, page: BBox) -> Rule | None:
     if end - start < MIN_RULE_PT:
         return None
     return Rule(rule.horizontal, rule.pos, start, end)
+
+
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def rotate_rules(rules: Iterable[Rule], matrix: Matrix) -> tuple[Rule, ...]:
+    """Rules mapped by a page's rotation matrix (drawings come unrotated, text rotated)."""
+    a, b, c, d, e, f = matrix
+    moved: list[Rule] = []
+    for rule in rules:
+        ends = ((rule.start, rule.pos), (rule.end, rule.pos))
+        if not rule.horizontal:
+            ends = ((rule.pos, rule.start), (rule.pos, rule.end))
+        (x0, y0), (x1, y1) = ((a * x + c * y + e, b * x + d * y + f) for x, y in ends)
+        if abs(y1 - y0) <= abs(x1 - x0):
+            moved.append(Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+        else:
+            moved.append(Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1)))
+    return tuple(moved)
 
 
 def merge_rules(rules: Iterable[Rule]) -> tuple[Rule, ...]:

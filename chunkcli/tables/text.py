@@ -37,10 +37,12 @@ class Piece:
 
 
 def pieces_of_lines(lines: Sequence[Line]) -> list[Piece]:
-    """Every non-blank span of every horizontal line, as a Piece."""
+    """Every non-blank span of every line, as a Piece (a vertical line is one piece)."""
     pieces: list[Piece] = []
     for index, line in enumerate(lines):
         if line.vertical:
+            if line.text.strip():
+                pieces.append(Piece(line.text, line.bbox, line.size, line.bold, index))
             continue
         for span in line.spans:
             if span.text.strip():

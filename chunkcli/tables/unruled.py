@@ -7,6 +7,7 @@ column or >= 3 columns. Two columns of prose fail every one of these tests.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ MAX_ROW_GAP_EM = 1.5
 # Cells of prose are long: body cells beyond the first column have a median of at most this
 # many characters, and the first column (row labels) at most MAX_LABEL_CHARS.
 MAX_CELL_CHARS = 24
-MAX_LABEL_CHARS = 60
+MAX_LABEL_CHARS = 40
 # With only two columns, the second must be this numeric (share of cells that are numbers).
 NUMERIC_COLUMN_FRACTION = 0.6
 MIN_COLUMNS_WITHOUT_NUMBERS = 3
@@ -33,6 +34,8 @@ MIN_COLUMNS_WITHOUT_NUMBERS = 3
 # ALIGN_TOLERANCE_EM font sizes of the column's median edge.
 ALIGNED_FRACTION = 0.8
 ALIGN_TOLERANCE_EM = 0.6
+# A table of contents is not a table: its rows carry dot leaders between title and page.
+DOT_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|(·\s?){4,}")
 # Header rows above an unruled body: at most this many, and each row's cells this short.
 MAX_HEADER_ROWS = 3
 
@@ -80,7 +83,7 @@ def _runs(rows: list[list[Piece]]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     start: int | None = None
     for index, row in enumerate(rows):
-        split = len(segments(row)) >= 2
+        split = len(segments(row)) >= 2 and not any(DOT_LEADER.search(p.text) for p in row)
         close = start is not None and _close(rows[index - 1], row)
         if split and (start is None or close):
             start = index if start is None else start
