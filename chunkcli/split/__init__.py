@@ -11,7 +11,7 @@ from pathlib import PurePath
 
 from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
-from chunkcli.split.layout import find_title, make_layout
+from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
 from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
@@ -34,13 +34,16 @@ def split_markdown(
 
     `source` is the path as given (it names the title when there is no H1); `source_bytes`
     (default: the Markdown as UTF-8) gives `source_sha256` and the default `doc_id`.
-    `count_tokens` defaults to the offline tiktoken encoding named in the options.
+    `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
+    (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
+    every chunk is recounted.
     """
     options = options.validated()
     count = count_tokens if count_tokens is not None else tiktoken_counter(options.encoding)
+    sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
     scan = scan_markdown(markdown, count)
     title = find_title(scan.pieces, options.title, _stem(source))
-    layout = make_layout(markdown, scan.pieces, title, count, options)
+    layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
     plans = plan_chunks(layout)
     sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
     default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]

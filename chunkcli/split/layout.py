@@ -13,9 +13,10 @@ from chunkcli.tokens import TokenCounter
 
 TITLE = -1  # the path element that stands for the document title
 PATH_SEPARATOR = " › "
-# Summed counts at or above this share below the limit are recounted exactly; 5 % covers the
-# few tokens a counter that is not additive at line starts could differ by on a chunk.
-NEAR_LIMIT_SHARE = 0.05
+# Encodings whose pre-split never joins a newline with the character after it ("\s*[\r\n]+"):
+# for them the count of pieces that start at line starts is the sum of their counts.
+# (gpt2/r50k/p50k split "\n\n#" as "\n", "\n", "#" but "\n\n" at the end as one piece.)
+ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
 
@@ -29,6 +30,7 @@ class Layout:
     cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
     count_tokens: TokenCounter
     options: SplitOptions
+    sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
 
     @property
@@ -61,10 +63,8 @@ class Layout:
         return self.prefix(self.common_path(lo, hi))[1] + self.tokens(lo, hi) <= self.max_tokens
 
     def checked_count(self, summed: int, text: Callable[[], str]) -> int:
-        """`summed` (exact for tiktoken), recounted exactly when it is near or over the limit."""
-        if summed < self.max_tokens * (1 - NEAR_LIMIT_SHARE):
-            return summed
-        return self.count_tokens(text())
+        """The exact count of `text()`: `summed` when sums are exact, else a recount."""
+        return summed if self.sums_exact else self.count_tokens(text())
 
     def has_content(self, lo: int, hi: int) -> bool:
         return any(self.pieces[index].is_content for index in range(lo, hi))
@@ -122,6 +122,7 @@ def make_layout(
     title: tuple[str, int],
     count_tokens: TokenCounter,
     options: SplitOptions,
+    sums_exact: bool,
 ) -> Layout:
     """Layout of scanned pieces; `title` is (title text, index of the title H1 or TITLE)."""
     title_text, title_index = title
@@ -129,4 +130,4 @@ def make_layout(
     names = {i: p.heading for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING}
     names[TITLE] = title_text
     cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
-    return Layout(markdown, pieces, paths, names, cumulative, count_tokens, options)
+    return Layout(markdown, pieces, paths, names, cumulative, count_tokens, options, sums_exact)

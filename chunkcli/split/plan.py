@@ -10,9 +10,9 @@ between rows (later parts repeat its header in the prefix), a text block into se
 Pieces and table rows start at line starts and keep their trailing blank lines, so the count of
 a run of them is the sum of their counts: tiktoken's pre-split never joins a newline with the
 character after it (tests check this against real cl100k counts). Bodies made of whole pieces
-therefore end with the blank lines that follow them. A sum near the limit is recounted exactly
-(`Layout.checked_count`), so a counter without that property cannot push a chunk over it; a plan
-found over the limit is cut again. Windows inside a paragraph are always counted exactly.
+therefore end with the blank lines that follow them. With any other counter every plan is
+recounted (`Layout.checked_count`), and a plan found over the limit is cut again. Windows
+inside a paragraph are always counted exactly.
 """
 
 from __future__ import annotations
