@@ -62,12 +62,13 @@ def test_full_width_title_is_read_before_the_columns(tmp_path: Path) -> None:
 
 
 def test_running_headers_and_page_numbers_are_removed(tmp_path: Path) -> None:
-    pages = [two_column_page(n, 4, f"p{n}") for n in range(1, 5)]
+    tags = ["alpha", "beta", "gamma", "delta"]
+    pages = [two_column_page(n, 4, tag) for n, tag in enumerate(tags, start=1)]
     text = convert(make_pdf(tmp_path / "running.pdf", pages))
     assert "Journal of Examples" not in text
     assert not re.search(r"Page \d of 4", text)
-    for n in range(1, 5):
-        assert f"<!-- page {n} -->" in text and f"Left p{n} begins" in text
+    for n, tag in enumerate(tags, start=1):
+        assert f"<!-- page {n} -->" in text and f"Left {tag} begins" in text
 
 
 def test_one_page_document_keeps_its_margin_lines(tmp_path: Path) -> None:

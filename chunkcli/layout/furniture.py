@@ -14,9 +14,10 @@ from dataclasses import replace
 
 from chunkcli.model import Block, BlockKind, Page, PageStatus
 
-# Bands where running heads live, as a share of the page height.
-TOP_BAND = 0.12
-BOTTOM_BAND = 0.10
+# Bands where running heads live, as a share of the page height, measured at a line's
+# centre (letterheads and slide banners reach further down than journal running heads).
+TOP_BAND = 0.15
+BOTTOM_BAND = 0.12
 # A shape must repeat on at least this many pages (all pages of a two-page document),
 # so a one-page document loses nothing.
 MIN_REPEATS = 3
@@ -62,7 +63,7 @@ def _band_blocks(page: Page) -> list[Block]:
         b
         for b in page.blocks
         if b.kind == BlockKind.PARAGRAPH
-        and (b.bbox.bottom <= top_limit or b.bbox.top >= bottom_limit)
+        and (b.bbox.center_y <= top_limit or b.bbox.center_y >= bottom_limit)
     ]
 
 

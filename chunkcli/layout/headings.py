@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from chunkcli.layout.paragraphs import BULLET
 from chunkcli.model import Block, BlockKind, Document, OutlineEntry, Page
 
 # Numbering patterns and their depth rank within their family (0 = chapter-like).
@@ -104,6 +105,8 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
     text = " ".join(line.text.strip() for line in block.lines).strip()
+    if BULLET.match(text):
+        return None  # a bulleted item stays an item, whatever its size (slides)
     if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
         return None
     size = max(line.size for line in block.lines)

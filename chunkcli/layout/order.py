@@ -17,6 +17,9 @@ from chunkcli.model import BBox, Block, BlockKind
 
 # A gutter is at least this wide (points): word gaps are far narrower.
 MIN_GUTTER_PT = 7.0
+# A column's typical line is at least this many line heights wide; a strip of bullets,
+# item numbers or footnote marks beside text is not a column.
+MIN_COLUMN_WIDTH_LINES = 3.0
 # Boxes whose vertical centres are this close (share of the shorter height) are one row.
 SAME_ROW_SHARE = 0.5
 
@@ -65,10 +68,24 @@ def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]
 
 
 def _gutters(blocks: Sequence[Block]) -> list[Gap]:
-    """Gutters that split `blocks` into side-by-side stacks (not one row of items)."""
+    """Gutters that split `blocks` into side-by-side stacks of text (not one row of items,
+    not a column of bullets or item numbers beside their text)."""
     if _single_row(blocks):
         return []
-    return _x_gaps([b.bbox for b in blocks])
+    gaps = _x_gaps([b.bbox for b in blocks])
+    if not gaps:
+        return []
+    edges = [g.high for g in gaps]
+    sides: list[list[Block]] = [[] for _ in range(len(gaps) + 1)]
+    for block in blocks:
+        sides[sum(1 for edge in edges if block.bbox.x0 >= edge - 0.01)].append(block)
+    return gaps if all(_holds_text(side) for side in sides) else []
+
+
+def _holds_text(blocks: list[Block]) -> bool:
+    widths = sorted(b.bbox.width for b in blocks)
+    heights = sorted(b.bbox.height for b in blocks)
+    return widths[len(widths) // 2] >= MIN_COLUMN_WIDTH_LINES * heights[len(heights) // 2]
 
 
 def _x_gaps(boxes: Sequence[BBox]) -> list[Gap]:

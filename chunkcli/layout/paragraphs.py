@@ -14,7 +14,11 @@ from statistics import median
 
 from chunkcli.model import BBox, Block, BlockKind, Line
 
-BULLET = re.compile(r"^\s*([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219*+\-–])(\s+|$|(?=[^\x00-\x7f]))")
+# Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
+# and ASCII marks that need a space after them ("- item", "* item").
+BULLET = re.compile(
+    r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219])\s*|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
+)
 ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|(?=[^\x00-\x7f\d.]))"
