@@ -33,9 +33,14 @@ RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical 
 
 
 def text_gutters(
-    rows: Sequence[Sequence[Piece]], x0: float, x1: float, max_blocked: int
+    rows: Sequence[Sequence[Piece]],
+    x0: float,
+    x1: float,
+    max_blocked: int,
+    min_width: float = MIN_GUTTER_PT,
 ) -> list[float]:
-    """Centres of x-ranges inside (x0, x1) that at most `max_blocked` rows cover with text."""
+    """Centres of x-ranges inside (x0, x1), at least `min_width` wide, that at most
+    `max_blocked` rows cover with text."""
     events: list[tuple[float, int]] = []
     for row in rows:
         for start, end in _covered_spans(row):
@@ -50,7 +55,7 @@ def text_gutters(
         was_free = depth <= max_blocked
         depth += step
         if was_free and depth > max_blocked:
-            if x - free_from >= MIN_GUTTER_PT and free_from > text_left:
+            if x - free_from >= min_width and free_from > text_left:
                 gutters.append((free_from + x) / 2)
         elif not was_free and depth <= max_blocked:
             free_from = x

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkcli.model import BBox
-from chunkcli.tables.cells import text_gutters
+from chunkcli.tables.cells import MIN_GUTTER_PT, text_gutters
 from chunkcli.tables.text import Piece, group_rows, is_numeric
 
 # A horizontal gap of at least this many font sizes separates two cells of a row; a word
@@ -36,6 +36,9 @@ ALIGNED_FRACTION = 0.8
 ALIGN_TOLERANCE_EM = 0.6
 # A table of contents is not a table: its rows carry dot leaders between title and page.
 DOT_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|(·\s?){4,}")
+# Columns of words are separated by gutters at least this many font sizes wide (the brief's
+# "> 2 x the font size"); justified prose stretches word spaces to ~1 em, never 2.
+WORD_GUTTER_EM = 2.0
 # Header rows above an unruled body: at most this many, and each row's cells this short.
 MAX_HEADER_ROWS = 3
 
@@ -83,7 +86,8 @@ def _runs(rows: list[list[Piece]]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     start: int | None = None
     for index, row in enumerate(rows):
-        split = len(segments(row)) >= 2 and not any(DOT_LEADER.search(p.text) for p in row)
+        leader = DOT_LEADER.search(" ".join(p.text for p in row))
+        split = len(segments(row)) >= 2 and not leader
         close = start is not None and _close(rows[index - 1], row)
         if split and (start is None or close):
             start = index if start is None else start
@@ -106,12 +110,16 @@ def _table_of_run(rows: list[list[Piece]], start: int, end: int) -> UnruledTable
     body = rows[start:end]
     x0 = min(p.bbox.x0 for row in body for p in row)
     x1 = max(p.bbox.x1 for row in body for p in row)
-    xs = (x0, *text_gutters(body, x0, x1, max_blocked=0), x1)
-    if len(xs) < 3 or not _looks_tabular(body, xs):
-        return None
-    headers = _header_rows(rows[:start], body[0], xs)
-    all_rows = (*headers, *body)
-    return UnruledTable(tuple(tuple(r) for r in all_rows), xs, len(headers))
+    size = statistics.median(p.size for row in body for p in row)
+    # Narrow gutters are trusted only between columns of numbers; words need wide ones, or
+    # the stretched word spaces of justified prose would pass for columns.
+    for min_width, numbers_required in ((size * WORD_GUTTER_EM, False), (MIN_GUTTER_PT, True)):
+        xs = (x0, *text_gutters(body, x0, x1, 0, min_width), x1)
+        if len(xs) >= 3 and _looks_tabular(body, xs, numbers_required):
+            headers = _header_rows(rows[:start], body[0], xs)
+            all_rows = (*headers, *body)
+            return UnruledTable(tuple(tuple(r) for r in all_rows), xs, len(headers))
+    return None
 
 
 def _column_texts(
@@ -127,7 +135,9 @@ def _column_texts(
     return columns
 
 
-def _looks_tabular(body: Sequence[Sequence[Piece]], xs: Sequence[float]) -> bool:
+def _looks_tabular(
+    body: Sequence[Sequence[Piece]], xs: Sequence[float], numbers_required: bool
+) -> bool:
     columns = _column_texts(body, xs)
     if any(not column for column in columns):
         return False
@@ -142,6 +152,8 @@ def _looks_tabular(body: Sequence[Sequence[Piece]], xs: Sequence[float]) -> bool
         sum(is_numeric(text) for text, _ in column) >= NUMERIC_COLUMN_FRACTION * len(column)
         for column in columns[1:]
     )
+    if numbers_required:
+        return numeric
     return numeric or len(columns) >= MIN_COLUMNS_WITHOUT_NUMBERS
 
 
