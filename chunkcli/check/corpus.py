@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.report import DocumentReport, unreadable_report
+from chunkcli.check.report import DocumentReport, unreadable_report, with_more_issues
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.model import ConvertResult
 
@@ -78,12 +78,15 @@ def check_markdown_file(path: Path, options: CheckOptions) -> DocumentReport:
 def check_converted(
     path: Path, result: ConvertResult | ChunkcliError, options: CheckOptions
 ) -> DocumentReport:
-    """Check one conversion outcome; a conversion error fails the document with its message."""
+    """Check one conversion outcome, and its tables against the PDF's ruling lines; a
+    conversion error fails the document with its message."""
     from chunkcli.check import check_conversion
+    from chunkcli.check.rulings import check_table_rulings
 
     if isinstance(result, ChunkcliError):
         return unreadable_report(str(path), str(result))
-    return check_conversion(result, options)
+    report = check_conversion(result, options)
+    return with_more_issues(report, check_table_rulings(path, result.document), options.strict)
 
 
 def check_paths(

@@ -31,8 +31,8 @@ SPACED_CJK_MIN_CHARS = 20
 SPACED_CJK_SHARE = 0.7
 # Documents of at least this many pages may open or close with a picture (a cover) that is fine.
 COVER_MIN_PAGES = 3
-# Latin-1 supplement letters (U+00A0..U+00FF) this share of a page: mojibake, not a language.
-# Icelandic, the heaviest user, stays near 0.15.
+# Latin-1 letters (À..ÿ) on this share of a page: mojibake, not a language (Icelandic, the
+# heaviest user, stays near 0.15).
 MOJIBAKE_SHARE = 0.3
 
 
@@ -52,13 +52,18 @@ def is_bad_char(char: str) -> bool:
     return char == "\ufffd" or 0x7F <= code <= 0x9F or 0xE000 <= code <= 0xF8FF or code >= 0xF0000
 
 
+def is_latin1_letter(char: str) -> bool:
+    """À..ÿ without × and ÷ (punctuation such as the middle dot of "·····" leaders is left out)."""
+    return 0xC0 <= ord(char) <= 0xFF and char not in "×÷"
+
+
 def mojibake_share(text: str) -> float:
-    """Share of visible characters in U+00A0..U+00FF: Latin-1 letters decoded from another
-    encoding ("ÏýÖ¿ÿ"). French or German text has a few percent; mojibake has most."""
+    """Share of visible characters that are Latin-1 letters: text decoded from another encoding
+    ("ÏýÖÿ"). French or German text has a few percent; mojibake has most."""
     visible = [char for char in text if not char.isspace()]
     if len(visible) < GARBAGE_MIN_CHARS:
         return 0.0
-    return sum(1 for char in visible if 0xA0 <= ord(char) <= 0xFF) / len(visible)
+    return sum(1 for char in visible if is_latin1_letter(char)) / len(visible)
 
 
 def garbage_share(text: str) -> tuple[float, int]:
@@ -149,7 +154,7 @@ def page_garbage(page: int | None, text: str, options: CheckOptions) -> Issue | 
         return Issue(
             "text.garbage",
             Severity.FAIL,
-            f"{on}: {latin1:.0%} of {visible} characters are Latin-1 symbols such as "
+            f"{on}: {latin1:.0%} of {visible} characters are Latin-1 letters such as "
             f"{quote(sample_of_latin1(text), 20)}: mojibake from a broken font encoding (OCR it)",
             page=page,
         )
@@ -164,7 +169,7 @@ def page_garbage(page: int | None, text: str, options: CheckOptions) -> Issue | 
 
 
 def sample_of_latin1(text: str) -> str:
-    return "".join(char for char in text if 0xA0 <= ord(char) <= 0xFF)[:12]
+    return "".join(char for char in text if is_latin1_letter(char))[:12]
 
 
 def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:

@@ -65,6 +65,18 @@ def apply_strictness(issues: Sequence[Issue], strict: bool) -> tuple[Issue, ...]
     )
 
 
+def with_more_issues(
+    report: DocumentReport, issues: Sequence[Issue], strict: bool
+) -> DocumentReport:
+    """The report with `issues` appended and its status updated."""
+    if not issues:
+        return report
+    combined = report.issues + apply_strictness(issues, strict)
+    return dataclasses.replace(
+        report, issues=combined, status=worst([issue.severity for issue in combined])
+    )
+
+
 def unreadable_report(source: str, reason: str) -> DocumentReport:
     """The report of a file that could not be read or converted: it fails with that reason."""
     issue = Issue("document.unreadable", Severity.FAIL, reason)
