@@ -292,7 +292,7 @@ def test_latin1_mojibake_fails_but_french_passes() -> None:
     assert found.page == 2 and "mojibake" in found.message
     french = "# Été\n\nLe comité a étudié les dépenses de l'année et a approuvé le budget élevé."
     assert codes(run(french)) == []
-    leaders = "\n\n".join(f"{n}. 사업 개요 {'·' * 40} {n + 2}" for n in range(1, 6))
+    leaders = "\n\n".join(f"{n}. 사업 추진 개요와 배경 {'·' * 40} {n + 2}" for n in range(1, 9))
     assert codes(run(f"# 목차\n\n{leaders}")) == []  # table-of-contents leaders are not mojibake
 
 
