@@ -107,7 +107,7 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
-            if spans:
+            if any(s.text.strip() for s in spans):  # an indent space alone is no line
                 lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
     return rebuild_vertical_lines(lines)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from statistics import median
 
 from chunkcli.model import BBox, Block, BlockKind, Line
+from chunkcli.text import is_cjk
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
 # and ASCII marks that need a space after them ("- item", "* item").
@@ -23,6 +24,7 @@ ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|(?=[^\x00-\x7f\d.]))"
 )
+TOC_ENTRY = re.compile(r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*[\d０-９ivxIVX]+\s*$")
 SENTENCE_END = tuple(".!?。！？:：」』)）")
 # Extra space above a line beyond the page's usual leading, in font sizes, that starts a paragraph.
 PARAGRAPH_GAP_EM = 0.45
@@ -90,8 +92,15 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
         return False
     if not _next_line_distance(last, line, column):
         return False
-    if _is_short(last, column) and (line.vertical or last.text.rstrip().endswith(SENTENCE_END)):
+    if _is_short(last, column) and (
+        line.vertical
+        or last.text.rstrip().endswith(SENTENCE_END)
+        or is_cjk(last.text.rstrip()[-1])  # justified CJK: only a paragraph's last line is short
+        or _start(line) > _start(block.lines[0]) + INDENT_EM * _em(line)  # then an indent
+    ):
         return False
+    if TOC_ENTRY.search(last.text):
+        return False  # each table-of-contents entry is its own line
     return _indent_continues(block, line, column)
 
 
