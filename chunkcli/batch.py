@@ -161,12 +161,25 @@ def _run_all(
     jobs = jobs or os.cpu_count() or 1
     if jobs > 1 and len(paths) > 1:
         work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
-        yield from run_in_workers(paths, work, jobs=jobs, timeout_s=timeout_s)
+        # Biggest files first, so that one long file does not run alone at the end of the batch.
+        order = sorted(range(len(paths)), key=lambda i: (-_size_bytes(paths[i]), i))
+        queue = [paths[i] for i in order]
+        for position, result, seconds in run_in_workers(
+            queue, work, jobs=jobs, timeout_s=timeout_s
+        ):
+            yield order[position], result, seconds
         return
     for index, path in enumerate(paths):
         started = time.perf_counter()
         result = _convert_catching(path, options, timeout_s)
         yield index, result, time.perf_counter() - started
+
+
+def _size_bytes(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 # --- the public batch API -------------------------------------------------------------------
