@@ -84,8 +84,8 @@ class Span:
 class Line:
     """One visual line: spans on a common baseline (or one vertical column of glyphs).
 
-    `text`, `size` (the font size carrying most characters) and `bold` (every visible
-    character bold) are derived from the spans once, at construction: layout asks often.
+    `text`, `size` (the font size carrying most characters) and `bold` (nearly every
+    visible character bold) are derived from the spans once, at construction: layout asks often.
     """
 
     spans: tuple[Span, ...]
@@ -98,8 +98,19 @@ class Line:
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", "".join(s.text for s in self.spans))
         object.__setattr__(self, "size", _dominant_size(self.spans))
-        visible = [s for s in self.spans if s.text.strip()]
-        object.__setattr__(self, "bold", bool(visible) and all(s.bold for s in visible))
+        object.__setattr__(self, "bold", _mostly_bold(self.spans))
+
+
+def _mostly_bold(spans: tuple[Span, ...]) -> bool:
+    """At least 80 % of the visible characters are bold (a bold line with a plain symbol)."""
+    bold = plain = 0
+    for span in spans:
+        count = len(span.text.strip())
+        if span.bold:
+            bold += count
+        else:
+            plain += count
+    return bold > 0 and bold >= 4 * plain
 
 
 def _dominant_size(spans: tuple[Span, ...]) -> float:

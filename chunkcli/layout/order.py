@@ -83,6 +83,8 @@ def _gutters(blocks: Sequence[Block]) -> list[Gap]:
 
 
 def _holds_text(blocks: list[Block]) -> bool:
+    if len(blocks) < 2 or _single_row(blocks):
+        return False  # one line beside a gap is a run-in heading or a label, not a column
     widths = sorted(b.bbox.width for b in blocks)
     heights = sorted(b.bbox.height for b in blocks)
     return widths[len(widths) // 2] >= MIN_COLUMN_WIDTH_LINES * heights[len(heights) // 2]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from statistics import median
 
-from chunkcli.model import BBox, Block, BlockKind, Line
+from chunkcli.model import BBox, Block, BlockKind, Line, Span
 from chunkcli.text import is_cjk
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
@@ -57,6 +57,16 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
             previous is not None
             and block.kind == BlockKind.PARAGRAPH
             and previous.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM)
+            and previous.column == block.column
+            and not block.lines[0].vertical
+            and _same_row(previous.lines[-1], block.lines[0])
+        ):
+            # A line MuPDF split at a wide gap ("1" ... "Introduction", a run-in heading).
+            result[-1] = _extend_last_line(previous, block.lines[0])
+        elif (
+            previous is not None
+            and block.kind == BlockKind.PARAGRAPH
+            and previous.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM)
             and continues(previous, block.lines[0], columns.get(block.column))
         ):
             result[-1] = _append(previous, block)
@@ -69,6 +79,15 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
 
 def starts_list_item(text: str) -> bool:
     return bool(BULLET.match(text) or ENUMERATOR.match(text))
+
+
+def _extend_last_line(block: Block, line: Line) -> Block:
+    last = block.lines[-1]
+    left, right = last.text.rstrip()[-1:] or "a", line.text.lstrip()[:1] or "a"
+    gap_needed = not (is_cjk(left) and is_cjk(right))
+    space = (Span(" ", last.bbox, size=last.size, bold=last.bold),) if gap_needed else ()
+    joined = Line(last.spans + space + line.spans, last.bbox.union(line.bbox))
+    return replace(block, lines=block.lines[:-1] + (joined,), bbox=block.bbox.union(line.bbox))
 
 
 def _append(block: Block, line_block: Block) -> Block:
@@ -84,8 +103,6 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
         return False
-    if not line.vertical and _same_row(last, line):
-        return True  # a line MuPDF split at a wide gap: "1" ... "Introduction"
     if abs(line.size - last.size) > SIZE_CHANGE_PT or line.bold != last.bold:
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
