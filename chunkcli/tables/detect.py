@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkcli.model import BBox, Block, BlockKind, Line
 from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
-from chunkcli.tables.grid import Grid, find_grids
+from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, pieces_of_lines
@@ -58,7 +58,8 @@ def detect_tables(
         page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
         drawings = _untyped(page).get_cdrawings()
         rules = rules_from_drawings(drawings, page_box, _rotation(page))
-        for grid in find_grids(rules, page_box):
+        grids = merge_stacked_grids(find_grids(rules, page_box))
+        for grid in grids:
             if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
                 continue
             block = _ruled_block(page, grid, lines, page_number, options)

@@ -27,6 +27,9 @@ MIN_GRID_ROWS = 2
 MIN_GRID_COLUMNS = 2
 # A grid reaching this close to two page edges is a full-bleed design element, not a table.
 PAGE_BLEED_PT = 4.0
+# Row groups of one table drawn as separate grids are at most this far apart (room for one
+# group-title row of small type); a caption between two tables needs more room than this.
+MAX_GROUP_GAP_PT = 14.0
 # Stacks of horizontal rules need at least this many rules (top, below header, bottom).
 MIN_STACK_RULES = 3
 
@@ -61,6 +64,31 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
     if page_box is not None:
         grids = [g for g in grids if _edges_touched(g.bbox, page_box) < 2]
     return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
+
+
+def merge_stacked_grids(grids: Sequence[Grid]) -> list[Grid]:
+    """Join grids that sit one above the other with the same left and right edges and at most
+    a group-title row between them: one table whose row groups were drawn as separate blocks."""
+    merged: list[Grid] = []
+    for grid in sorted(grids, key=lambda g: (g.ys[0], g.xs[0])):
+        above = [i for i, m in enumerate(merged) if _stacked(m, grid)]
+        if not above:
+            merged.append(grid)
+            continue
+        previous = merged[above[-1]]
+        merged[above[-1]] = Grid(
+            _boundaries([*previous.xs, *grid.xs]),
+            _boundaries([*previous.ys, *grid.ys]),
+            previous.rules + grid.rules,
+            previous.ruled_columns or grid.ruled_columns,
+        )
+    return merged
+
+
+def _stacked(upper: Grid, lower: Grid) -> bool:
+    a, b = upper.bbox, lower.bbox
+    aligned = abs(a.x0 - b.x0) <= STACK_ALIGN_PT and abs(a.x1 - b.x1) <= STACK_ALIGN_PT
+    return aligned and -TOUCH_PT <= b.top - a.bottom <= MAX_GROUP_GAP_PT
 
 
 def _edges_touched(box: BBox, page: BBox) -> int:
