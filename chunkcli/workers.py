@@ -2,7 +2,7 @@
 (index, result, seconds) per path, in the order they finish.
 
 A ProcessPoolExecutor cannot stop one runaway task, so this is a small pool of our own: each
-worker is a `spawn`ed process with a Pipe. The work function runs its own soft time limit
+worker is a process with a Pipe. The work function runs its own soft time limit
 (SIGALRM, see `time_limit` below); when a file holds MuPDF inside C past that limit plus a grace
 period, the parent kills the worker and starts a fresh one. A worker that crashes (a segfault
 in MuPDF) is replaced the same way, and the batch goes on.
@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
-from multiprocessing.context import SpawnContext, SpawnProcess
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import FrameType
 from typing import Generic, TypeVar
@@ -48,8 +50,7 @@ def run_in_workers(
     `work` must be picklable (a module-level function or a functools.partial of one), must
     catch its own errors, and return something picklable. timeout_s <= 0: no kill deadline.
     """
-    # spawn, not fork: forking a parent that runs a progress-bar thread can deadlock the child.
-    context = multiprocessing.get_context("spawn")
+    context = _start_method()
     pending = deque(enumerate(paths))
     workers = [_Worker(context, work) for _ in range(min(jobs, len(paths)))]
     try:
@@ -98,6 +99,21 @@ def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+def _start_method() -> BaseContext:
+    """fork when it is safe, as it starts a worker in milliseconds; spawn otherwise.
+
+    fork is safe on Linux while this process runs a single thread: a second thread (a progress
+    bar) could hold a lock at the moment of the fork and deadlock the child. spawn starts a
+    fresh interpreter that imports PyMuPDF again, about a second per worker.
+    """
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        # A forked child flushes the streams it inherits: flush first, or output doubles.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
 def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
     """A worker's loop: receive (index, path), send index as it begins, then
     (index, result, seconds); None stops it."""
@@ -116,9 +132,9 @@ def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
 class _Worker(Generic[Result]):
     """One worker process, the parent's end of its pipe, and the path it is busy with."""
 
-    def __init__(self, context: SpawnContext, work: Callable[[Path], Result]) -> None:
+    def __init__(self, context: BaseContext, work: Callable[[Path], Result]) -> None:
         self.conn, child_conn = context.Pipe()
-        self.process: SpawnProcess = context.Process(
+        self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
             target=_worker_main, args=(child_conn, work), daemon=True
         )
         self.process.start()

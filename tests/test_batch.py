@@ -218,6 +218,23 @@ def test_soft_time_limit_inside_a_worker() -> None:
     assert results["fast.pdf"] == "fast.pdf"
 
 
+def test_workers_spawn_while_another_thread_runs() -> None:
+    """With a second thread alive (a progress bar) workers are spawned, not forked."""
+    import threading
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)
+    helper.start()
+    try:
+        assert workers._start_method().get_start_method() == "spawn"
+        results = run(name_or_crash, ["a.pdf", "crash.pdf", "b.pdf"], timeout_s=60)
+    finally:
+        stop.set()
+        helper.join()
+    assert results["a.pdf"] == "a.pdf" and results["b.pdf"] == "b.pdf"
+    assert isinstance(results["crash.pdf"], ChunkcliError)
+
+
 # --- iter_conversions -----------------------------------------------------------------------------
 
 
