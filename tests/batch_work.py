@@ -6,6 +6,7 @@ pytest, hypothesis and the test module), which keeps each worker's start-up shor
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import time
@@ -24,6 +25,7 @@ def name_or_hang(path: Path) -> str:
 
 def name_or_crash(path: Path) -> str:
     if "crash" in path.name:
+        faulthandler.disable()  # a forked worker inherits pytest's; keep its dump out of the log
         os.kill(os.getpid(), signal.SIGSEGV)
     return path.name
 
