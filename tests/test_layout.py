@@ -1,0 +1,235 @@
+"""Layout and rendering without PDFs: blocks built by a small factory, Markdown asserted."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkcli.extract import is_garbage_text
+from chunkcli.layout import layout_document
+from chunkcli.layout.furniture import is_page_number, shape_of, strip_running_headers
+from chunkcli.layout.headings import numbering_pattern
+from chunkcli.layout.order import order_blocks
+from chunkcli.layout.paragraphs import group_paragraphs
+from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page, Span
+from chunkcli.render import escape_leading_syntax, render_list_item, render_markdown, render_table
+from chunkcli.text import join_lines
+from chunkcli.vertical import rebuild_vertical_lines
+
+CHAR_WIDTH = 0.5  # share of the font size one Latin character advances
+
+
+def line(text: str, x: float, top: float, size: float = 10.0, bold: bool = False,
+         width: float | None = None) -> Line:
+    w = width if width is not None else len(text) * size * CHAR_WIDTH
+    box = BBox(x, top, x + w, top + size)
+    return Line((Span(text, box, size=size, bold=bold),), box)
+
+
+def block(text: str, x: float, top: float, page: int = 1, **kw: object) -> Block:
+    ln = line(text, x, top, **kw)  # type: ignore[arg-type]
+    return Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, page)
+
+
+def texts(blocks: tuple[Block, ...]) -> list[str]:
+    return [b.text for b in blocks]
+
+
+def page(blocks: list[Block], number: int = 1) -> Page:
+    return Page(number, 595, 842, tuple(blocks))
+
+
+def markdown_of(pages: list[Page], outline: tuple[OutlineEntry, ...] = ()) -> str:
+    return render_markdown(layout_document(Document("t.pdf", tuple(pages), outline)))
+
+
+# --- reading order ---------------------------------------------------------------------------
+
+def column_lines(x: float, top: float, tag: str, count: int = 6) -> list[Block]:
+    return [block(f"{tag} line {i} of the column text here", x, top + i * 14, width=220)
+            for i in range(count)]
+
+
+def test_two_columns_are_read_left_then_right_whatever_the_input_order() -> None:
+    left = column_lines(50, 100, "left")
+    right = column_lines(310, 100, "right")
+    ordered = texts(order_blocks(tuple(right[::-1] + left[::-1])))
+    assert ordered == [b.text for b in left + right]
+
+
+def test_full_width_title_and_figure_caption_split_column_sections() -> None:
+    title = block("A title that spans the whole page width", 50, 60, width=480)
+    upper = column_lines(50, 100, "upL", 3) + column_lines(310, 100, "upR", 3)
+    caption = block("Figure 1: a caption across both columns", 50, 200, width=480)
+    lower = column_lines(50, 240, "loL", 3) + column_lines(310, 240, "loR", 3)
+    ordered = texts(order_blocks(tuple(lower + [caption] + upper[::-1] + [title])))
+    expected = [title] + upper + [caption] + lower
+    assert ordered == [b.text for b in expected]
+
+
+def test_three_columns() -> None:
+    cols = [column_lines(x, 100, f"c{x}", 4) for x in (40, 220, 400)]
+    for col in cols:
+        col[:] = [Block(b.kind, b.lines, BBox(b.bbox.x0, b.bbox.top, b.bbox.x0 + 160,
+                                              b.bbox.bottom), 1) for b in col]
+    flat = [b for col in cols for b in col]
+    assert texts(order_blocks(tuple(flat[::-1]))) == [b.text for b in flat]
+
+
+def test_bullets_beside_their_text_are_not_a_column() -> None:
+    blocks = []
+    for i in range(4):
+        blocks += [block("•", 60, 100 + i * 14), block(f"item number {i} text", 75, 100 + i * 14)]
+    merged = group_paragraphs(order_blocks(tuple(blocks)))
+    assert [b.text.replace("\n", "") for b in merged] == [
+        f"• item number {i} text" for i in range(4)
+    ]
+    assert all(b.kind == BlockKind.LIST_ITEM for b in merged)
+
+
+# --- paragraphs -------------------------------------------------------------------------------
+
+def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
+    body = [
+        block("    An indented first line of text that", 60, 100, width=230),
+        block("continues at the margin of the column", 50, 114, width=240),
+        block("and ends here.", 50, 128, width=60),
+        block("1. A numbered item whose text runs on", 50, 142, width=240),
+        block("to an indented second line right", 62, 156, width=228),
+        block("2. The next item.", 50, 170, width=80),
+    ]
+    grouped = group_paragraphs(order_blocks(tuple(body)))
+    assert [len(b.lines) for b in grouped] == [3, 2, 1]
+    assert [b.kind for b in grouped][1:] == [BlockKind.LIST_ITEM, BlockKind.LIST_ITEM]
+
+
+def test_extra_space_and_size_change_start_blocks() -> None:
+    body = [
+        block("Heading", 50, 80, size=16),
+        block("First paragraph line that fills the column.", 50, 110, width=240),
+        block("Second paragraph after a gap.", 50, 150, width=240),
+    ]
+    assert len(group_paragraphs(order_blocks(tuple(body)))) == 3
+
+
+# --- running headers ------------------------------------------------------------------------
+
+def test_running_header_page_numbers_and_chapter_heads_are_furniture() -> None:
+    pages = []
+    for n in range(1, 7):
+        chapter = "Chapter One: Basics" if n <= 3 else "Chapter Two: Advanced"
+        pages.append(page([
+            block(chapter, 50, 30, n),
+            block(f"Unique body text number {n * 7919} about topic {chr(64 + n)}", 50, 300, n),
+            block(f"- {n} -", 290, 800, n),
+        ], n))
+    stripped = strip_running_headers(tuple(pages))
+    for p in stripped:
+        kinds = [b.kind for b in p.blocks]
+        assert kinds == [BlockKind.FURNITURE, BlockKind.PARAGRAPH, BlockKind.FURNITURE]
+
+
+def test_one_page_document_keeps_everything() -> None:
+    pages = (page([block("Header", 50, 30), block("Body", 50, 300), block("1", 290, 800)]),)
+    assert strip_running_headers(pages) == pages
+
+
+def test_shapes_and_page_numbers() -> None:
+    assert shape_of("Page 3 of 10") == shape_of("Page 14 of 10")
+    assert all(is_page_number(t) for t in ["3", "- 3 -", "Page 4", "12/40", "xii", "(7)"])
+    assert not any(is_page_number(t) for t in ["3 apples", "Chapter 3", "第3章"])
+
+
+# --- headings -------------------------------------------------------------------------------
+
+def test_numbering_patterns() -> None:
+    assert numbering_pattern("第3章 概要") == ("cjk", 1)
+    assert numbering_pattern("第十五条") == ("cjk", 3)
+    assert numbering_pattern("제2장 총칙") == ("ko", 1)
+    assert numbering_pattern("Article 15 Scope") == ("en", 3)
+    assert numbering_pattern("2.1 Method") == ("num", 1)
+    assert numbering_pattern("本文です。") is None
+
+
+def test_heading_levels_from_size_when_unnumbered() -> None:
+    body = "Body text that is long enough to be the most common size in the document."
+    md = markdown_of([page([
+        block("Document Title", 50, 50, size=24),
+        block("Chapter heading", 50, 100, size=16),
+        block(body, 50, 130),
+        block("Section heading", 50, 170, size=13),
+        block(body, 50, 200),
+    ])])
+    assert "# Document Title\n" in md and "## Chapter heading\n" in md
+    assert "### Section heading\n" in md
+
+
+def test_outline_levels_win_over_sizes() -> None:
+    body = "Body text that is long enough to be the most common size in the document."
+    md = markdown_of(
+        [page([block("Intro", 50, 60, bold=True), block(body, 50, 90),
+               block("Scope", 50, 130, bold=True), block(body, 50, 160)])],
+        outline=(OutlineEntry(1, "Intro", 1), OutlineEntry(2, "Scope", 1)),
+    )
+    assert "## Intro" in md and "### Scope" in md
+
+
+# --- text and render ------------------------------------------------------------------------
+
+def test_join_lines_cases() -> None:
+    assert join_lines(["infor-", "mation"]) == "information"
+    assert join_lines(["self-", "aware"]) == "self-aware"
+    assert join_lines(["Lucene-", "BM25"]) == "Lucene-BM25"
+    assert join_lines(["日本語の", "文章。"]) == "日本語の文章。"
+    assert join_lines(["PDFを", "変換"]) == "PDFを変換"
+    assert join_lines(["한국어", "문장"]) == "한국어 문장"
+    assert join_lines(["  spaced   words ", "next"]) == "spaced words next"
+
+
+CJK = st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF), min_size=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(CJK, min_size=1, max_size=6))
+def test_cjk_lines_join_with_nothing_lost_or_added(lines: list[str]) -> None:
+    assert join_lines(lines) == "".join(lines)
+
+
+WORDS = st.text(alphabet="abcdefghij", min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(WORDS, min_size=1, max_size=4), min_size=1, max_size=5))
+def test_latin_lines_join_with_single_spaces(lines: list[list[str]]) -> None:
+    raw = [" ".join(words) for words in lines]
+    assert join_lines(raw) == " ".join(raw)
+
+
+def test_render_table_escapes_pipes_and_pads_rows() -> None:
+    assert render_table((("a", "b|c"), ("1",))) == "| a | b\\|c |\n| --- | --- |\n| 1 |  |"
+
+
+def test_render_list_items_and_escapes() -> None:
+    assert render_list_item("• item") == "- item"
+    assert render_list_item("3) third") == "3. third"
+    assert escape_leading_syntax("# not a heading") == "\\# not a heading"
+    assert escape_leading_syntax("plain") == "plain"
+
+
+def test_garbage_detection() -> None:
+    assert is_garbage_text("\x00\x00\x00\x00 ab")
+    assert is_garbage_text("(cid:12)(cid:13)(cid:14) x")
+    assert is_garbage_text("\ue000\ue001\ue002 a")
+    assert not is_garbage_text("Ordinary text, 日本語も。")
+
+
+def test_vertical_glyphs_become_columns_read_right_to_left() -> None:
+    glyphs = []
+    for col, text in enumerate(["縦書きの文", "章を読む。"]):
+        x = 300 - col * 20
+        glyphs += [line(ch, x, 100 + i * 12, size=12, width=12) for i, ch in enumerate(text)]
+    glyphs += [line(ch, 260, 100 + i * 12, size=12, width=12) for i, ch in enumerate("次の行")]
+    rebuilt = rebuild_vertical_lines(glyphs)
+    assert all(ln.vertical for ln in rebuilt)
+    blocks = tuple(Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1) for ln in rebuilt)
+    assert texts(order_blocks(blocks)) == ["縦書きの文", "章を読む。", "次の行"]
