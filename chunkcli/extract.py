@@ -1,9 +1,13 @@
-"""PDF -> pages of positioned text: the only module that reads PDFs with PyMuPDF.
+"""An open PDF -> pages of positioned text (the only module that reads page text).
 
-Each page becomes a `Page` whose blocks are raw PARAGRAPH blocks (one per text line for
-now; layout groups them) plus TABLE blocks from `chunkcli.tables`. Nothing here decides
-reading order, headings or furniture: that is `chunkcli.layout`.
+Each page becomes a `Page` whose blocks are raw PARAGRAPH blocks, one per visual line
+(layout groups them into paragraphs), plus TABLE blocks from `chunkcli.tables`, and a
+status (text, blank, image only, garbage). Nothing here decides reading order, headings or
+furniture: that is `chunkcli.layout`.
 """
+
+# pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
+# mypy: disallow-untyped-calls=False
 
 from __future__ import annotations
 
@@ -143,7 +147,7 @@ def font_style(font: str) -> tuple[bool, bool, bool]:
 
 def _is_vertical(raw_line: dict[str, Any]) -> bool:
     dx, dy = raw_line.get("dir", (1.0, 0.0))
-    return abs(dy) > abs(dx)
+    return bool(abs(dy) > abs(dx))
 
 
 def _split_at_gaps(spans: list[Span], vertical: bool) -> Iterator[Line]:

@@ -38,7 +38,7 @@ def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
 def _cached_locally(name: str) -> bool:
     """True when tiktoken could load `name` from its cache directory without downloading."""
     cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
-    return bool(cache_dir) and os.path.isdir(cache_dir) and bool(os.listdir(cache_dir))
+    return cache_dir is not None and os.path.isdir(cache_dir) and bool(os.listdir(cache_dir))
 
 
 def tiktoken_counter(name: str = "cl100k_base") -> TokenCounter:
