@@ -348,6 +348,16 @@ def test_running_footer_repeated_on_pages_warns_with_line_and_count() -> None:
     assert report.boilerplate_lines == 1
 
 
+def test_a_sentence_repeated_mid_page_is_content_not_boilerplate() -> None:
+    markdown = pages(
+        *(
+            f"# Doc {n}\n\n{prose(n)}\n\nThe rate is set out in Annex 2.\n\n{prose(n + 4)}\n\n{prose(n + 8)}"
+            for n in range(4)
+        )
+    )
+    assert "boilerplate.repeated-line" not in codes(run(markdown))
+
+
 def test_repeated_list_items_are_not_boilerplate() -> None:
     markdown = pages(
         *(f"# Doc\n\n{prose(n)}\n\n- Source: ECHA registration dossier" for n in range(4))

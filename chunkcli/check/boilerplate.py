@@ -22,6 +22,9 @@ MARKUP = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+|[*_`]")
 MIN_LETTERS = 4
 # Only the most repeated lines become issues; the report's count still covers them all.
 MAX_ISSUES = 5
+# With page markers, a header or footer left in the text sits among the first or last few lines
+# of its page; a sentence repeated mid-page ("as set out in Annex 2.") is content.
+PAGE_EDGE_LINES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +38,24 @@ def line_key(text: str) -> str:
     return DIGITS.sub("#", " ".join(MARKUP.sub("", text).split()))
 
 
+def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
+    """Line numbers among the first or last PAGE_EDGE_LINES content lines of each page."""
+    by_page: dict[int | None, list[int]] = defaultdict(list)
+    for line in scan.lines:
+        by_page[line.page].append(line.number)
+    edges: set[int] = set()
+    for numbers in by_page.values():
+        edges.update(numbers[:PAGE_EDGE_LINES] + numbers[-PAGE_EDGE_LINES:])
+    return edges
+
+
 def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
     groups: dict[str, list[TextLine]] = defaultdict(list)
+    edges = page_edge_lines(scan) if scan.markers else None
     for line in scan.lines:
         if line.kind != LineKind.PARAGRAPH:  # list items repeat by design ("- Source: ECHA")
+            continue
+        if edges is not None and line.number not in edges:
             continue
         key = line_key(line.text)
         if sum(1 for char in key if char.isalpha()) >= MIN_LETTERS:
