@@ -351,7 +351,8 @@ def test_running_footer_repeated_on_pages_warns_with_line_and_count() -> None:
 def test_a_sentence_repeated_mid_page_is_content_not_boilerplate() -> None:
     markdown = pages(
         *(
-            f"# Doc {n}\n\n{prose(n)}\n\nThe rate is set out in Annex 2.\n\n{prose(n + 4)}\n\n{prose(n + 8)}"
+            f"# Doc {n}\n\n{prose(n)}\n\nThe rate is set out in Annex 2.\n\n"
+            f"{prose(n + 4)}\n\n{prose(n + 8)}"
             for n in range(4)
         )
     )
