@@ -32,7 +32,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 from chunkcli.split import SplitOptions, split_markdown  # noqa: E402
-from chunkcli.split.scan import block_parser, line_start_offsets  # noqa: E402
+from chunkcli.split.blocks import block_parser  # noqa: E402
+from chunkcli.split.scan import line_start_offsets  # noqa: E402
 from chunkcli.tokens import load_encoding, tiktoken_counter  # noqa: E402
 
 DEFAULT_CORPUS = Path("/work/shared/corpus/pdfs")
@@ -127,10 +128,9 @@ def count_not_found(texts: Sequence[str], markdown: str) -> int:
 
 
 def run_chunkcli(markdown: str, max_tokens: int) -> Result:
-    count = tiktoken_counter("cl100k_base")
-    count("warm up")
+    tiktoken_counter("cl100k_base")("warm up: load the encoding before timing")
     began, began_cpu = time.perf_counter(), time.process_time()
-    chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens), count_tokens=count)
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
     return Result(
         "chunkcli split",
@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
     megabytes = len(markdown.encode("utf-8")) / 1e6
-    print(f"parts: {len(names)} Markdown documents, repeated to {megabytes:.2f} MB", file=sys.stderr)
+    print(f"parts: {len(names)} Markdown documents, {megabytes:.2f} MB", file=sys.stderr)
     runners: dict[str, Callable[[str, int], Result]] = {
         "chunkcli": run_chunkcli, "langchain": run_langchain,
     }

@@ -1,0 +1,295 @@
+"""Markdown -> its top-level blocks as line ranges, found by markdown-it-py (block rules only).
+
+Fast path: a group of lines between blank lines in which every line starts with a character
+that cannot open a block construct (a letter, a CJK character, most punctuation) is exactly one
+paragraph: nothing in CommonMark/GFM reads it otherwise once the blocks before it are closed, and
+a blank line followed by an unindented line closes them all, except a fenced code block or an
+HTML block of types 1-5 (both tracked here). Such groups never reach the parser; the other
+groups are parsed in ONE call, runs of them joined with a sentinel paragraph so that each run
+starts as it does in the whole document. Line numbers are mapped back afterwards.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_block.table import table as gfm_table
+from markdown_it.token import Token
+
+# What convert writes between pages: <!-- page 3 -->, <!-- page 4: blank -->, ...
+PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
+# A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs).
+GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
+# A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
+# quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
+BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|\d{1,9}[.)])")
+# A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
+# here too: after a blank line and before one, nothing else can claim it.
+ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
+ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
+# A group of one-line list items: every line a bullet or number, a space, then text.
+ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[^ \t\n][^\n]*(?:\n|$))+")
+NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
+THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
+FENCE_OPEN_RE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+# HTML blocks that run across blank lines (CommonMark types 1-5): opener -> end condition.
+HTML_OPEN_END = (
+    (re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.I),
+     re.compile(r"</(?:script|pre|style|textarea)>", re.I)),
+    (re.compile(r" {0,3}<!--"), re.compile(r"-->")),
+    (re.compile(r" {0,3}<\?"), re.compile(r"\?>")),
+    (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
+)
+SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
+SENTINEL_LINES = 2
+
+
+class BlockKind(StrEnum):
+    HEADING = "heading"
+    TEXT = "text"  # paragraph, list item, block quote, HTML, rule
+    TABLE = "table"
+    CODE = "code"
+    MARKER = "marker"  # a page marker
+
+
+@dataclass(frozen=True, slots=True)
+class RawBlock:
+    kind: BlockKind
+    first_line: int
+    last_line: int  # exclusive
+    level: int = 0  # heading level
+    heading: str = ""  # heading text, one line
+    page: int = 0  # MARKER: the page number
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """Consecutive groups the parser must see, as lines of the document."""
+
+    first_line: int
+    end_line: int  # exclusive; includes the blank lines after the last group
+    start: int  # offsets into the normalised text
+    end: int
+
+
+@functools.lru_cache(maxsize=1)
+def block_parser() -> MarkdownIt:
+    """CommonMark + GFM tables, block rules only (inline content is left as raw text)."""
+    parser = MarkdownIt("commonmark").enable("table")
+    parser.block.ruler.at("table", table_lines_only, {"alt": ["paragraph", "reference"]})
+    parser.core.ruler.disable(["inline", "text_join"])
+    return parser
+
+
+def table_lines_only(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's GFM table rule, emitting only table_open/table_close with the line range.
+
+    The stock rule pushes five tokens per cell, which made tables most of the parse time;
+    split needs the rows' lines, not their cells. Rows end as in the stock rule.
+    """
+    if not gfm_table(state, start_line, end_line, True):
+        return False
+    if silent:
+        return True
+    old_parent, state.parentType = state.parentType, "table"
+    terminators = state.md.block.ruler.getRules("blockquote")
+    line = start_line + 2
+    while line < end_line and state.sCount[line] >= state.blkIndent:
+        if any(rule(state, line, end_line, True) for rule in terminators):
+            break
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if not text.strip() or state.is_code_block(line):
+            break
+        line += 1
+    state.push("table_open", "table", 1).map = [start_line, line]
+    state.push("table_close", "table", -1)
+    state.parentType = old_parent
+    state.line = line
+    return True
+
+
+def normalise(markdown: str) -> str:
+    """The text as markdown-it numbers its lines (\\r\\n and \\r -> \\n), a BOM made a space."""
+    text = " " + markdown[1:] if markdown.startswith("\ufeff") else markdown
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+@dataclass(frozen=True, slots=True)
+class _OpenBlock:
+    """A fenced code block or HTML block still open: what ends it."""
+
+    end: re.Pattern[str]
+    whole_line: bool  # a closing fence is a whole line; an HTML end condition is anywhere
+
+    def ends_at(self, line: str) -> bool:
+        return bool(self.end.fullmatch(line) if self.whole_line else self.end.search(line))
+
+
+PageMarks = list[tuple[int, int]]  # (line, page number)
+
+
+def find_blocks(markdown: str, fast_path: bool = True) -> tuple[list[RawBlock], PageMarks]:
+    """Top-level blocks in order (top-level list items are blocks of their own), and the
+    (line, page) of every page marker at any depth."""
+    source = normalise(markdown)
+    if not fast_path:
+        return _parsed_blocks(block_parser().parse(source), lambda line: line)
+    plain, runs = _classify_groups(source)
+    if not runs:
+        return plain, [(block.first_line, block.page) for block in plain if block.page]
+    text = SENTINEL.join(source[run.start : run.end] for run in runs)
+    firsts, sizes = [], []
+    joined_line = 0
+    for run in runs:
+        firsts.append(joined_line)
+        sizes.append(run.end_line - run.first_line)
+        joined_line += run.end_line - run.first_line + SENTINEL_LINES
+
+    def to_document_line(line: int) -> int | None:
+        index = bisect.bisect_right(firsts, line) - 1
+        inside = line - firsts[index]
+        return runs[index].first_line + inside if inside < sizes[index] else None
+
+    parsed, marks = _parsed_blocks(block_parser().parse(text), to_document_line)
+    marks += [(block.first_line, block.page) for block in plain if block.page]
+    return sorted(plain + parsed, key=lambda block: block.first_line), sorted(marks)
+
+
+def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
+    """Plain groups as paragraphs, and the runs of other groups the parser must see."""
+    plain: list[RawBlock] = []
+    runs: list[_Run] = []
+    run_first: tuple[int, int] | None = None  # (line, offset) where the current run starts
+    open_block: _OpenBlock | None = None
+    line, offset = 0, 0
+    for match in GROUP_RE.finditer(source):
+        line += source.count("\n", offset, match.start())
+        offset = match.start()
+        blocks = None if open_block is not None else _plain_blocks(source, match, line)
+        if blocks is not None:
+            if run_first is not None:
+                runs.append(_Run(run_first[0], line, run_first[1], match.start()))
+                run_first = None
+            plain += blocks
+            continue
+        if run_first is None:
+            run_first = (line, match.start())
+        if open_block is not None or FENCE_OR_HTML_RE.search(source, match.start(), match.end()):
+            open_block = _track_open_block(match.group(), open_block)
+    if run_first is not None:
+        total_lines = source.count("\n") + 1
+        runs.append(_Run(run_first[0], total_lines, run_first[1], len(source)))
+    return plain, runs
+
+
+def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock] | None:
+    """The blocks of a group read without the parser (None: the parser must read it): a
+    paragraph, one-line list items, a one-line heading, a one-line HTML comment."""
+    if not BLOCK_START_RE.search(source, group.start(), group.end()):
+        lines = source.count("\n", group.start(), group.end()) + 1
+        return [RawBlock(BlockKind.TEXT, line, line + lines)]
+    text = group.group()
+    if (
+        ITEM_LINES_RE.fullmatch(text)
+        and not THEMATIC_BREAK_RE.search(text)
+        and not NEXT_LINE_INDENTED_RE.match(source, group.end())  # it would continue the item
+    ):
+        items = text.count("\n") + 1
+        return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
+    if "\n" in text:
+        return None
+    heading = ATX_HEADING_RE.fullmatch(text)
+    if heading:
+        level = len(heading.group(1))
+        name = _heading_text(heading.group(2))
+        return [RawBlock(BlockKind.HEADING, line, line + 1, level, name)]
+    if ONE_LINE_COMMENT_RE.fullmatch(text):
+        marker = PAGE_MARKER_RE.fullmatch(text.strip())
+        page = int(marker.group(1)) if marker else 0
+        kind = BlockKind.MARKER if page else BlockKind.TEXT
+        return [RawBlock(kind, line, line + 1, page=page)]
+    return None
+
+
+def _heading_text(rest: str | None) -> str:
+    """An ATX heading's text as markdown-it reads it: a closing run of # after a space dropped."""
+    text = (rest or "").rstrip(" \t")
+    without_closing = text.rstrip("#")
+    if not without_closing or without_closing[-1] in " \t":
+        text = without_closing
+    return " ".join(text.split())
+
+
+def _track_open_block(group: str, open_block: _OpenBlock | None) -> _OpenBlock | None:
+    """The fence or HTML block still open after `group`, given the one open before it."""
+    for text in group.split("\n"):
+        if open_block is None:
+            open_block = _opened_by(text)
+        elif open_block.ends_at(text):
+            open_block = None
+    return open_block
+
+
+def _opened_by(line: str) -> _OpenBlock | None:
+    fence = FENCE_OPEN_RE.fullmatch(line)
+    if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+        marks = fence.group(1)
+        # The closing fence: same character, at least as long, nothing but spaces after it.
+        closing = re.compile(rf" {{0,3}}{re.escape(marks[0])}{{{len(marks)},}}[ \t]*")
+        return _OpenBlock(closing, whole_line=True)
+    for opener, end in HTML_OPEN_END:
+        found = opener.match(line)
+        if found:
+            return None if end.search(line, found.end()) else _OpenBlock(end, whole_line=False)
+    return None
+
+
+def _parsed_blocks(
+    tokens: list[Token], to_line: Callable[[int], int | None]
+) -> tuple[list[RawBlock], list[tuple[int, int]]]:
+    blocks: list[RawBlock] = []
+    marks: list[tuple[int, int]] = []
+    for index, token in enumerate(tokens):
+        if token.map is None or token.nesting < 0:
+            continue
+        first = to_line(token.map[0])
+        if first is None:
+            continue  # the sentinel paragraph
+        last = first + token.map[1] - token.map[0]
+        marker = _page_marker(token)
+        if marker:
+            marks.append((first, marker))
+        if token.level == 1 and token.type == "list_item_open":
+            blocks.append(RawBlock(BlockKind.TEXT, first, last))
+        elif token.level != 0 or token.type in ("bullet_list_open", "ordered_list_open"):
+            continue
+        elif token.type == "heading_open":
+            text = " ".join(tokens[index + 1].content.split())
+            blocks.append(RawBlock(BlockKind.HEADING, first, last, int(token.tag[1:]), text))
+        else:
+            blocks.append(RawBlock(_block_kind(token, marker), first, last, page=marker))
+    return blocks, marks
+
+
+def _page_marker(token: Token) -> int:
+    if token.type != "html_block":
+        return 0
+    match = PAGE_MARKER_RE.fullmatch(token.content.strip())
+    return int(match.group(1)) if match else 0
+
+
+def _block_kind(token: Token, marker: int) -> BlockKind:
+    if token.type == "table_open":
+        return BlockKind.TABLE
+    if token.type in ("fence", "code_block"):
+        return BlockKind.CODE
+    return BlockKind.MARKER if marker else BlockKind.TEXT

@@ -1,0 +1,61 @@
+"""The block finder's fast path reads a document exactly as markdown-it does."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from chunkcli.split.blocks import BlockKind, RawBlock, find_blocks
+
+# Lines that open, continue, close or look like block constructs, plus plain text.
+TRICKY_LINES = (
+    "plain text line", "日本語の文。", "2024 was a year", "2024. a year", "1. first", "2. second",
+    "3) third", "- item", "* item", "+ item", "-item", "- - -", "* * *", "___", "---", "===",
+    "# Title", "## Section ##", "### C#", "#hashtag", "#", "####### seven", "  indented",
+    "    code", "\tcode", "> quote", "```", "```python", "~~~", "````", "``` a`b",
+    "<!-- page 3 -->", "<!-- page 4: blank -->", "<!--", "-->", "<div>", "</div>", "<pre>",
+    "</pre>", "<?php", "?>",
+    "| a | b |", "|---|---|", "a | b", "--|--", "| 1 | 2 |", "[ref]: http://x.test", "  - nested",
+    "   ```", "\\# escaped", ":colon", "- ```", "- <!--", "1. - x", "-", "1.", "*emph*",
+)
+
+
+@st.composite
+def tricky_documents(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.sampled_from(TRICKY_LINES + ("",) * 8), max_size=40))
+    newline = draw(st.sampled_from(("\n", "\r\n")))
+    bom = draw(st.sampled_from(("", "\ufeff")))
+    return bom + newline.join(lines) + draw(st.sampled_from(("", newline)))
+
+
+def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
+    """What split uses: kind, first line, heading, page; the line range for tables."""
+    return [
+        (b.kind, b.first_line, b.level, b.heading, b.page,
+         b.last_line if b.kind is BlockKind.TABLE else 0)
+        for b in blocks
+    ]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tricky_documents())
+@example("```\n\nplain text line\n```\n")
+@example("<!--\n\nplain text line\n\n-->\nplain text line\n")
+@example("- item\n\n  indented\n\nplain text line\n- item\n2. second\n")
+@example("## Section ##\n\n### C#\n\n#\n\n# Title #\n")
+def test_fast_path_equals_markdown_it(document: str) -> None:
+    fast_blocks, fast_marks = find_blocks(document)
+    slow_blocks, slow_marks = find_blocks(document, fast_path=False)
+    assert comparable(fast_blocks) == comparable(slow_blocks)
+    assert fast_marks == slow_marks
+
+
+def test_plain_groups_and_one_line_blocks_are_read_without_the_parser() -> None:
+    document = "# Title\n\n<!-- page 2 -->\n\nSome text.\nMore.\n\n- a\n- b\n\n## Part ##\n"
+    blocks, marks = find_blocks(document)
+    assert [(b.kind, b.first_line) for b in blocks] == [
+        (BlockKind.HEADING, 0), (BlockKind.MARKER, 2), (BlockKind.TEXT, 4),
+        (BlockKind.TEXT, 7), (BlockKind.TEXT, 8), (BlockKind.HEADING, 10),
+    ]
+    assert blocks[-1].heading == "Part" and blocks[-1].level == 2
+    assert marks == [(2, 2)]
