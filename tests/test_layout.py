@@ -233,3 +233,12 @@ def test_vertical_glyphs_become_columns_read_right_to_left() -> None:
     assert all(ln.vertical for ln in rebuilt)
     blocks = tuple(Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1) for ln in rebuilt)
     assert texts(order_blocks(blocks)) == ["縦書きの文", "章を読む。", "次の行"]
+
+
+def test_a_document_opening_with_one_bold_body_size_line_has_that_title() -> None:
+    body = "Body text that is long enough to be the most common size in the document."
+    md = markdown_of([page([block("The Evolution of Tools", 50, 60, bold=True),
+                            block(body, 50, 90), block("Emphasis inside", 50, 130, bold=True),
+                            block(body, 50, 160)])])
+    assert md.count("\n# ") == 1 and "# The Evolution of Tools" in md
+    assert "# Emphasis inside" not in md

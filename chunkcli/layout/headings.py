@@ -71,10 +71,11 @@ def label_headings(document: Document) -> Document:
     levels = _outline_levels(document, candidates) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
     if 1 not in levels.values():
-        title = _title(remaining, body)
+        title = _title(remaining, body) or _bold_opening_line(document, levels)
         if title is not None:
             levels[(title.page_index, title.block_index)] = 1
-            remaining = [c for c in remaining if c is not title]
+            remaining = [c for c in remaining if (c.page_index, c.block_index) != (
+                title.page_index, title.block_index)]
     levels.update(_pattern_and_size_levels(remaining, body))
     pages = tuple(_apply(i, page, levels) for i, page in enumerate(document.pages))
     return replace(document, pages=pages)
@@ -133,6 +134,27 @@ def _title(candidates: list[_Candidate], body: float) -> _Candidate | None:
     if biggest.size >= body * TITLE_SIZE_RATIO and biggest.size >= largest_anywhere:
         return biggest
     return None
+
+
+def _bold_opening_line(
+    document: Document, levels: dict[tuple[int, int], int]
+) -> _Candidate | None:
+    """A document that opens with one short bold line at body size: that line is its title."""
+    if not document.pages or not document.pages[0].blocks:
+        return None
+    first = document.pages[0].blocks[0]
+    text = first.text.strip()
+    if (
+        (0, 0) in levels
+        or first.kind != BlockKind.PARAGRAPH
+        or len(first.lines) > 2
+        or not all(line.bold for line in first.lines)
+        or len(text) > MAX_HEADING_CHARS
+        or text.endswith(tuple(".。,、:;"))
+        or numbering_pattern(text) is not None
+    ):
+        return None
+    return _Candidate(0, 0, text, first.lines[0].size, None)
 
 
 def _pattern_and_size_levels(
