@@ -86,8 +86,8 @@ def _runs(rows: list[list[Piece]]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     start: int | None = None
     for index, row in enumerate(rows):
-        leader = DOT_LEADER.search(" ".join(p.text for p in row))
-        split = len(segments(row)) >= 2 and not leader
+        split = len(segments(row)) >= 2
+        split = split and not DOT_LEADER.search(" ".join(p.text for p in row))
         close = start is not None and _close(rows[index - 1], row)
         if split and (start is None or close):
             start = index if start is None else start
