@@ -11,7 +11,7 @@ import re
 
 from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
-from chunkcli.text import join_lines
+from chunkcli.text import hyphenated_words, join_lines
 
 PAGE_MARKERS = {
     PageStatus.TEXT: "<!-- page {n} -->",
@@ -26,15 +26,27 @@ _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
 
 def render_markdown(document: Document) -> str:
     """The whole document as GFM text ending in exactly one newline."""
-    parts = [render_page(page) for page in document.pages]
+    compounds = document_compounds(document)
+    parts = [render_page(page, compounds) for page in document.pages]
     return "\n\n".join(p for p in parts if p).rstrip("\n") + "\n"
 
 
-def render_page(page: Page) -> str:
+def document_compounds(document: Document) -> frozenset[str]:
+    """Hyphenated words written inside lines anywhere in the document ("dual-encoder")."""
+    words: set[str] = set()
+    for page in document.pages:
+        for block in page.blocks:
+            for line in block.lines:
+                if "-" in line.text:
+                    words |= hyphenated_words(line.text.rstrip(" -\u2010"))
+    return frozenset(words)
+
+
+def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
     pieces: list[str] = [PAGE_MARKERS[page.status].format(n=page.number)]
     previous: Block | None = None
     for block in page.blocks:
-        text = render_block(block)
+        text = render_block(block, compounds)
         if not text:
             continue
         list_continues = (
@@ -47,12 +59,12 @@ def render_page(page: Page) -> str:
     return pieces[0] + "".join(pieces[1:])
 
 
-def render_block(block: Block) -> str:
+def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
     if block.kind == BlockKind.FURNITURE:
         return ""
     if block.kind == BlockKind.TABLE:
         return render_table(block.cells)
-    text = join_lines([line.text for line in block.lines])
+    text = join_lines([line.text for line in block.lines], compounds)
     if not text:
         return ""
     if block.kind == BlockKind.HEADING:

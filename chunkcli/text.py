@@ -34,6 +34,8 @@ _KEEP_HYPHEN_PREFIXES = frozenset(
 )
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _HYPHEN_END = re.compile(r"([A-Za-z]+)[-\u2010]$")
+_LEADING_WORD = re.compile(r"[A-Za-z]+")
+_COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
 
 
 def is_cjk(char: str) -> bool:
@@ -52,33 +54,50 @@ def clean_line(text: str) -> str:
     return _SPACES.sub(" ", text.strip(" \t\u00a0\r\n"))
 
 
-def join_lines(lines: list[str]) -> str:
-    """Join the wrapped lines of one paragraph into a single line of text."""
-    text = ""
+def join_lines(lines: list[str], compounds: frozenset[str] = frozenset()) -> str:
+    """Join the wrapped lines of one paragraph into a single line of text.
+
+    `compounds` holds lower-case hyphenated words seen inside lines of the document
+    ("dual-encoder"); a break after such a word's hyphen keeps the hyphen.
+    """
+    pieces: list[str] = []
     for raw in lines:
         line = clean_line(raw)
         if not line:
             continue
-        text = _join_pair(text, line) if text else line
-    return text
+        if pieces:
+            pieces[-1], joiner = _joint(pieces[-1], line, compounds)
+            pieces.append(joiner)
+        pieces.append(line)
+    return "".join(pieces)
 
 
-def _join_pair(left: str, right: str) -> str:
+def _joint(left: str, right: str, compounds: frozenset[str]) -> tuple[str, str]:
+    """(left, possibly without its hyphen; what goes between left and right)."""
     last, first = left[-1], right[0]
     if last == "\u3000" or first == "\u3000":
-        return left + right
+        return left, ""
     if is_cjk(last) or is_cjk(first):
         # Japanese and Chinese put no space at a break, also next to Latin words or digits.
-        return left + right
-    match = _HYPHEN_END.search(left)
+        return left, ""
+    match = _HYPHEN_END.search(left[-64:])
     if match and first.islower():
         word = match.group(1)
-        if word.lower() in _KEEP_HYPHEN_PREFIXES or _hyphenated_compound(left):
-            return left + right  # "state-of-the-" + "art": the hyphen is real
-        return left[:-1] + right
+        following = _LEADING_WORD.match(right)
+        compound = f"{word}-{following.group(0) if following else ''}".lower()
+        if word.lower() in _KEEP_HYPHEN_PREFIXES or compound in compounds:
+            return left, ""  # "self-" + "aware", "dual-" + "encoder" seen elsewhere
+        if _hyphenated_compound(left[-64:]):
+            return left, ""  # "state-of-the-" + "art": the hyphen is real
+        return left[:-1], ""
     if last in "-\u2010/":
-        return left + right  # "Lucene-" + "BM25", "and/" + "or": no space after a joiner
-    return left + " " + right
+        return left, ""  # "Lucene-" + "BM25", "and/" + "or": no space after a joiner
+    return left, " "
+
+
+def hyphenated_words(text: str) -> frozenset[str]:
+    """Lower-case hyphenated compounds that occur inside `text` (not at a line end)."""
+    return frozenset(m.group(0).lower() for m in _COMPOUND.finditer(text))
 
 
 def _hyphenated_compound(left: str) -> bool:

@@ -242,3 +242,10 @@ def test_a_document_opening_with_one_bold_body_size_line_has_that_title() -> Non
                             block(body, 50, 160)])])
     assert md.count("\n# ") == 1 and "# The Evolution of Tools" in md
     assert "# Emphasis inside" not in md
+
+
+def test_hyphen_kept_when_the_document_writes_the_compound_elsewhere() -> None:
+    assert join_lines(["a dual-", "encoder model"], frozenset({"dual-encoder"})) == (
+        "a dual-encoder model"
+    )
+    assert join_lines(["a dual-", "encoder model"]) == "a dualencoder model"
