@@ -11,7 +11,9 @@ in MuPDF) is replaced the same way, and the batch goes on.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -32,6 +34,8 @@ from chunkcli.errors import ChunkcliError, ConversionTimeout
 KILL_GRACE_S = 5.0
 # How long a worker may take to exit after being told to stop, before it is killed.
 SHUTDOWN_WAIT_S = 2.0
+# prctl option from <linux/prctl.h>: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
 
 Result = TypeVar("Result")
 # (index into the input paths, the work's result or the error that replaced it, seconds)
@@ -114,12 +118,16 @@ def _start_method() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
+def _worker_main(conn: Connection, work: Callable[[Path], object], parent_pid: int) -> None:
     """A worker's loop: receive (index, path), send index as it begins, then
-    (index, result, seconds); None stops it."""
+    (index, result, seconds); None or a closed pipe stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent(parent_pid)
     while True:
-        task: tuple[int, Path] | None = conn.recv()
+        try:
+            task: tuple[int, Path] | None = conn.recv()
+        except (EOFError, OSError):  # the parent has gone
+            return
         if task is None:
             return
         index, path = task
@@ -129,13 +137,24 @@ def _worker_main(conn: Connection, work: Callable[[Path], object]) -> None:
         conn.send((index, result, time.perf_counter() - started))
 
 
+def _die_with_parent(parent_pid: int) -> None:
+    """Linux: ask the kernel to kill this worker when the parent dies (kill -9, OOM killer),
+    so that no orphan goes on converting; elsewhere the closed pipe ends the loop."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 class _Worker(Generic[Result]):
     """One worker process, the parent's end of its pipe, and the path it is busy with."""
 
     def __init__(self, context: BaseContext, work: Callable[[Path], Result]) -> None:
         self.conn, child_conn = context.Pipe()
         self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
-            target=_worker_main, args=(child_conn, work), daemon=True
+            target=_worker_main, args=(child_conn, work, os.getpid()), daemon=True
         )
         self.process.start()
         child_conn.close()
@@ -156,6 +175,9 @@ class _Worker(Generic[Result]):
         self.conn.close()
 
     def stop(self) -> None:
+        """End the worker: an idle one is asked to exit, a busy one (Ctrl-C) is killed."""
+        if self.busy:
+            self.process.kill()
         with contextlib.suppress(OSError, ValueError):  # the pipe may be closed already
             self.conn.send(None)
         self.process.join(SHUTDOWN_WAIT_S)
