@@ -26,7 +26,14 @@ from chunkcli.check import (
     summarize_corpus,
     unreadable_report,
 )
-from chunkcli.check.pages import garbage_share, spaced_cjk_share
+from chunkcli.check.pages import (
+    BAD_CHAR,
+    LATIN1_LETTER,
+    garbage_share,
+    is_bad_char,
+    is_latin1_letter,
+    spaced_cjk_share,
+)
 from chunkcli.check.scan import LineKind, scan_markdown, split_cells
 from chunkcli.check.wording import page_ranges
 from chunkcli.model import (
@@ -284,6 +291,13 @@ def test_garbage_text_from_another_tool_fails(garbage: str) -> None:
     markdown = pages(f"# Doc\n\n{PROSE}", f"{garbage}\n\n{PROSE}")
     found = issue(run(markdown), "text.garbage")
     assert found.severity == Severity.FAIL and found.page == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.characters())
+def test_regex_character_classes_match_their_predicates(char: str) -> None:
+    assert bool(BAD_CHAR.match(char)) == is_bad_char(char)
+    assert bool(LATIN1_LETTER.match(char)) == is_latin1_letter(char)
 
 
 def test_latin1_mojibake_fails_but_french_passes() -> None:

@@ -18,6 +18,13 @@ from chunkcli.check.wording import pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
 CID = re.compile(r"\(cid:\d+\)")
+WHITESPACE = re.compile(r"\s")
+ALNUM = re.compile(r"[^\W_]")
+# The regex forms of is_bad_char and is_latin1_letter (they count whole pages at C speed).
+BAD_CHAR = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]"
+)
+LATIN1_LETTER = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
 CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 SPACED_CJK = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
@@ -60,18 +67,18 @@ def is_latin1_letter(char: str) -> bool:
 def mojibake_share(text: str) -> float:
     """Share of visible characters that are Latin-1 letters: text decoded from another encoding
     ("ÏýÖÿ"). French or German text has a few percent; mojibake has most."""
-    visible = [char for char in text if not char.isspace()]
-    if len(visible) < GARBAGE_MIN_CHARS:
+    visible = len(text) - len(WHITESPACE.findall(text))
+    if visible < GARBAGE_MIN_CHARS:
         return 0.0
-    return sum(1 for char in visible if is_latin1_letter(char)) / len(visible)
+    return len(LATIN1_LETTER.findall(text)) / visible
 
 
 def garbage_share(text: str) -> tuple[float, int]:
     """(share of bad glyphs among visible characters, visible count); `(cid:N)` is one glyph."""
     cids = len(CID.findall(text))
     rest = CID.sub("", text)
-    visible = cids + sum(1 for char in rest if not char.isspace())
-    bad = cids + sum(1 for char in rest if is_bad_char(char))
+    visible = cids + len(rest) - len(WHITESPACE.findall(rest))
+    bad = cids + len(BAD_CHAR.findall(rest))
     return (bad / visible if visible else 0.0), visible
 
 
@@ -217,7 +224,7 @@ def almost_empty(
     texts: Mapping[int | None, str], page_count: int, options: CheckOptions
 ) -> list[Issue]:
     # (cid:N) would count its letters and digits: drop it first.
-    chars = sum(1 for text in texts.values() for char in CID.sub("", text) if char.isalnum())
+    chars = sum(len(ALNUM.findall(CID.sub("", text))) for text in texts.values())
     needed = options.min_chars_per_page * page_count
     if chars >= needed:
         return []
