@@ -32,6 +32,7 @@ _KEEP_HYPHEN_PREFIXES = frozenset(
     {"e", "x", "self", "non", "co", "well", "state", "high", "low", "long", "short", "real",
      "multi", "cross", "anti", "semi", "all", "ex"}
 )
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _HYPHEN_END = re.compile(r"([A-Za-z]+)[-\u2010]$")
 _LEADING_WORD = re.compile(r"[A-Za-z]+")
@@ -50,8 +51,9 @@ def is_hangul(char: str) -> bool:
 
 
 def clean_line(text: str) -> str:
-    """One line's text with outer whitespace removed and inner space runs collapsed."""
-    return _SPACES.sub(" ", text.strip(" \t\u00a0\r\n"))
+    """One line's text: control characters dropped, outer whitespace removed, inner space
+    runs collapsed."""
+    return _SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n"))
 
 
 def join_lines(lines: list[str], compounds: frozenset[str] = frozenset()) -> str:

@@ -249,3 +249,17 @@ def test_hyphen_kept_when_the_document_writes_the_compound_elsewhere() -> None:
         "a dual-encoder model"
     )
     assert join_lines(["a dual-", "encoder model"]) == "a dualencoder model"
+
+
+def test_list_item_with_a_ragged_first_line_keeps_its_hanging_continuation() -> None:
+    body = [
+        block("* An item whose first line wraps early", 50, 100, width=180),
+        block("and whose second line is longer than the first one", 57, 114, width=230),
+        block("* Next item", 50, 128, width=60),
+    ]
+    grouped = group_paragraphs(order_blocks(tuple(body)))
+    assert [len(b.lines) for b in grouped] == [2, 1]
+
+
+def test_control_characters_are_dropped_from_text() -> None:
+    assert join_lines(["* \x07item", "text"]) == "* item text"

@@ -113,7 +113,10 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
         line.vertical
         or last.text.rstrip().endswith(SENTENCE_END)
         or is_cjk(last.text.rstrip()[-1])  # justified CJK: only a paragraph's last line is short
-        or _start(line) > _start(block.lines[0]) + INDENT_EM * _em(line)  # then an indent
+        or (  # then an indent; list items indent their continuation lines (hanging)
+            block.kind != BlockKind.LIST_ITEM
+            and _start(line) > _start(block.lines[0]) + INDENT_EM * _em(line)
+        )
     ):
         return False
     if TOC_ENTRY.search(last.text):
