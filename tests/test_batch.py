@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -233,6 +235,56 @@ def test_workers_spawn_while_another_thread_runs() -> None:
         helper.join()
     assert results["a.pdf"] == "a.pdf" and results["b.pdf"] == "b.pdf"
     assert isinstance(results["crash.pdf"], ChunkcliError)
+
+
+HANGING_BATCH = """
+import sys
+from pathlib import Path
+sys.path[:0] = {paths!r}
+from batch_work import name_or_hang
+from chunkcli.workers import run_in_workers
+for _ in run_in_workers([Path("hang1.pdf"), Path("hang2.pdf")], name_or_hang, jobs=2, timeout_s=0):
+    pass
+"""
+
+
+def child_pids(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in children.read_text().split()] if children.exists() else []
+
+
+def alive(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split()[2] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["ctrl-c", "kill -9"])
+def test_stopping_the_parent_stops_its_workers(how: str) -> None:
+    """Ctrl-C ends a batch at once; a parent killed outright takes its workers with it."""
+    script = HANGING_BATCH.format(paths=[str(Path(__file__).parent), *sys.path])
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script],
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 30
+    while len(child_pids(parent.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers_seen = child_pids(parent.pid)
+    assert len(workers_seen) == 2
+    time.sleep(0.3)  # let both workers begin their (hanging) tasks
+    stopped = time.monotonic()
+    if how == "ctrl-c":
+        os.killpg(parent.pid, signal.SIGINT)
+    else:
+        os.kill(parent.pid, signal.SIGKILL)
+    parent.wait(timeout=10)
+    assert time.monotonic() - stopped < workers.SHUTDOWN_WAIT_S  # busy workers are not waited for
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in workers_seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers_seen)
 
 
 # --- iter_conversions -----------------------------------------------------------------------------
