@@ -1,0 +1,161 @@
+"""The split command, JSON Lines, atomic writes and page specs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+from typer.testing import CliRunner
+
+from chunkcli.cli import app
+from chunkcli.errors import UsageError
+from chunkcli.jsonl import (
+    CHUNK_FIELDS,
+    chunk_from_dict,
+    chunk_to_dict,
+    chunks_to_jsonl,
+    read_jsonl,
+    write_atomic,
+)
+from chunkcli.pagespec import parse_page_spec
+from chunkcli.split import SplitOptions, split_markdown
+
+runner = CliRunner()
+MANUAL = "# Pump\n\nIntro.\n\n## Safety\n\nDisconnect power.\n\n## 設置\n\n水平に置く。\n"
+
+
+def lines_of(output: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+def test_split_file_writes_one_json_object_per_chunk_to_stdout(tmp_path: Path) -> None:
+    source = tmp_path / "manual.md"
+    source.write_text(MANUAL, encoding="utf-8")
+    result = runner.invoke(app, ["split", str(source), "--meta", "org=acme", "--meta", "scope=x"])
+    assert result.exit_code == 0, result.output
+    records = lines_of(result.stdout)
+    assert [r["heading_path"] for r in records] == [["Pump"], ["Pump", "Safety"], ["Pump", "設置"]]
+    assert all(r["metadata"] == {"org": "acme", "scope": "x"} for r in records)
+    assert list(records[0]) == list(CHUNK_FIELDS)
+    assert all(r["text"] == r["prefix"] + r["body"] for r in records)
+    assert all(MANUAL[r["start"] : r["end"]] == r["body"] for r in records)  # type: ignore[misc]
+    assert "設置" in result.stdout, "non-ASCII is written as is"
+
+
+def test_split_options_reach_the_chunks(tmp_path: Path) -> None:
+    source = tmp_path / "manual.md"
+    source.write_text(MANUAL, encoding="utf-8")
+    args = ["split", str(source), "--max-tokens", "50", "--title", "T", "--doc-id", "d1",
+            "--split-on", "h3", "--overlap-sentences", "0", "--min-tokens", "5"]
+    records = lines_of(runner.invoke(app, args).stdout)
+    assert {r["doc_id"] for r in records} == {"d1"} and records[0]["title"] == "T"
+    config = records[0]["split_config"]
+    assert isinstance(config, dict)
+    assert (config["max_tokens"], config["split_on"], config["min_tokens"]) == (50, "h3", 5)
+
+
+def test_split_stdin_and_output_file_is_written_atomically(tmp_path: Path) -> None:
+    output = tmp_path / "chunks.jsonl"
+    result = runner.invoke(app, ["split", "-", "-o", str(output)], input=MANUAL)
+    assert result.exit_code == 0, result.output
+    records = lines_of(output.read_text(encoding="utf-8"))
+    assert len(records) == 3 and records[0]["source"] == "-"
+    assert "wrote 3 chunks" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["chunks.jsonl"], "no temporary file left"
+
+
+def test_folder_mode_reads_markdown_in_path_order_and_skips_the_output(tmp_path: Path) -> None:
+    (tmp_path / "b.md").write_text("# B\n\nb text\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# A\n\na text\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.md").write_text("# C\n\nc text\n", encoding="utf-8")
+    output = tmp_path / "chunks.jsonl"
+    output.write_text("old\n", encoding="utf-8")
+    for _ in range(2):  # the second run must not read the first run's output
+        result = runner.invoke(app, ["split", str(tmp_path), "-o", str(output)])
+        assert result.exit_code == 0, result.output
+    records = lines_of(output.read_text(encoding="utf-8"))
+    assert [r["title"] for r in records] == ["A", "B", "C"]
+    assert records[0]["source"] == str(tmp_path / "a.md")
+
+
+def test_a_pdf_is_converted_first_with_the_page_selection(tmp_path: Path) -> None:
+    pdf = tmp_path / "report.pdf"
+    document = pymupdf.open()
+    topics = ("Alpha valves open slowly.", "Bravo pumps need oil.", "Charlie seals wear out.")
+    for topic in topics:  # distinct text: a line repeated on every page is dropped as furniture
+        page = document.new_page()
+        for line in range(3):
+            page.insert_text((72, 300 + 14 * line), f"{topic} Line {line}.", fontsize=11)
+    document.save(str(pdf))
+    result = runner.invoke(app, ["split", str(pdf), "--pages", "2-3"])
+    assert result.exit_code == 0, result.output
+    records = lines_of(result.stdout)
+    text = "".join(str(r["body"]) for r in records)
+    assert "Bravo" in text and "Charlie" in text and "Alpha" not in text
+    assert records[0]["page_start"] == 2 and records[-1]["page_end"] == 3
+    assert records[0]["source"] == str(pdf)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.md"], "missing.md: no such file"),
+        (["BAD"], "not UTF-8"),
+        (["GOOD", "--meta", "novalue"], "KEY=VALUE"),
+        (["GOOD", "--pages", "3-1"], "runs backwards"),
+        (["GOOD", "--split-on", "h5"], "--split-on"),
+        (["GOOD", "--encoding", "nope_base"], "TIKTOKEN_CACHE_DIR"),
+    ],
+)
+def test_bad_input_is_one_line_exit_1_and_no_output_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("BAD").write_bytes(b"\xff\xfe not utf-8")
+    Path("GOOD").write_text(MANUAL, encoding="utf-8")
+    result = runner.invoke(app, ["split", *args, "-o", "out.jsonl"])
+    assert result.exit_code == 1
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not Path("out.jsonl").exists()
+
+
+def test_chunk_dict_round_trip_and_jsonl() -> None:
+    chunks = split_markdown(MANUAL, SplitOptions(max_tokens=50), source="m.md")
+    for chunk in chunks:
+        data = chunk_to_dict(chunk)
+        assert tuple(data) == CHUNK_FIELDS and data["text"] == chunk.text
+        assert chunk_from_dict(json.loads(json.dumps(data))) == chunk
+    assert read_jsonl(chunks_to_jsonl(chunks)) == chunks
+
+
+def test_write_atomic_replaces_whole_and_leaves_the_old_file_on_error(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    write_atomic(target, "first")
+    write_atomic(target, "second ✓")
+    assert target.read_text(encoding="utf-8") == "second ✓"
+
+    with pytest.raises(TypeError):
+        write_atomic(target, 42)  # type: ignore[arg-type]
+    assert target.read_text(encoding="utf-8") == "second ✓"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_parse_page_spec() -> None:
+    assert parse_page_spec("3-7,9") == (3, 4, 5, 6, 7, 9)
+    assert parse_page_spec(" 2 , 1-2 ") == (1, 2)
+    for bad in ("", "0", "3-", "7-3", "a", "1,,2", "-3"):
+        with pytest.raises(UsageError):
+            parse_page_spec(bad)
+
+
+def test_split_is_in_the_help_and_the_readme() -> None:
+    result = runner.invoke(app, ["split", "--help"])
+    assert result.exit_code == 0
+    for flag in ("--max-tokens", "--min-tokens", "--overlap-sentences", "--encoding", "--title",
+                 "--doc-id", "--meta", "--split-on", "--pages", "--password", "--output"):
+        assert flag in result.output
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "chunkcli split" in readme and "--min-tokens" in readme
