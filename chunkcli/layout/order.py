@@ -11,7 +11,7 @@ the column section above it. The PDF's drawing order plays no part.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from chunkcli.model import BBox, Block, BlockKind
 
@@ -48,12 +48,12 @@ def order_blocks(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     side_notes = [b for b in content if all(line.vertical for line in b.lines) and b.lines]
     body = [b for b in content if not (b.lines and all(line.vertical for line in b.lines))]
     ordered = _xy_cut(body, column=0, counter=[0])
-    return tuple(ordered + [replace(b, column=-1) for b in side_notes])
+    return tuple(ordered + [b.with_column(-1) for b in side_notes])
 
 
 def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]:
     if len(blocks) <= 1:
-        return [replace(b, column=column) for b in blocks]
+        return [b.with_column(column) for b in blocks]
     gutters = _gutters(blocks)
     if gutters:
         result: list[Block] = []
@@ -63,7 +63,7 @@ def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]
         return result
     groups = _merged_bands(blocks)
     if len(groups) == 1:
-        return [replace(b, column=column) for b in _rows_top_down(blocks)]
+        return [b.with_column(column) for b in _rows_top_down(blocks)]
     return [b for group in groups for b in _xy_cut(group, column, counter)]
 
 
