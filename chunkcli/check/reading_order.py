@@ -30,6 +30,8 @@ DANGLING_MIN_WORDS = 6
 PROSE_MIN_LETTER_SHARE = 0.7
 # A continuation has a few words (a lone "xiii" is a page number, not the rest of a sentence).
 CONTINUATION_MIN_WORDS = 3
+# The continuation is looked for among this many following paragraphs (about a page's worth).
+CONTINUATION_LOOKAHEAD = 12
 # Reported from this many interrupted paragraphs, and at least this share of all paragraphs:
 # one figure placed mid-paragraph is normal; a pattern across the document is not.
 INTERRUPTED_MIN = 3
@@ -85,14 +87,22 @@ def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
             continue  # a list, table or heading comes next, or the page ends: not prose in between
         if is_continuation(following.text) or not is_complete_prose(following):
             continue
-        later = [
-            p
-            for p in scan.paragraphs[index + 2 :]
-            if p.page == paragraph.page and is_continuation(p.text)
-        ]
-        if later:
-            found.append(Interruption(paragraph, later[0]))
+        continuation = continuation_on_page(scan.paragraphs, index + 2, paragraph.page)
+        if continuation is not None:
+            found.append(Interruption(paragraph, continuation))
     return found
+
+
+def continuation_on_page(
+    paragraphs: tuple[Paragraph, ...], start: int, page: int | None
+) -> Paragraph | None:
+    """The first paragraph from `start` on, still on `page`, that starts like a continuation."""
+    for paragraph in paragraphs[start : start + CONTINUATION_LOOKAHEAD]:
+        if paragraph.page != page:
+            return None
+        if is_continuation(paragraph.text):
+            return paragraph
+    return None
 
 
 def interrupted_paragraphs(scan: ScannedMarkdown) -> list[Issue]:
