@@ -9,6 +9,7 @@ and gives the same answer on every run (sizes of set intersections do not depend
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -144,13 +145,10 @@ def best_earlier_match(
     similarity: float,
 ) -> int | None:
     """The first earlier chunk at least `similarity` alike, judged on shingles that are rare."""
-    shared: Counter[int] = Counter()
-    rare = 0
-    for shingle in sample:
-        holders = postings.get(shingle, ())
-        if len(holders) <= COMMON_SHINGLE_CHUNKS:
-            rare += 1
-            shared.update(holders)
+    held = [postings.get(shingle, ()) for shingle in sample]
+    rare_holders = [holders for holders in held if len(holders) <= COMMON_SHINGLE_CHUNKS]
+    rare = len(rare_holders)
+    shared = Counter(itertools.chain.from_iterable(rare_holders))
     # A real near-duplicate shares most rare shingles; check only those exactly.
     for earlier in sorted(i for i, n in shared.items() if n >= similarity * rare / 2):
         other = samples[earlier]
