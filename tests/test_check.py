@@ -611,3 +611,12 @@ def test_samples_are_clean_except_the_deliberately_scanned_page() -> None:
             assert non_ok == {"pages.scanned"}, path.name
         else:
             assert non_ok == set(), (path.name, [i.message for i in report.issues])
+
+
+@settings(max_examples=25, deadline=None)
+@given(clean_documents(), st.sampled_from([48, 96, 800]))
+def test_split_output_passes_the_chunk_checks(markdown: str, max_tokens: int) -> None:
+    """check as the oracle of split: real chunks of clean documents are within the limit."""
+    report = check_markdown(markdown, CheckOptions(max_tokens=max_tokens), source="gen.md")
+    assert "chunks.over-limit" not in codes(report), [i.message for i in report.issues]
+    assert report.chunks >= 1 and report.tokens > 0
