@@ -263,3 +263,19 @@ def test_list_item_with_a_ragged_first_line_keeps_its_hanging_continuation() -> 
 
 def test_control_characters_are_dropped_from_text() -> None:
     assert join_lines(["* \x07item", "text"]) == "* item text"
+
+
+def test_slide_footer_at_the_same_place_on_every_page_is_furniture() -> None:
+    pages = [page([block(f"Slide topic {chr(65 + n)} with its own words", 50, 200, n),
+                   block("Presenter Name, Member of the Association", 40, 600, n)], n)
+             for n in range(1, 6)]
+    stripped = strip_running_headers(tuple(pages))
+    assert all([b.kind for b in p.blocks] == [BlockKind.PARAGRAPH, BlockKind.FURNITURE]
+               for p in stripped)
+
+
+def test_identical_margin_text_at_varying_heights_is_furniture() -> None:
+    pages = [page([block(f"Body {chr(65 + n)} text", 50, 300, n),
+                   block("Form 1040NR (2007)", 480, 760 + 5 * n, n)], n) for n in range(1, 4)]
+    stripped = strip_running_headers(tuple(pages))
+    assert all(p.blocks[1].kind == BlockKind.FURNITURE for p in stripped)

@@ -27,6 +27,15 @@ SAME_HEIGHT_PT = 6.0
 # of at least MIN_REPEATS pages once this share of text pages carries one.
 PAGE_NUMBER_SHARE = 0.5
 
+# The same text (not just shape) of at least this many characters in a band is furniture
+# even when its height varies from page to page.
+MIN_IDENTICAL_CHARS = 8
+# Outside the bands, a line must sit at the same place on this share of at least this many
+# pages, and only a few lines per document may qualify (more means a form or a template).
+ANYWHERE_SHARE = 0.8
+MIN_PAGES_ANYWHERE = 4
+MAX_ANYWHERE_LINES = 12
+
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page|p\.|페이지|ページ)?\s*[-–—(\[]?\s*(?:\d+|[ivxlcdm]+)\s*[-–—)\]]?"
@@ -50,7 +59,11 @@ def strip_running_headers(pages: tuple[Page, ...]) -> tuple[Page, ...]:
     if len(text_pages) < 2:
         return pages
     repeats = min(MIN_REPEATS, len(text_pages))
-    furniture = _repeated_margin_blocks(text_pages, repeats) | _page_number_blocks(text_pages)
+    furniture = (
+        _repeated_margin_blocks(text_pages, repeats)
+        | _page_number_blocks(text_pages)
+        | _repeated_anywhere_blocks(text_pages)
+    )
     if not furniture:
         return pages
     return tuple(_relabel(page, furniture) for page in pages)
@@ -68,17 +81,47 @@ def _band_blocks(page: Page) -> list[Block]:
 
 
 def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, int]]:
-    """(page, block index) of band lines whose shape repeats at one height on enough pages."""
-    occurrences: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
+    """(page, block id) of band lines that repeat on enough pages: the same shape at one
+    height, or the very same longer text at any height of the band (form footers move)."""
+    by_shape: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
+    by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
         for block in _band_blocks(page):
-            occurrences[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
+            by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
+            text = "".join(block.text.split())
+            if len(text) >= MIN_IDENTICAL_CHARS:
+                by_text[text].append((page.number, id(block)))
     found: set[tuple[int, int]] = set()
-    for places in occurrences.values():
+    for places in by_shape.values():
         for cluster in _height_clusters(places):
             if len({number for _, number, _ in cluster}) >= repeats:
                 found.update((number, block_id) for _, number, block_id in cluster)
+    for hits in by_text.values():
+        if len({number for number, _ in hits}) >= repeats:
+            found.update(hits)
     return found
+
+
+def _repeated_anywhere_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+    """Lines at the very same place on nearly every page (a presenter's name on each slide).
+
+    A filled-in form repeats most of its lines on every page; those are its content, so
+    the rule stands down when pages repeat more than a few lines.
+    """
+    if len(pages) < MIN_PAGES_ANYWHERE:
+        return set()
+    places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
+    for page in pages:
+        for block in page.blocks:
+            if block.kind == BlockKind.PARAGRAPH:
+                key = (shape_of(block.text), round(block.bbox.top / SAME_HEIGHT_PT),
+                       round(block.bbox.x0 / SAME_HEIGHT_PT))
+                places[key].append((page.number, id(block)))
+    needed = ANYWHERE_SHARE * len(pages)
+    repeated = [hits for hits in places.values() if len({n for n, _ in hits}) >= needed]
+    if len(repeated) > MAX_ANYWHERE_LINES:
+        return set()
+    return {hit for hits in repeated for hit in hits}
 
 
 def _height_clusters(
