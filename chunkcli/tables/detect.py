@@ -17,7 +17,7 @@ from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
 from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
-from chunkcli.tables.text import Piece, glue_currency, pieces_of_lines
+from chunkcli.tables.text import Piece, glue_currency, is_numeric, pieces_of_lines
 from chunkcli.tables.unruled import UnruledTable, find_unruled
 
 if TYPE_CHECKING:
@@ -29,6 +29,11 @@ MIN_COLUMNS = 2
 # Extraction removes every Line whose centre lies within this distance of a table's box
 # (chunkcli.extract._inside_any); the same tolerance decides which Lines fill the cells.
 LINE_TOLERANCE_PT = 1.0
+# Bar charts draw bars as filled boxes with value labels: a "grid" whose cells are numbers and
+# mostly empty (below this share filled). Real sparse tables carry words too.
+CHART_MAX_FILL = 0.4
+# A cell longer than this in a table without vertical rules is a paragraph between two rules.
+MAX_STACK_CELL_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +128,23 @@ def _ruled_block(
     if options.finder and grid.ruled_columns and _ambiguous(cells):
         found = cells_from_finder(page, grid.bbox, pieces)
         cells = found if found else cells
+    if _is_chart(cells) or (not grid.ruled_columns and _holds_paragraphs(cells)):
+        return None
     return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _is_chart(cells: Cells) -> bool:
+    """Value labels over the bars of a chart: sparse cells holding nothing but numbers."""
+    filled = [c for row in cells for c in row if c]
+    total = sum(len(row) for row in cells)
+    if not filled or len(filled) >= CHART_MAX_FILL * total:
+        return False
+    return all(is_numeric(c) for c in filled)
+
+
+def _holds_paragraphs(cells: Cells) -> bool:
+    """Rules above and below prose (page frames, boxed text) with columns only from text."""
+    return any(len(c) > MAX_STACK_CELL_CHARS for row in cells for c in row)
 
 
 def _ambiguous(cells: Cells) -> bool:

@@ -7,11 +7,19 @@ visual rows of a band that holds several table rows between two rules.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkcli.model import BBox
-from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, text_gutters, tidy_cells
+from chunkcli.tables.cells import (
+    MIN_GUTTER_PT,
+    Cells,
+    fill_cells,
+    row_boundaries,
+    text_gutters,
+    tidy_cells,
+)
 from chunkcli.tables.grid import TOUCH_PT, Grid
 from chunkcli.tables.text import Piece, group_rows
 
@@ -20,6 +28,12 @@ from chunkcli.tables.text import Piece, group_rows
 GUTTER_CROSSING_FRACTION = 0.25
 # A gutter this close to a vertical rule is that rule's column boundary, not a new one.
 GUTTER_NEAR_RULE_PT = 6.0
+# Inside a frame, columns without rules are separated by gutters at least one font size wide:
+# wider than letter-spaced words ("신   설"), narrower than the space between numbers.
+GRID_GUTTER_EM = 1.0
+# A rule under the first row covering this share of the width is partial (see below).
+PARTIAL_RULE_MIN = 0.1
+PARTIAL_RULE_MAX = 0.85
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +42,16 @@ class Skeleton:
 
     xs: tuple[float, ...]
     ys: tuple[float, ...]
+    header_rows: int = 1  # rows folded into the header (2 under a partial rule)
 
 
 def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     """Column and row boundaries for a grid, from its rules and the text inside it."""
     rows = group_rows(pieces)
     max_blocked = int(len(rows) * GUTTER_CROSSING_FRACTION)
-    gutters = text_gutters(rows, grid.xs[0], grid.xs[-1], max_blocked)
+    size = statistics.median(p.size for p in pieces) if pieces else 0.0
+    min_width = max(MIN_GUTTER_PT, GRID_GUTTER_EM * size)
+    gutters = text_gutters(rows, grid.xs[0], grid.xs[-1], max_blocked, min_width)
     ruled = grid.xs if grid.ruled_columns else (grid.xs[0], grid.xs[-1])
     extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
     xs = tuple(sorted((*ruled, *extra)))
@@ -43,7 +60,22 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
         band = [p for p in pieces if top <= p.bbox.center_y < bottom]
         ys.extend(row_boundaries(band, top, bottom, xs))
         ys.append(bottom)
-    return Skeleton(xs, tuple(ys))
+    header_rows = 1
+    if len(grid.ys) > 2 and _partial_rule_under_first_row(grid):
+        header_rows = sum(1 for y in ys[:-1] if y < grid.ys[2] - TOUCH_PT)
+    return Skeleton(xs, tuple(ys), header_rows)
+
+
+def _partial_rule_under_first_row(grid: Grid) -> bool:
+    """A rule under the first row that spans only some columns (a group title over
+    sub-columns, as booktabs' cmidrule): the first two rows are one header."""
+    y, width = grid.ys[1], grid.xs[-1] - grid.xs[0]
+    covered = sum(
+        min(r.end, grid.xs[-1]) - max(r.start, grid.xs[0])
+        for r in grid.rules
+        if r.horizontal and abs(r.pos - y) <= TOUCH_PT
+    )
+    return PARTIAL_RULE_MIN <= covered / width <= PARTIAL_RULE_MAX
 
 
 def cells_of_grid(grid: Grid, pieces: Sequence[Piece]) -> Cells:
@@ -57,7 +89,8 @@ def cells_of_grid(grid: Grid, pieces: Sequence[Piece]) -> Cells:
             for r in verticals
         )
 
-    return tidy_cells(fill_cells(pieces, skeleton.xs, skeleton.ys, rule_at))
+    grid_cells = fill_cells(pieces, skeleton.xs, skeleton.ys, rule_at)
+    return tidy_cells(grid_cells, header_rows=skeleton.header_rows)
 
 
 def inside(box: BBox, pieces: Sequence[Piece]) -> list[Piece]:
