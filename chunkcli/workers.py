@@ -59,8 +59,11 @@ def run_in_workers(
     workers = [_Worker(context, work) for _ in range(min(jobs, len(paths)))]
     try:
         while pending or any(w.busy for w in workers):
-            for worker in workers:
+            for slot, worker in enumerate(workers):
                 if not worker.busy and pending:
+                    if not worker.process.is_alive():  # died while idle (the OOM killer?)
+                        worker.stop()
+                        workers[slot] = worker = _Worker(context, work)
                     worker.assign(*pending.popleft())
             busy = [w for w in workers if w.busy]
             ready = wait([w.conn for w in busy], timeout=_time_to_next_kill(busy, timeout_s))
@@ -167,7 +170,10 @@ class _Worker(Generic[Result]):
 
     def assign(self, index: int, path: Path) -> None:
         self.task, self.started = (index, path), None
-        self.conn.send(self.task)
+        # A worker that has just died cannot take the task: the pipe then reads as closed
+        # and _collect reports the crash.
+        with contextlib.suppress(OSError):
+            self.conn.send(self.task)
 
     def kill(self) -> None:
         self.process.kill()
