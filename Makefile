@@ -44,7 +44,7 @@ samples: $(STAMP)
 	$(BIN)/python samples/make_samples.py
 
 golden: $(STAMP)
-	UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/test_samples.py
+	UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/test_samples.py tests/test_split_golden.py
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

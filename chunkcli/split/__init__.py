@@ -15,7 +15,7 @@ from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
 from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
-from chunkcli.tokens import TokenCounter, tiktoken_counter
+from chunkcli.tokens import TokenCounter, load_encoding
 
 DOC_ID_HEX_DIGITS = 16  # 64 bits of the source hash: a readable default doc_id
 
@@ -39,7 +39,7 @@ def split_markdown(
     every chunk is recounted.
     """
     options = options.validated()
-    count = count_tokens if count_tokens is not None else tiktoken_counter(options.encoding)
+    count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
     sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
     scan = scan_markdown(markdown, count)
     title = find_title(scan.pieces, options.title, _stem(source))
@@ -56,6 +56,17 @@ def split_markdown(
         metadata=dict(options.metadata),
     )
     return build_chunks(layout, plans, scan.page_marks, identity)
+
+
+def _offline_counter(encoding_name: str) -> TokenCounter:
+    """Like tokens.tiktoken_counter (special-token text counted as text), through the
+    encoder's plain path, which skips the per-call special-token checks."""
+    encode = load_encoding(encoding_name).encode_ordinary
+
+    def count(text: str) -> int:
+        return len(encode(text))
+
+    return count
 
 
 def _stem(source: str) -> str:

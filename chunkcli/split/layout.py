@@ -28,6 +28,7 @@ class Layout:
     paths: tuple[Path, ...]  # the heading path of every piece (a heading is inside itself)
     names: dict[int, str]  # path element -> heading text
     cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
+    content_cumulative: tuple[int, ...]  # content_cumulative[i] = content pieces in pieces[:i]
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
@@ -66,8 +67,12 @@ class Layout:
         """The exact count of `text()`: `summed` when sums are exact, else a recount."""
         return summed if self.sums_exact else self.count_tokens(text())
 
+    def content_count(self, lo: int, hi: int) -> int:
+        """How many of pieces[lo:hi] are content (not headings, not page markers)."""
+        return self.content_cumulative[hi] - self.content_cumulative[lo]
+
     def has_content(self, lo: int, hi: int) -> bool:
-        return any(self.pieces[index].is_content for index in range(lo, hi))
+        return self.content_cumulative[hi] > self.content_cumulative[lo]
 
     def content_end(self, pos: int, floor: int) -> int:
         """`pos` moved back over trailing whitespace, not below `floor`."""
@@ -130,4 +135,7 @@ def make_layout(
     names = {i: p.heading for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING}
     names[TITLE] = title_text
     cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
-    return Layout(markdown, pieces, paths, names, cumulative, count_tokens, options, sums_exact)
+    content = tuple(accumulate((p.is_content for p in pieces), initial=0))
+    return Layout(
+        markdown, pieces, paths, names, cumulative, content, count_tokens, options, sums_exact
+    )

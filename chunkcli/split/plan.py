@@ -67,8 +67,9 @@ def plan_chunks(layout: Layout) -> list[Plan]:
 
 
 def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, int]]:
-    """pieces[lo:hi] cut before each heading of `level` or above; a range with headings only
-    joins the next one, so that a heading travels with the text under it."""
+    """pieces[lo:hi] cut before each heading of `level` or above. Headings with no text after
+    them in their range (a range of headings only, or empty headings at a range's end) move to
+    the next range, so that a heading travels with the text under it."""
     pieces = layout.pieces
     if lo >= hi:
         return []
@@ -79,16 +80,17 @@ def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, 
     ]
     bounds.append(hi)
     ranges: list[tuple[int, int]] = []
-    pending: int | None = None
-    for a, b in zip(bounds, bounds[1:], strict=False):
-        start = a if pending is None else pending
-        if layout.has_content(a, b):
-            ranges.append((start, b))
-            pending = None
-        else:
-            pending = start
-    if pending is not None:
-        ranges.append((pending, hi))
+    start = lo
+    for b in bounds[1:-1]:
+        if not layout.has_content(start, b):
+            continue
+        glue = b
+        while glue > start and not pieces[glue - 1].is_content:
+            glue -= 1
+        if glue > start:  # text before the cut: the range ends after it
+            ranges.append((start, glue))
+            start = glue
+    ranges.append((start, hi))
     return ranges
 
 
@@ -175,17 +177,20 @@ def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
         hi -= 1
     if lo >= hi:
         return []
-    content = [k for k in range(lo, hi) if pieces[k].is_content]
-    single_table = len(content) == 1 and pieces[content[0]].kind is PieceKind.TABLE
+    content_count = layout.content_count(lo, hi)
+    last_content = hi - 1
+    while last_content > lo and not pieces[last_content].is_content:
+        last_content -= 1
+    single_table = content_count == 1 and pieces[last_content].kind is PieceKind.TABLE
     plan = whole_plan(layout, lo, hi, ChunkKind.TABLE if single_table else ChunkKind.SECTION)
-    if not plan.oversize or (not content and hi - lo == 1):
+    if not plan.oversize or (content_count == 0 and hi - lo == 1):
         return [plan]
-    if not content:  # a run of headings over the limit: halve it
+    if content_count == 0:  # a run of headings over the limit: halve it
         middle = (lo + hi) // 2
         return emit(layout, lo, middle) + emit(layout, middle, hi)
-    if len(content) == 1:
-        return split_oversized(layout, lo, content[0]) + emit(layout, content[0] + 1, hi)
-    cut = content[-1]
+    if content_count == 1:
+        return split_oversized(layout, lo, last_content) + emit(layout, last_content + 1, hi)
+    cut = last_content  # cut before the last content piece and the headings over it
     while not pieces[cut - 1].is_content:
         cut -= 1
     return emit(layout, lo, cut) + emit(layout, cut, hi)
