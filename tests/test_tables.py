@@ -218,6 +218,67 @@ def test_booktabs_rules_with_aligned_text_make_a_table() -> None:
     )
 
 
+def test_rotated_page_rules_meet_the_rotated_text() -> None:
+    """Drawings come in unrotated coordinates and text in rotated ones: they must agree."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    ruled_grid(page, (HEADER, *BODY))
+    page.set_rotation(90)
+    doc = pymupdf.open("pdf", doc.tobytes())
+    [table] = detect_tables(doc[0], page_lines(doc[0]), 1)
+    assert doc[0].rotation == 90
+    assert table.cells == (HEADER, *BODY)
+
+
+def test_header_split_by_a_partial_rule_is_folded_into_one_row() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for y in (100, 150, 170):  # top, under the header, bottom
+            page.draw_line((100, y), (460, y), width=0.6)
+        page.draw_line((230, 122), (460, 122), width=0.4)  # only under "Score" (cmidrule)
+        page.insert_text((106, 130), "Model", fontname="hebo", fontsize=10)
+        page.insert_text((320, 115), "Score", fontname="hebo", fontsize=10)
+        for text, x in (("dev", 240), ("test", 370)):
+            page.insert_text((x, 140), text, fontname="hebo", fontsize=10)
+        for text, x in (("Base", 106), ("71.2", 240), ("70.4", 370)):
+            page.insert_text((x, 164), text, fontsize=10)
+
+    [table] = tables_of(draw)
+    assert table.cells == (("Model", "dev", "Score test"), ("Base", "71.2", "70.4"))
+
+
+def test_bar_chart_value_labels_are_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        heights = (40, 90, 65, 120, 30)
+        for i, h in enumerate(heights):
+            x = 100 + 50 * i
+            page.draw_rect(pymupdf.Rect(x, 300 - h, x + 30, 300), color=None, fill=(0.2, 0.4, 0.8))
+            page.insert_text((x + 8, 300 - h - 4), str(h), fontsize=8)
+        page.draw_line((90, 300), (360, 300))
+
+    assert tables_of(draw) == []
+
+
+def test_table_of_contents_with_dot_leaders_is_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for i, title in enumerate(("Introduction", "Background", "Method", "Results", "Outlook")):
+            y = 100 + 16 * i
+            page.insert_text((72, y), f"{i + 1} {title}", fontsize=10)
+            page.insert_text((200, y), " ".join("." * 30), fontsize=10)
+            page.insert_text((480, y), str(3 + 7 * i), fontsize=10)
+
+    assert tables_of(draw) == []
+
+
+def test_row_groups_drawn_as_separate_grids_are_one_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (HEADER, BODY[0]), top=100)  # rows 100-148
+        page.insert_text((76, 156), "Stone fruit", fontname="hebo", fontsize=7)  # group title
+        ruled_grid(page, (BODY[1], BODY[2]), top=160)  # 12 pt below: the same table
+
+    [table] = tables_of(draw)
+    assert table.cells == (HEADER, BODY[0], ("Stone fruit", "", ""), BODY[1], BODY[2])
+
+
 @pytest.fixture
 def finder_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BBox]]:
     """Replace the expensive finder with a recorder that finds nothing."""
