@@ -136,9 +136,12 @@ def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: floa
     return result
 
 
-def convert_one(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
-    """Convert one file in this process; every failure is a ChunkcliError naming the file."""
-    result = _convert_catching(path, options, timeout_s)
+def convert_one(
+    path: Path, options: ConvertOptions, timeout_s: float, *, jobs: int | None = None
+) -> ConvertResult:
+    """Convert one file; every failure, a crash or hang of MuPDF too, is a ChunkcliError
+    naming the file. jobs=1 converts in this process (no crash isolation, no hard kill)."""
+    [(_, result, _)] = list(_run_all([path], options, jobs, timeout_s))
     if isinstance(result, ChunkcliError):
         raise result
     return result
@@ -157,9 +160,13 @@ def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> 
 def _run_all(
     paths: Sequence[Path], options: ConvertOptions, jobs: int | None, timeout_s: float
 ) -> Iterator[tuple[int, WorkResult, float]]:
-    """(index, result, seconds) per path, in completion order; in-process when one job suffices."""
+    """(index, result, seconds) per path, in completion order.
+
+    Worker processes even for one file, so that a crash or a hang inside MuPDF costs only that
+    file; jobs=1 (or a single CPU) converts in this process, simpler to debug.
+    """
     jobs = jobs or os.cpu_count() or 1
-    if jobs > 1 and len(paths) > 1:
+    if jobs > 1:
         work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
         # Biggest files first, so that one long file does not run alone at the end of the batch.
         order = sorted(range(len(paths)), key=lambda i: (-_size_bytes(paths[i]), i))

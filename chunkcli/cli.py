@@ -83,7 +83,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", "-j", min=1, metavar="N", help="Worker processes for folders [default: CPUs]."
+            "--jobs", "-j", min=1, metavar="N", help="Worker processes [default: CPUs]; 1 = none."
         ),
     ] = None,
     no_tables: Annotated[
@@ -115,7 +115,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         out_dir = _folder_output(output)
         _convert_folder(inputs, out_dir, options, jobs, timeout)
     else:
-        _convert_file(inputs[0], output, options, timeout)
+        _convert_file(inputs[0], output, options, timeout, jobs)
 
 
 def _page_selection(pages: str | None) -> tuple[int, ...] | None:
@@ -148,12 +148,17 @@ def _folder_output(output: str | None) -> Path:
     return out_dir
 
 
-def _convert_file(pdf: Path, output: str | None, options: ConvertOptions, timeout: float) -> None:
-    """One PDF -> stdout or a file; warnings about pages without text go to stderr."""
+def _convert_file(
+    pdf: Path, output: str | None, options: ConvertOptions, timeout: float, jobs: int | None
+) -> None:
+    """One PDF -> stdout or a file; warnings about pages without text go to stderr.
+
+    It is converted in a worker process (unless --jobs 1), so that a MuPDF crash or hang
+    becomes a one-line error like any other."""
     from chunkcli.batch import convert_one, page_warnings, write_atomically
 
     with reporting_errors():
-        result = convert_one(pdf, options, timeout)
+        result = convert_one(pdf, options, timeout, jobs=jobs)
         for warning in page_warnings(pdf, result):
             err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
         if output in (None, "-"):

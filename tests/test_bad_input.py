@@ -3,7 +3,11 @@ and nothing is written; damaged files that MuPDF can repair still convert what i
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import random
+import signal
+import time
 from pathlib import Path
 
 import pymupdf
@@ -13,6 +17,7 @@ from hypothesis import strategies as st
 from pdf_factory import make_pdf, wrapped_paragraph
 from typer.testing import CliRunner
 
+from chunkcli import batch, workers
 from chunkcli.batch import convert_one
 from chunkcli.cli import app
 from chunkcli.errors import ChunkcliError, PdfOpenError
@@ -246,6 +251,47 @@ def test_cli_password_flag(encrypted: Path) -> None:
     result = CliRunner().invoke(app, ["convert", str(encrypted), "--password", PASSWORD])
     assert result.exit_code == 0
     assert "Page 2 says" in result.stdout
+
+
+def fork_only() -> None:
+    if workers._start_method().get_start_method() != "fork":
+        pytest.skip("the patched converter reaches the worker only through fork")
+
+
+def test_cli_mupdf_crash_is_a_one_line_error(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fork_only()
+
+    def segfault(path: Path, options: ConvertOptions) -> None:
+        faulthandler.disable()  # inherited from pytest; keep its dump out of the log
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+    monkeypatch.setattr(batch, "convert_pdf", segfault)
+    source = good_pdf(folder / "crashes.pdf")
+    result = CliRunner().invoke(app, ["convert", str(source), "-o", str(folder / "x.md")])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {source}: the worker process converting it crashed (killed by SIGSEGV)\n"
+    )
+    assert not (folder / "x.md").exists()
+
+
+def test_cli_mupdf_hang_is_killed_after_the_timeout(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fork_only()
+
+    def hang(path: Path, options: ConvertOptions) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as inside MuPDF's C code
+        time.sleep(60)
+
+    monkeypatch.setattr(batch, "convert_pdf", hang)
+    monkeypatch.setattr(workers, "KILL_GRACE_S", 0.2)
+    source = good_pdf(folder / "hangs.pdf")
+    started = time.monotonic()
+    result = CliRunner().invoke(app, ["convert", str(source), "--timeout", "0.3"])
+    assert result.exit_code == 1
+    assert f"{source}: timed out after 0.3 s (--timeout)" in result.stderr
+    assert time.monotonic() - started < 10
 
 
 def test_cli_file_name_with_brackets_is_printed_verbatim(folder: Path) -> None:
