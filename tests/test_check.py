@@ -507,6 +507,14 @@ def test_check_conversion_takes_page_statuses_from_the_document() -> None:
     assert {"pages.scanned", "pages.garbage"} <= set(codes(report))
 
 
+def test_a_small_banner_page_is_not_expected_to_hold_a_page_of_text() -> None:
+    markdown = "<!-- page 1 -->\n\n침하게흐린품이눈이올듯하더니눈은아니오고얼다가만비가추\n"
+    banner = ConvertResult(Document("b.pdf", (Page(1, 450, 50, ()),)), markdown)
+    a4 = ConvertResult(Document("a.pdf", (Page(1, 595, 842, ()),)), markdown)
+    assert "document.almost-empty" not in codes(check_conversion(banner))
+    assert "document.almost-empty" in codes(check_conversion(a4))
+
+
 def test_report_json_has_the_documented_fields_and_is_deterministic() -> None:
     markdown = pages(f"# Doc\n\n{PROSE}\n\n| a | b |\n| - | - |\n| 1 |")
     first = report_to_dict(run(markdown))

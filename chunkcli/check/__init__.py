@@ -29,6 +29,9 @@ from chunkcli.check.scan import ScannedMarkdown, scan_markdown
 from chunkcli.check.tables import check_tables
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 
+# A4 in square points: min_chars_per_page is meant for a page of about this size.
+A4_AREA = 595.0 * 842.0
+
 __all__ = [
     "CheckOptions",
     "CorpusSummary",
@@ -68,9 +71,10 @@ def check_conversion(
     """Check a converted PDF: page statuses from the conversion, the rest from its Markdown."""
     scan = scan_markdown(result.markdown)
     statuses = {page.number: page.status for page in result.document.pages}
+    shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
     source = result.document.source
     chunks = make_chunks(result.markdown, options, source)
-    return build_report(scan, statuses, chunks, source, options)
+    return build_report(scan, statuses, chunks, source, options, shares)
 
 
 def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
@@ -89,8 +93,9 @@ def build_report(
     chunks: Sequence[Chunk],
     source: str,
     options: CheckOptions,
+    page_shares: Mapping[int, float] | None = None,
 ) -> DocumentReport:
-    pages = check_pages(scan, statuses, options)
+    pages = check_pages(scan, statuses, options, page_shares)
     boilerplate = check_boilerplate(scan, chunks, options)
     issues = (
         list(pages.issues)

@@ -99,9 +99,16 @@ def text_by_page(scan: ScannedMarkdown) -> dict[int | None, str]:
 
 
 def check_pages(
-    scan: ScannedMarkdown, statuses: Mapping[int, PageStatus], options: CheckOptions
+    scan: ScannedMarkdown,
+    statuses: Mapping[int, PageStatus],
+    options: CheckOptions,
+    page_shares: Mapping[int, float] | None = None,
 ) -> PageFindings:
-    """Page issues from statuses (convert's verdicts) and from the text of each page."""
+    """Page issues from statuses (convert's verdicts) and from the text of each page.
+
+    `page_shares` gives each page's area as a share of an A4 page (capped at 1; unknown = 1), so
+    that a one-line banner page is not expected to hold a page's worth of text.
+    """
     blank = tuple(p for p, s in statuses.items() if s == PageStatus.BLANK)
     scanned = tuple(p for p, s in statuses.items() if s == PageStatus.IMAGE_ONLY)
     marked_garbage = tuple(p for p, s in statuses.items() if s == PageStatus.GARBAGE)
@@ -120,7 +127,10 @@ def check_pages(
     if blank:
         issues.append(blank_issue(blank))
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
-    issues.extend(almost_empty(texts, max(len(statuses) - len(blank), 1), options))
+    shares = page_shares or {}
+    owing = [p for p in statuses if p not in blank]
+    a4_pages = sum(shares.get(p, 1.0) for p in owing) if statuses else 1.0
+    issues.extend(almost_empty(texts, max(len(owing), 1), a4_pages, options))
     garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
     return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
 
@@ -221,19 +231,19 @@ def blank_issue(pages: tuple[int, ...]) -> Issue:
 
 
 def almost_empty(
-    texts: Mapping[int | None, str], page_count: int, options: CheckOptions
+    texts: Mapping[int | None, str], page_count: int, a4_pages: float, options: CheckOptions
 ) -> list[Issue]:
+    """Fail when the letters and digits fall short of min_chars_per_page per A4 page's worth."""
     # (cid:N) would count its letters and digits: drop it first.
     chars = sum(len(ALNUM.findall(CID.sub("", text))) for text in texts.values())
-    needed = options.min_chars_per_page * page_count
-    if chars >= needed:
+    if chars >= options.min_chars_per_page * a4_pages:
         return []
-    pages = f" over {page_count} pages" if page_count > 1 else ""
+    over = f" over {page_count} pages" if page_count > 1 else ""
     return [
         Issue(
             "document.almost-empty",
             Severity.FAIL,
-            f"almost no text: {chars} letters and digits{pages} "
+            f"almost no text: {chars} letters and digits{over} "
             f"(expected at least {options.min_chars_per_page} a page)",
         )
     ]
