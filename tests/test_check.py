@@ -37,7 +37,6 @@ from chunkcli.check.pages import (
 from chunkcli.check.scan import LineKind, scan_markdown, split_cells
 from chunkcli.check.wording import page_ranges
 from chunkcli.model import (
-    BBox,
     Chunk,
     ChunkKind,
     ConvertResult,
@@ -489,7 +488,6 @@ def test_strict_turns_warnings_into_failures() -> None:
 
 
 def test_check_conversion_takes_page_statuses_from_the_document() -> None:
-    box = BBox(0, 0, 10, 10)
     document = Document(
         "scan.pdf",
         (
@@ -499,7 +497,6 @@ def test_check_conversion_takes_page_statuses_from_the_document() -> None:
         ),
     )
     markdown = f"<!-- page 1 -->\n\n# Doc\n\n{PROSE} {PROSE} {PROSE}\n"
-    del box
     result = ConvertResult(document, markdown)
     report = check_conversion(result, CheckOptions())
     assert report.source == "scan.pdf" and report.pages == 3
