@@ -123,6 +123,13 @@ def test_missing_path_and_empty_folder_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "no PDF or Markdown files" in output
 
 
+def test_byte_order_mark_is_not_text(tmp_path: Path) -> None:
+    path = tmp_path / "bom.md"
+    path.write_bytes("\ufeff".encode() + TWO_TITLES.encode())
+    data = json.loads(invoke(str(path), "--json")[1])
+    assert data["documents"][0]["headings_by_level"][0] == 2
+
+
 def test_markdown_from_stdin() -> None:
     code, output = invoke("-", "--json", stdin=BROKEN_TABLE)
     assert code == 1

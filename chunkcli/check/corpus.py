@@ -67,7 +67,7 @@ def check_markdown_file(path: Path, options: CheckOptions) -> DocumentReport:
     from chunkcli.check import check_markdown
 
     try:
-        markdown = path.read_text(encoding="utf-8")
+        markdown = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not text
     except UnicodeDecodeError:
         return unreadable_report(str(path), f"{path}: not UTF-8 text")
     except OSError as exc:

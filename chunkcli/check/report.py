@@ -182,7 +182,10 @@ def github_annotation(source: str, issue: Issue, markdown_lines: bool) -> str | 
     if markdown_lines and issue.line is not None:
         properties.append(f"line={issue.line}")
     properties.append(f"title={_escape_property('chunkcli ' + issue.code)}")
-    return f"::{command} {','.join(properties)}::{_escape_data(issue.message)}"
+    message = issue.message
+    if not markdown_lines and issue.page is not None and f"page {issue.page}" not in message:
+        message += f" (page {issue.page})"
+    return f"::{command} {','.join(properties)}::{_escape_data(message)}"
 
 
 def github_annotations(reports: Sequence[DocumentReport]) -> list[str]:
