@@ -157,6 +157,8 @@ def _convert_file(
     becomes a one-line error like any other."""
     from chunkcli.batch import convert_one, page_warnings, write_atomically
 
+    if output not in (None, "-") and Path(output).resolve() == pdf.resolve():
+        raise typer.BadParameter(f"{output} is the input PDF itself", param_hint="--output")
     with reporting_errors():
         result = convert_one(pdf, options, timeout, jobs=jobs)
         for warning in page_warnings(pdf, result):

@@ -61,6 +61,14 @@ def test_output_is_deterministic(report: Path, tmp_path: Path) -> None:
     assert (tmp_path / "a.md").read_bytes() == (tmp_path / "b.md").read_bytes()
 
 
+def test_output_over_the_input_is_refused(report: Path) -> None:
+    before = report.read_bytes()
+    result = convert(report, "-o", report)
+    assert result.exit_code == 2
+    assert "is the input PDF itself" in result.stderr
+    assert report.read_bytes() == before
+
+
 def test_pages_selects_pages(report: Path) -> None:
     result = convert(report, "--pages", "2")
     assert result.exit_code == 0
