@@ -154,6 +154,12 @@ def test_no_headings_warns_when_the_document_needs_several_chunks() -> None:
     assert report.status == Severity.WARN
 
 
+def test_no_headings_is_fine_for_a_table_sheet() -> None:
+    rows = "\n".join(f"| {NAMES[i % 12]} | {i} |" for i in range(40))
+    markdown = f"Background checks by state.\n\n| State | Checks |\n| --- | --- |\n{rows}\n"
+    assert "headings.none" not in codes(run(markdown, many_chunks(3)))
+
+
 def test_no_headings_is_fine_for_a_single_chunk() -> None:
     assert codes(run(PROSE + "\n", many_chunks(1))) == []
 

@@ -6,7 +6,7 @@ import re
 from collections import Counter, defaultdict
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import Heading, ScannedMarkdown
+from chunkcli.check.scan import Heading, LineKind, ScannedMarkdown
 from chunkcli.check.wording import examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
@@ -22,6 +22,9 @@ SKIPPED_LEVEL_MIN = 3
 # A running head turned heading repeats on at least this many pages (and on the running-element
 # share of pages, CheckOptions.boilerplate_share): "Example" on 3 of 600 pages is a real section.
 REPEATED_HEADING_MIN = 3
+# A document whose content lines are at least this share table rows (a statistics sheet) is cut
+# by table rows, each part repeating the header: it does not need headings.
+MOSTLY_TABLES_SHARE = 0.5
 # "2", "2.1", "2.1.3" at the start of a heading: its depth in the document's own numbering.
 SECTION_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 
@@ -41,12 +44,19 @@ def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOption
     """Every heading issue of one document, in a stable order."""
     headings = scan.headings
     if not headings:
-        return [no_headings(chunk_count)] if chunk_count > 1 else []
+        needs_headings = chunk_count > 1 and not mostly_tables(scan)
+        return [no_headings(chunk_count)] if needs_headings else []
     issues = flat_hierarchy(scan, chunk_count)
     issues.extend(skipped_levels(headings))
     issues.extend(several_h1(headings))
     issues.extend(repeated_headings(scan, chunk_count, options))
     return issues
+
+
+def mostly_tables(scan: ScannedMarkdown) -> bool:
+    """A document that is mostly table rows is split by rows, headings or not."""
+    table_lines = sum(1 for line in scan.lines if line.kind == LineKind.TABLE)
+    return table_lines >= MOSTLY_TABLES_SHARE * len(scan.lines)
 
 
 def no_headings(chunk_count: int) -> Issue:
