@@ -279,6 +279,19 @@ def test_row_groups_drawn_as_separate_grids_are_one_table() -> None:
     assert table.cells == (HEADER, BODY[0], ("Stone fruit", "", ""), BODY[1], BODY[2])
 
 
+def test_boxes_joined_by_connectors_are_a_diagram_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        boxes = ((72, 100, "Buyer"), (252, 100, "Shop"), (432, 100, "Bank"), (252, 250, "Card"))
+        for x, y, label in boxes:
+            page.draw_rect(pymupdf.Rect(x, y, x + 60, y + 30))
+            page.insert_text((x + 6, y + 19), label, fontsize=10)
+        page.draw_line((132, 115), (252, 115))
+        page.draw_line((312, 115), (432, 115))
+        page.draw_line((282, 130), (282, 250))
+
+    assert tables_of(draw) == []
+
+
 @pytest.fixture
 def finder_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BBox]]:
     """Replace the expensive finder with a recorder that finds nothing."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkcli.model import BBox, Block, BlockKind, Line
 from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
-from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids
+from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids, rule_coverage
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, is_numeric, pieces_of_lines
@@ -32,6 +32,10 @@ LINE_TOLERANCE_PT = 1.0
 # Bar charts draw bars as filled boxes with value labels: a "grid" whose cells are numbers and
 # mostly empty (below this share filled). Real sparse tables carry words too.
 CHART_MAX_FILL = 0.4
+# A ruled grid drawing less than this share of its row and column lines is a diagram (boxes
+# joined by connectors) or a sparse form; on the corpus tables measured 0.42-1.0, slide
+# diagrams 0.36-0.41 (see grid.rule_coverage).
+MIN_RULE_COVERAGE = 0.4
 # A cell longer than this in a table without vertical rules is a paragraph between two rules.
 MAX_STACK_CELL_CHARS = 200
 
@@ -121,6 +125,8 @@ def _table_block(
 def _ruled_block(
     page: pymupdf.Page, grid: Grid, lines: Sequence[Line], page_number: int, options: TableOptions
 ) -> Block | None:
+    if grid.ruled_columns and rule_coverage(grid) < MIN_RULE_COVERAGE:
+        return None
     chosen, pieces = lines_inside(grid.bbox, lines)
     if not pieces:
         return None

@@ -66,6 +66,18 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
     return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
 
 
+def rule_coverage(grid: Grid) -> float:
+    """Drawn share of the lattice: the length of rules inside the grid over the length of
+    every row and column boundary line. A full table is ~1; boxes-and-arrows diagrams ~0.3."""
+    box = grid.bbox
+    lattice = len(grid.xs) * box.height + len(grid.ys) * box.width
+    drawn = 0.0
+    for rule in grid.rules:
+        lo, hi = (box.x0, box.x1) if rule.horizontal else (box.top, box.bottom)
+        drawn += max(0.0, min(rule.end, hi) - max(rule.start, lo))
+    return drawn / lattice if lattice > 0 else 0.0
+
+
 def merge_stacked_grids(grids: Sequence[Grid]) -> list[Grid]:
     """Join grids that sit one above the other with the same left and right edges and at most
     a group-title row between them: one table whose row groups were drawn as separate blocks."""
