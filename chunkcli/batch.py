@@ -162,11 +162,11 @@ def _run_all(
 ) -> Iterator[tuple[int, WorkResult, float]]:
     """(index, result, seconds) per path, in completion order.
 
-    Worker processes even for one file, so that a crash or a hang inside MuPDF costs only that
-    file; jobs=1 (or a single CPU) converts in this process, simpler to debug.
+    Worker processes (default: one per CPU) even for one file, so that a crash or a hang
+    inside MuPDF costs only that file; jobs=1 converts in this process, simpler to debug.
     """
-    jobs = jobs or os.cpu_count() or 1
-    if jobs > 1:
+    if jobs != 1:
+        jobs = jobs or os.cpu_count() or 1
         work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
         # Biggest files first, so that one long file does not run alone at the end of the batch.
         order = sorted(range(len(paths)), key=lambda i: (-_size_bytes(paths[i]), i))
