@@ -102,16 +102,17 @@ def table_line_sets(markdown: str) -> tuple[dict[str, set[str]], dict[str, int],
 
 
 def count_table_cuts(texts: Sequence[str], markdown: str) -> int:
+    """Chunks with a table row none of whose tables is intact in the chunk (intact: all its
+    rows are there, or its header is). A row can belong to several tables (repeated text)."""
     lines_of, sizes, headers = table_line_sets(markdown)
     cuts = 0
     for text in texts:
         stripped = [line.strip() for line in text.split("\n")]
-        present: Counter[str] = Counter()
-        for line in set(stripped):
-            for key in lines_of.get(line, ()):
-                present[key] += 1
+        rows = [line for line in set(stripped) if line in lines_of]
+        present: Counter[str] = Counter(key for line in rows for key in lines_of[line])
         joined = "\n".join(stripped)
-        if any(n < sizes[key] and headers[key] not in joined for key, n in present.items()):
+        intact = {k for k, n in present.items() if n == sizes[k] or headers[k] in joined}
+        if any(not (lines_of[line] & intact) for line in rows):
             cuts += 1
     return cuts
 
@@ -171,6 +172,18 @@ def run_langchain(markdown: str, max_tokens: int) -> Result:
     )
 
 
+def print_scaling(markdown: str, max_tokens: int) -> None:
+    """chunkcli's CPU time on prefixes of the text of growing size: linear means flat MB/s."""
+    print("\n| Markdown MB | chunkcli CPU s | MB/s (CPU) |\n|---:|---:|---:|")
+    for share in (0.125, 0.25, 0.5, 1.0):
+        part = markdown[: int(len(markdown) * share)]
+        megabytes = len(part.encode("utf-8")) / 1e6
+        began = time.process_time()
+        split_markdown(part, SplitOptions(max_tokens=max_tokens))
+        seconds = time.process_time() - began
+        print(f"| {megabytes:.2f} | {seconds:.2f} | {megabytes / seconds:.2f} |")
+
+
 def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) -> None:
     base = {r.tool: r for r in results}
     langchain = base.get("LangChain header→recursive")
@@ -192,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--pdfs", type=int, default=12, help="corpus PDFs to convert")
     parser.add_argument("--tools", default="chunkcli,langchain")
+    parser.add_argument("--scaling", action="store_true", help="also time growing prefixes")
     args = parser.parse_args(argv)
     markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
     megabytes = len(markdown.encode("utf-8")) / 1e6
@@ -201,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     }
     results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
     print_table(results, megabytes, args.max_tokens)
+    if args.scaling:
+        print_scaling(markdown, args.max_tokens)
 
 
 if __name__ == "__main__":

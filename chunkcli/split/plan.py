@@ -217,7 +217,7 @@ def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
         return emit(layout, glue_lo, k) + split_oversized(layout, k, k)
     if piece.kind is PieceKind.TABLE and len(piece.rows) > 1:
         return pack_run(layout, _table_run(layout, glue_lo, k))
-    if piece.kind is PieceKind.TEXT:
+    if piece.kind in (PieceKind.TEXT, PieceKind.HEADING):  # a heading this long is text
         return pack_run(layout, _text_run(layout, glue_lo, k))
     return [whole_plan(layout, glue_lo, k + 1, ChunkKind.SECTION)]
 
