@@ -477,6 +477,17 @@ def test_near_duplicate_chunks_warn_and_distinct_ones_do_not() -> None:
     assert "chunks.near-duplicates" not in codes(run(f"# Doc\n\n{PROSE}\n", copies[:2]))
 
 
+def test_table_parts_that_differ_only_in_numbers_are_not_duplicates() -> None:
+    header = "| Year | Holders | Shares |\n| --- | --- | --- |\n"
+    parts = [
+        header
+        + "\n".join(f"| {2000 + i} | {i * 37 + start} | {i * 91 + start} |" for i in range(8))
+        for start in (1000, 5000)
+    ]
+    chunks = [chunk(part, 120, start=n) for n, part in enumerate(parts)]
+    assert "chunks.near-duplicates" not in codes(run(f"# Doc\n\n{PROSE}\n", chunks))
+
+
 def test_report_counts_chunks_and_tokens() -> None:
     report = run(f"# Doc\n\n{PROSE}\n", [chunk(PROSE, 30), chunk(PROSE[::-1], 25, start=1)])
     assert (report.chunks, report.tokens) == (2, 55)

@@ -27,7 +27,6 @@ NEAR_DUPLICATE_MIN_CHARS = 80
 # A shingle found in more chunks than this says nothing about any pair (and would cost n^2).
 COMMON_SHINGLE_CHUNKS = 50
 NOT_TEXT = re.compile(r"[\W_]+")
-DIGITS = re.compile(r"\d+")
 
 
 def check_chunks(chunks: Sequence[Chunk], markdown: str, options: CheckOptions) -> list[Issue]:
@@ -107,8 +106,9 @@ def crumbs(chunks: Sequence[Chunk], options: CheckOptions, line_of: line_locator
 
 
 def shingle_sample(text: str) -> frozenset[str]:
-    """Sampled shingles of the text with case, numbers, spaces and punctuation ignored."""
-    normal = NOT_TEXT.sub("", DIGITS.sub("0", text.casefold()))
+    """Sampled shingles of the text with case, spaces and punctuation ignored."""
+    # Numbers are kept: two parts of a statistics table differ only in their numbers.
+    normal = NOT_TEXT.sub("", text.casefold())
     if len(normal) < NEAR_DUPLICATE_MIN_CHARS:
         return frozenset()
     return frozenset(
