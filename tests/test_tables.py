@@ -157,6 +157,37 @@ def test_unruled_numeric_table_is_detected() -> None:
     assert "Segment revenue" not in table.text
 
 
+def test_unruled_money_columns_close_together_keep_their_columns() -> None:
+    """Signs flush left, numbers flush right, columns only 6 pt apart (a 10-K statement)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        rows = (
+            ("Cost of revenue", "$", "178", "$", "141"),
+            ("Research", "", "3,423", "", "2,532"),
+            ("Sales", "", "1,136", "", "876"),
+            ("Total", "$", "4,737", "$", "3,549"),
+        )
+        page.insert_text((300, 100), "2025", fontname="hebo", fontsize=8)
+        page.insert_text((362, 100), "2024", fontname="hebo", fontsize=8)
+        for i, (label, sign1, num1, sign2, num2) in enumerate(rows):
+            y = 112 + 10 * i
+            page.insert_text((72, y), label, fontsize=8)
+            for sign, number, left, right in ((sign1, num1, 276, 330), (sign2, num2, 336, 392)):
+                if sign:
+                    page.insert_text((left, y), sign, fontsize=8)
+                width = pymupdf.get_text_length(number, "helv", 8)
+                page.insert_text((right - width, y), number, fontsize=8)
+
+    [table] = tables_of(draw)
+    assert table.cells == (
+        ("", "2025", "2024"),
+        ("Cost of revenue", "$ 178", "$ 141"),
+        ("Research", "3,423", "2,532"),
+        ("Sales", "1,136", "876"),
+        ("Total", "$ 4,737", "$ 3,549"),
+    )
+
+
 def test_unruled_detection_can_be_switched_off() -> None:
     assert tables_of(unruled_numbers, TableOptions(unruled=False)) == []
 

@@ -113,7 +113,7 @@ def _table_of_run(rows: list[list[Piece]], start: int, end: int) -> UnruledTable
     size = statistics.median(p.size for row in body for p in row)
     # Narrow gutters are trusted only between columns of numbers; words need wide ones, or
     # the stretched word spaces of justified prose would pass for columns.
-    for min_width, numbers_required in ((size * WORD_GUTTER_EM, False), (MIN_GUTTER_PT, True)):
+    for min_width, numbers_required in ((MIN_GUTTER_PT, True), (size * WORD_GUTTER_EM, False)):
         xs = (x0, *text_gutters(body, x0, x1, 0, min_width), x1)
         if len(xs) >= 3 and _looks_tabular(body, xs, numbers_required):
             headers = _header_rows(rows[:start], body[0], xs)
