@@ -49,8 +49,14 @@ class line_locator:  # noqa: N801 - used as a function: line_of(offset) -> 1-bas
         return bisect.bisect_right(self.starts, offset)
 
 
+def locate(chunk: Chunk, line_of: line_locator) -> str:
+    """'line 12' or 'line 12, page 3'."""
+    page = f", page {chunk.page_start}" if chunk.page_start is not None else ""
+    return f"line {line_of(chunk.start)}{page}"
+
+
 def describe(index: int, chunk: Chunk, line_of: line_locator) -> str:
-    return f"chunk {index + 1} (line {line_of(chunk.start)}, {chunk.tokens} tokens)"
+    return f"chunk {index + 1} ({locate(chunk, line_of)}, {chunk.tokens} tokens)"
 
 
 def over_limit(
@@ -166,8 +172,8 @@ def near_duplicates(
     if not pairs:
         return []
     described = [
-        f"chunk {b + 1} (line {line_of(chunks[b].start)}) ≈ chunk {a + 1} "
-        f"(line {line_of(chunks[a].start)})"
+        f"chunk {b + 1} ({locate(chunks[b], line_of)}) ≈ chunk {a + 1} "
+        f"({locate(chunks[a], line_of)})"
         for a, b in pairs
     ]
     first = chunks[pairs[0][1]]
