@@ -301,10 +301,17 @@ CHECK_STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
 def check(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[Path],
-        typer.Argument(help="PDFs, Markdown files, or folders of either; '-' reads Markdown."),
+        typer.Argument(
+            metavar="PATH",
+            help="PDFs, Markdown files, or folders of either; '-' reads Markdown from stdin.",
+            show_default=False,
+        ),
     ],
     output_format: Annotated[
-        str, typer.Option("--format", help="table, json, or github (Actions annotations).")
+        str,
+        typer.Option(
+            "--format", metavar="table|json|github", help="github: Actions annotations."
+        ),
     ] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
