@@ -279,3 +279,15 @@ def test_identical_margin_text_at_varying_heights_is_furniture() -> None:
                    block("Form 1040NR (2007)", 480, 760 + 5 * n, n)], n) for n in range(1, 4)]
     stripped = strip_running_headers(tuple(pages))
     assert all(p.blocks[1].kind == BlockKind.FURNITURE for p in stripped)
+
+
+def test_outline_matches_headings_printed_with_numbers_and_curly_quotes() -> None:
+    body = "Body text that is long enough to be the most common size in the document."
+    md = markdown_of(
+        [page([block("1. Introduction", 50, 60, bold=True), block(body, 50, 90),
+               block("1.1 Attacker\u2019s Goal", 50, 130, bold=True), block(body, 50, 160),
+               block("Author Names Here", 50, 200, size=12), block(body, 50, 230)])],
+        outline=(OutlineEntry(1, "Introduction", 1), OutlineEntry(2, "Attacker's Goal", 1)),
+    )
+    assert "## 1. Introduction" in md and "### 1.1 Attacker\u2019s Goal" in md
+    assert "#### Author Names Here" in md  # not in the outline: below its deepest level

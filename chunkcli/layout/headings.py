@@ -76,7 +76,13 @@ def label_headings(document: Document) -> Document:
             levels[(title.page_index, title.block_index)] = 1
             remaining = [c for c in remaining if (c.page_index, c.block_index) != (
                 title.page_index, title.block_index)]
-    levels.update(_pattern_and_size_levels(remaining, body))
+    outline_used = bool(levels) and max(levels.values()) > 1
+    extra = _pattern_and_size_levels(remaining, body)
+    if outline_used:
+        # The outline is authoritative: headings it does not list sit below its deepest level.
+        deepest = min(MAX_LEVEL, max(levels.values()) + 1)
+        extra = {key: max(level, deepest) for key, level in extra.items()}
+    levels.update(extra)
     pages = tuple(_apply(i, page, levels) for i, page in enumerate(document.pages))
     return replace(document, pages=pages)
 
@@ -208,16 +214,31 @@ def _outline_shift(outline: list[OutlineEntry], title: str) -> int:
 
 
 def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:
-    wanted = _normal(entry.title)
+    wanted = _outline_key(entry.title)
+    if not wanted:
+        return None
     for block_index, block in enumerate(page.blocks):
         if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) and len(block.lines) <= 3:
-            if _normal(" ".join(line.text for line in block.lines)) == wanted:
+            if _outline_key(" ".join(line.text for line in block.lines)) == wanted:
                 return page_index, block_index
     return None
 
 
 def _normal(text: str) -> str:
     return "".join(text.split()).casefold()
+
+
+# Outline titles and printed headings differ in numbering ("Introduction" vs "1. Introduction"),
+# quotes and spacing; compare them without those.
+_LEADING_NUMBER = re.compile(
+    rf"^\s*(?:(?:chapter|section|part|article)\s+)?(?:[\d{_KANJI_NUM}]+(?:[.\-][\d]+)*[.)]?|[IVX]+\.?)\s+",
+    re.IGNORECASE,
+)
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _outline_key(text: str) -> str:
+    return _normal(_LEADING_NUMBER.sub("", text.translate(_QUOTES), count=1))
 
 
 def _apply(page_index: int, page: Page, levels: dict[tuple[int, int], int]) -> Page:
