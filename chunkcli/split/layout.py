@@ -43,7 +43,11 @@ class Layout:
         return self.cumulative[hi] - self.cumulative[lo]
 
     def common_path(self, lo: int, hi: int) -> Path:
-        """The deepest heading path that contains every piece of pieces[lo:hi]."""
+        """The deepest heading path that contains the text of pieces[lo:hi]: headings before
+        the first text (glued on, with no text of their own) do not count."""
+        if self.has_content(lo, hi):
+            while not self.pieces[lo].is_content:
+                lo += 1
         path = self.paths[lo]
         for index in range(lo + 1, hi):
             path = common_prefix(path, self.paths[index])

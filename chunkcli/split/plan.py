@@ -143,18 +143,21 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
     last_content = lo - 1
     k = lo
     while k < hi:
+        # The window's path runs from its first text on (see Layout.common_path).
+        has_text = last_content >= window_lo
         path = layout.paths[k]
-        path = path if window_path is None else common_prefix(window_path, path)
+        if has_text and window_path is not None:
+            path = common_prefix(window_path, path)
         if layout.prefix(path)[1] + window_tokens + pieces[k].tokens <= layout.max_tokens:
             window_tokens += pieces[k].tokens
-            window_path = path
+            if has_text or pieces[k].is_content:
+                window_path = path
             last_content = k if pieces[k].is_content else last_content
             k += 1
         elif last_content >= window_lo:
             glue = last_content + 1
             plans += emit(layout, window_lo, glue)
-            window_lo, window_tokens = glue, layout.tokens(glue, k)
-            window_path = layout.common_path(glue, k) if glue < k else None
+            window_lo, window_tokens, window_path = glue, layout.tokens(glue, k), None
         elif window_lo < k and not pieces[k].is_content:
             # Headings alone fill the limit (degenerate input): they become their own chunk.
             plans += emit(layout, window_lo, k)
