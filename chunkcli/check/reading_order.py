@@ -1,8 +1,8 @@
 """Paragraphs -> Issues: signs that columns were interleaved or lines were not joined.
 
 Two heuristics, both reported as warnings with examples:
-- a paragraph stops mid-sentence, the next one on the page does not continue it, but a later
-  one on the same page starts in lowercase: text from another column was put in between;
+- a paragraph stops mid-sentence, the next one on the page is a complete paragraph that does not
+  continue it, and another one on the same page starts in lowercase: columns were interleaved;
 - words broken with a hyphen at the end of a line and continued in lowercase on the next one:
   the converter did not join hyphenated lines, so the halves are indexed as two tokens.
 """
@@ -87,21 +87,25 @@ def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
             continue  # a list, table or heading comes next, or the page ends: not prose in between
         if is_continuation(following.text) or not is_complete_prose(following):
             continue
-        continuation = continuation_on_page(scan.paragraphs, index + 2, paragraph.page)
+        continuation = continuation_on_page(scan.paragraphs, index)
         if continuation is not None:
             found.append(Interruption(paragraph, continuation))
     return found
 
 
-def continuation_on_page(
-    paragraphs: tuple[Paragraph, ...], start: int, page: int | None
-) -> Paragraph | None:
-    """The first paragraph from `start` on, still on `page`, that starts like a continuation."""
-    for paragraph in paragraphs[start : start + CONTINUATION_LOOKAHEAD]:
-        if paragraph.page != page:
-            return None
-        if is_continuation(paragraph.text):
-            return paragraph
+def continuation_on_page(paragraphs: tuple[Paragraph, ...], index: int) -> Paragraph | None:
+    """A paragraph on the same page that starts like the continuation of paragraphs[index]:
+    looked for further down first, then further up (rows of two columns read left-right put
+    the top of the right column before the bottom of the left one)."""
+    page = paragraphs[index].page
+    below = paragraphs[index + 2 : index + 2 + CONTINUATION_LOOKAHEAD]
+    above = paragraphs[max(0, index - CONTINUATION_LOOKAHEAD) : index][::-1]
+    for candidates in (below, above):
+        for paragraph in candidates:
+            if paragraph.page != page:
+                break
+            if is_continuation(paragraph.text):
+                return paragraph
     return None
 
 
