@@ -1,4 +1,4 @@
-"""check on two-column PDFs: a naive row-by-row reading warns, chunkcli's own conversion does not."""
+"""check on two-column PDFs: naive row-by-row reading warns, chunkcli's conversion does not."""
 
 from __future__ import annotations
 
