@@ -21,6 +21,8 @@ PAGE_MARKERS = {
 }
 # Characters that would turn a paragraph's first character into Markdown syntax.
 _LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
+# An item whose bullet starts this far right of the previous item's bullet is nested in it.
+LIST_NEST_PT = 6.0
 _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
 
 
@@ -44,19 +46,28 @@ def document_compounds(document: Document) -> frozenset[str]:
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
     pieces: list[str] = [PAGE_MARKERS[page.status].format(n=page.number)]
-    previous: Block | None = None
+    nesting: list[tuple[float, int]] = []  # (bullet x, content indent) of open list levels
     for block in page.blocks:
         text = render_block(block, compounds)
         if not text:
             continue
-        list_continues = (
-            previous is not None
-            and previous.kind == BlockKind.LIST_ITEM
-            and block.kind == BlockKind.LIST_ITEM
-        )
-        pieces.append(("\n" if list_continues else "\n\n") + text)
-        previous = block
+        if block.kind == BlockKind.LIST_ITEM and nesting:
+            text = _nest(text, block.bbox.x0, nesting)
+            pieces.append("\n" + text)
+        else:
+            nesting = []
+            pieces.append("\n\n" + text)
+        if block.kind == BlockKind.LIST_ITEM:
+            indent = len(text) - len(text.lstrip(" "))
+            nesting.append((block.bbox.x0, indent + len(text.lstrip(" ").split(" ", 1)[0]) + 1))
     return pieces[0] + "".join(pieces[1:])
+
+
+def _nest(text: str, x0: float, nesting: list[tuple[float, int]]) -> str:
+    """Indent a list item under the open item whose bullet lies left of it (sub-bullets)."""
+    while nesting and x0 <= nesting[-1][0] + LIST_NEST_PT:
+        nesting.pop()  # back out to this item's own level
+    return " " * nesting[-1][1] + text if nesting else text
 
 
 def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:

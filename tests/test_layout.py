@@ -291,3 +291,12 @@ def test_outline_matches_headings_printed_with_numbers_and_curly_quotes() -> Non
     )
     assert "## 1. Introduction" in md and "### 1.1 Attacker\u2019s Goal" in md
     assert "#### Author Names Here" in md  # not in the outline: below its deepest level
+
+
+def test_sub_bullets_are_nested_under_their_item() -> None:
+    items = [("● Leadership", 50), ("○ Chair: A", 70), ("○ Co-chair: B", 70), ("● Budget", 50)]
+    blocks = [Block(BlockKind.LIST_ITEM, (line(t, x, 100 + i * 20, width=100),),
+                    BBox(x, 100 + i * 20, x + 100, 110 + i * 20), 1)
+              for i, (t, x) in enumerate(items)]
+    md = render_markdown(Document("t.pdf", (page(blocks),)))
+    assert "- Leadership\n  - Chair: A\n  - Co-chair: B\n- Budget" in md
