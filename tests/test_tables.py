@@ -300,6 +300,24 @@ def test_table_of_contents_with_dot_leaders_is_not_a_table() -> None:
     assert tables_of(draw) == []
 
 
+def test_table_of_contents_without_leaders_is_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        entries = (
+            ("Acknowledgements", "vi"),
+            ("Introduction", "1"),
+            ("Background", "5"),
+            ("Method", "12"),
+            ("Results", "20"),
+        )
+        for i, (title, number) in enumerate(entries):
+            y = 100 + 16 * i
+            page.insert_text((72, y), title, fontsize=10)
+            width = pymupdf.get_text_length(number, "helv", 10)
+            page.insert_text((480 - width, y), number, fontsize=10)
+
+    assert tables_of(draw) == []
+
+
 def test_row_groups_drawn_as_separate_grids_are_one_table() -> None:
     def draw(page: pymupdf.Page) -> None:
         ruled_grid(page, (HEADER, BODY[0]), top=100)  # rows 100-148

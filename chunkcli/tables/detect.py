@@ -8,6 +8,7 @@ of a grid whose own construction was ambiguous.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,7 @@ from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids, rule_cov
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, is_numeric, pieces_of_lines
-from chunkcli.tables.unruled import UnruledTable, find_unruled
+from chunkcli.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
 
 if TYPE_CHECKING:
     import pymupdf
@@ -36,6 +37,8 @@ CHART_MAX_FILL = 0.4
 # joined by connectors) or a sparse form; on the corpus tables measured 0.42-1.0, slide
 # diagrams 0.36-0.41 (see grid.rule_coverage).
 MIN_RULE_COVERAGE = 0.4
+# Page numbers in a table of contents: arabic or lower-case roman.
+ROMAN_OR_ARABIC = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 # A cell longer than this in a table without vertical rules is a paragraph between two rules.
 MAX_STACK_CELL_CHARS = 200
 
@@ -75,7 +78,11 @@ def detect_tables(
             if block is not None:
                 blocks.append(block)
     if options.unruled:
-        free = [p for p in pieces if not _covered(lines[p.line_index], blocks)]
+        free = [
+            p
+            for p in pieces
+            if not lines[p.line_index].vertical and not _covered(lines[p.line_index], blocks)
+        ]
         for table in find_unruled(free):
             block = _unruled_block(table, lines, page_number)
             if block is not None and not any(_overlaps(block.bbox, b.bbox) for b in blocks):
@@ -188,7 +195,21 @@ def _unruled_block(table: UnruledTable, lines: Sequence[Line], page_number: int)
     ys = (top, *row_boundaries_all(pieces, top, bottom), bottom)
     grid = fill_cells(pieces, table.xs, ys, lambda x, y: False)
     cells = tidy_cells(grid, header_rows=table.header_rows)
+    full_rows = sum(1 for row in cells if sum(1 for c in row if c) >= MIN_COLUMNS)
+    if full_rows < MIN_UNRULED_ROWS or _is_chart(cells) or _is_contents(cells):
+        return None
     return _table_block(box, chosen, cells, page_number)
+
+
+def _is_contents(cells: Cells) -> bool:
+    """A table of contents without leaders: titles, then page numbers that never go down."""
+    if len(cells[0]) != MIN_COLUMNS:
+        return False
+    pages = [row[-1] for row in cells if row[-1]]
+    if not all(ROMAN_OR_ARABIC.fullmatch(p) for p in pages):
+        return False
+    arabic = [int(p) for p in pages if p.isdigit()]
+    return arabic == sorted(arabic)
 
 
 def row_boundaries_all(pieces: Sequence[Piece], top: float, bottom: float) -> list[float]:
