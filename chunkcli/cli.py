@@ -83,7 +83,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", "-j", min=1, metavar="N", help="Worker processes [default: CPUs]; 1 = none."
+            "--jobs", "-j", min=1, metavar="N",
+            help="Worker processes [default: CPUs]; 1 converts in this process.",
         ),
     ] = None,
     no_tables: Annotated[
