@@ -109,30 +109,38 @@ def check_pages(
     `page_shares` gives each page's area as a share of an A4 page (capped at 1; unknown = 1), so
     that a one-line banner page is not expected to hold a page's worth of text.
     """
-    blank = tuple(p for p, s in statuses.items() if s == PageStatus.BLANK)
-    scanned = tuple(p for p, s in statuses.items() if s == PageStatus.IMAGE_ONLY)
-    marked_garbage = tuple(p for p, s in statuses.items() if s == PageStatus.GARBAGE)
+    blank = pages_with(statuses, PageStatus.BLANK)
+    scanned = pages_with(statuses, PageStatus.IMAGE_ONLY)
+    marked_garbage = pages_with(statuses, PageStatus.GARBAGE)
     texts = text_by_page(scan)
-    issues: list[Issue] = []
-    if marked_garbage:
-        issues.append(garbage_status_issue(marked_garbage))
     measured = measured_garbage(texts, set(marked_garbage), options)
-    issues.extend(measured)
-    covers = cover_pages(scanned, statuses)
-    inner_scans = tuple(p for p in scanned if p not in covers)
-    if inner_scans:
-        issues.append(scanned_issue(inner_scans, len(statuses)))
-    if covers:
-        issues.append(cover_issue(covers))
-    if blank:
-        issues.append(blank_issue(blank))
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
     shares = page_shares or {}
     owing = [p for p in statuses if p not in blank]
     a4_pages = sum(shares.get(p, 1.0) for p in owing) if statuses else 1.0
-    issues.extend(almost_empty(texts, max(len(owing), 1), a4_pages, options))
+    issues = [
+        *([garbage_status_issue(marked_garbage)] if marked_garbage else []),
+        *measured,
+        *scanned_issues(scanned, statuses),
+        *([blank_issue(blank)] if blank else []),
+        *almost_empty(texts, max(len(owing), 1), a4_pages, options),
+    ]
     garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
     return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
+
+
+def pages_with(statuses: Mapping[int, PageStatus], status: PageStatus) -> tuple[int, ...]:
+    return tuple(page for page, found in statuses.items() if found == status)
+
+
+def scanned_issues(scanned: tuple[int, ...], statuses: Mapping[int, PageStatus]) -> list[Issue]:
+    """A warning for pages that need OCR; a note for a cover picture."""
+    covers = cover_pages(scanned, statuses)
+    inner = tuple(p for p in scanned if p not in covers)
+    return [
+        *([scanned_issue(inner, len(statuses))] if inner else []),
+        *([cover_issue(covers)] if covers else []),
+    ]
 
 
 def garbage_status_issue(pages: tuple[int, ...]) -> Issue:
