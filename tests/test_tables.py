@@ -13,6 +13,7 @@ from chunkcli.extract import page_lines
 from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span
 from chunkcli.tables import TableOptions, detect_tables, merge_continued_tables
 from chunkcli.tables import detect as detect_module
+from chunkcli.tables.rules import Rule, rules_from_drawings
 from chunkcli.tables.text import join_text
 
 Draw = Callable[[pymupdf.Page], None]
@@ -478,3 +479,51 @@ def test_join_text_is_one_clean_line(left: str, right: str) -> None:
     joined = join_text(left, right)
     assert "\n" not in joined and "  " not in joined and joined == joined.strip()
     assert joined.replace(" ", "") == (left + right).replace(" ", "").replace("\n", "")
+
+
+# --- rules from drawings: pure geometry ------------------------------------------------------
+
+
+PAGE = BBox(0, 0, 600, 800)
+
+
+def drawing(kind: str, *items: tuple[object, ...], color: object = (0, 0, 0)) -> dict[str, object]:
+    return {"type": kind, "items": list(items), "color": color, "fill": color}
+
+
+def test_thin_filled_rectangles_are_rules_and_pieces_join() -> None:
+    rules = rules_from_drawings(
+        [
+            drawing("f", ("re", (100, 200, 250, 200.8), 1)),  # a hairline drawn as a rectangle
+            drawing("f", ("re", (251, 200.5, 400, 201.2), 1)),  # its continuation, 1 pt later
+            drawing("s", ("l", (300, 100), (300, 300))),  # a stroked vertical line
+        ],
+        PAGE,
+    )
+    assert sorted(rules, key=lambda r: r.horizontal) == [
+        Rule(False, 300, 100, 300),
+        Rule(True, pytest.approx(200.6, abs=0.3), 100, 400),
+    ]
+
+
+def test_invisible_and_page_border_drawings_are_not_rules() -> None:
+    rules = rules_from_drawings(
+        [
+            drawing("s", ("l", (100, 300), (400, 300)), color=(1, 1, 1)),  # white on white
+            drawing("s", ("re", (0, 0, 600, 800), 1)),  # the page border
+            drawing("f", ("re", (10, 10, 590, 700), 1), color=(0.9, 0.9, 0.8)),  # a background
+            drawing("s", ("l", (100, 100), (103, 100))),  # a tick, too short for a rule
+        ],
+        PAGE,
+    )
+    assert rules == ()
+
+
+def test_shaded_cells_give_their_edges_as_rules() -> None:
+    rules = rules_from_drawings([drawing("f", ("re", (100, 100, 200, 130), 1))], PAGE)
+    assert {(r.horizontal, r.pos) for r in rules} == {
+        (True, 100),
+        (True, 130),
+        (False, 100),
+        (False, 200),
+    }
