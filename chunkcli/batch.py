@@ -10,13 +10,16 @@ The worker processes, and killing a runaway one, live in workers.py.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
+import glob
 import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.model import ConvertResult
@@ -28,6 +31,9 @@ DEFAULT_TIMEOUT_S = 120.0
 MAX_FILES_LISTED = 10
 
 WorkResult = ConvertResult | ChunkcliError
+FileJob = tuple[Path, Path | None]  # a PDF and the Markdown file to write (None: write nothing)
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +145,39 @@ def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: floa
 def convert_one(
     path: Path, options: ConvertOptions, timeout_s: float, *, jobs: int | None = None
 ) -> ConvertResult:
-    """Convert one file; every failure, a crash or hang of MuPDF too, is a ChunkcliError
-    naming the file. jobs=1 converts in this process (no crash isolation, no hard kill)."""
-    [(_, result, _)] = list(_run_all([path], options, jobs, timeout_s))
+    """Convert one file into a full ConvertResult (document and Markdown); every failure, a
+    crash or hang of MuPDF too, is a ChunkcliError naming the file. jobs=1 converts in this
+    process (no crash isolation, no hard kill)."""
+    work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
+    [(_, result, _)] = list(_run_all([path], work, jobs, timeout_s, _itself))
     if isinstance(result, ChunkcliError):
         raise result
     return result
+
+
+def convert_file(
+    pdf: Path,
+    target: Path | None,
+    options: ConvertOptions,
+    *,
+    jobs: int | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> tuple[FileOutcome, str | None]:
+    """Convert one PDF (for the CLI): write `target` atomically, or, when `target` is None,
+    return the Markdown. Raises ChunkcliError naming the file when it fails."""
+    if target is None:
+        with tempfile.TemporaryDirectory(prefix="chunkcli-") as folder:
+            outcome, _ = convert_file(pdf, Path(folder, "out.md"), options, jobs=jobs,
+                                      timeout_s=timeout_s)  # fmt: skip
+            markdown = Path(folder, "out.md").read_text(encoding="utf-8")
+        return dataclasses.replace(outcome, output=None), markdown
+    summary = convert_many(
+        [(pdf, Path(target.name))], target.parent, options, jobs=jobs, timeout_s=timeout_s
+    )
+    [outcome] = summary.outcomes
+    if outcome.error is not None:
+        raise ChunkcliError(outcome.error)
+    return outcome, None
 
 
 def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> WorkResult:
@@ -158,28 +191,38 @@ def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> 
 
 
 def _run_all(
-    paths: Sequence[Path], options: ConvertOptions, jobs: int | None, timeout_s: float
-) -> Iterator[tuple[int, WorkResult, float]]:
-    """(index, result, seconds) per path, in completion order.
+    items: Sequence[Item],
+    work: Callable[[Item], Result],
+    jobs: int | None,
+    timeout_s: float,
+    source_of: Callable[[Item], Path],
+) -> Iterator[tuple[int, Result | ChunkcliError, float]]:
+    """(index, result, seconds) per item, in completion order.
 
     Worker processes (default: one per CPU) even for one file, so that a crash or a hang
     inside MuPDF costs only that file; jobs=1 converts in this process, simpler to debug.
     """
-    if jobs != 1:
-        jobs = jobs or os.cpu_count() or 1
-        work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
-        # Biggest files first, so that one long file does not run alone at the end of the batch.
-        order = sorted(range(len(paths)), key=lambda i: (-_size_bytes(paths[i]), i))
-        queue = [paths[i] for i in order]
-        for position, result, seconds in run_in_workers(
-            queue, work, jobs=jobs, timeout_s=timeout_s
-        ):
-            yield order[position], result, seconds
+    if jobs == 1:
+        for index, item in enumerate(items):
+            started = time.perf_counter()
+            result = work(item)
+            yield index, result, time.perf_counter() - started
         return
-    for index, path in enumerate(paths):
-        started = time.perf_counter()
-        result = _convert_catching(path, options, timeout_s)
-        yield index, result, time.perf_counter() - started
+    # Biggest files first, so that one long file does not run alone at the end of the batch.
+    order = sorted(range(len(items)), key=lambda i: (-_size_bytes(source_of(items[i])), i))
+    queue = [items[i] for i in order]
+    processes = jobs or os.cpu_count() or 1
+    finished = run_in_workers(queue, work, jobs=processes, timeout_s=timeout_s, source_of=source_of)
+    for position, outcome, seconds in finished:
+        yield order[position], outcome, seconds
+
+
+def _itself(path: Path) -> Path:
+    return path
+
+
+def _source(job: FileJob) -> Path:
+    return job[0]
 
 
 def _size_bytes(path: Path) -> int:
@@ -200,9 +243,10 @@ def iter_conversions(
     timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> Iterator[tuple[Path, ConvertResult | ChunkcliError]]:
     """Convert in memory, yielding (pdf, result or error) in input order (for `check`)."""
+    work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
     waiting: dict[int, WorkResult] = {}
     next_index = 0
-    for index, result, _seconds in _run_all(pdfs, options, jobs, timeout_s):
+    for index, result, _seconds in _run_all(pdfs, work, jobs, timeout_s, _itself):
         waiting[index] = result
         while next_index in waiting:
             yield pdfs[next_index], waiting.pop(next_index)
@@ -224,29 +268,33 @@ def convert_many(
     With `out_dir` None nothing is written (a dry run that still reports every page).
     """
     started = time.perf_counter()
+    files = [(pdf, out_dir / relative if out_dir is not None else None) for pdf, relative in pdfs]
+    work = functools.partial(_convert_and_write, options=options, timeout_s=timeout_s)
     outcomes: dict[int, FileOutcome] = {}
-    sources = [pdf for pdf, _ in pdfs]
-    for index, result, seconds in _run_all(sources, options, jobs, timeout_s):
-        pdf, relative = pdfs[index]
-        target = out_dir / relative if out_dir is not None else None
-        outcome = _record(pdf, target, result, seconds)
-        outcomes[index] = outcome
+    for index, result, seconds in _run_all(files, work, jobs, timeout_s, _source):
+        if isinstance(result, ChunkcliError):  # its worker crashed or was killed
+            result = _lost(files[index], result, seconds)
+        outcomes[index] = result
         if on_progress is not None:
-            on_progress(outcome)
+            on_progress(result)
     ordered = tuple(outcomes[i] for i in range(len(pdfs)))
     return BatchSummary(ordered, time.perf_counter() - started)
 
 
-def _record(pdf: Path, target: Path | None, result: WorkResult, seconds: float) -> FileOutcome:
-    """Write a successful result to `target` (atomically) and describe what happened."""
+def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) -> FileOutcome:
+    """In a worker: convert, write the Markdown, and send back only this small outcome (a
+    pickled document costs about as much as a fifth of its conversion)."""
+    pdf, target = job
+    started = time.perf_counter()
+    result = _convert_catching(pdf, options, timeout_s)
     if isinstance(result, ChunkcliError):
-        return FileOutcome(pdf, None, seconds=seconds, error=str(result))
+        return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
     if target is not None:
         try:
             write_atomically(target, result.markdown)
         except OSError as exc:
             error = f"{pdf}: cannot write {target}: {exc.strerror or exc}"
-            return FileOutcome(pdf, None, seconds=seconds, error=error)
+            return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
     return FileOutcome(
         source=pdf,
         output=target,
@@ -254,8 +302,17 @@ def _record(pdf: Path, target: Path | None, result: WorkResult, seconds: float) 
         blank=result.blank_pages,
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
-        seconds=seconds,
+        seconds=time.perf_counter() - started,
     )
+
+
+def _lost(job: FileJob, error: ChunkcliError, seconds: float) -> FileOutcome:
+    """The outcome of a file whose worker died; a temporary file it was writing is removed."""
+    pdf, target = job
+    if target is not None and target.parent.is_dir():
+        for stray in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            stray.unlink(missing_ok=True)
+    return FileOutcome(pdf, None, seconds=seconds, error=str(error))
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -319,10 +376,10 @@ def page_ranges(pages: Sequence[int]) -> str:
     return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
 
 
-def page_warnings(source: Path, result: ConvertResult) -> list[str]:
+def page_warnings(outcome: FileOutcome) -> list[str]:
     """One line per kind of page that holds no usable text, for a single-file conversion."""
     notes = (
-        (result.image_only_pages, "no text layer (scanned? no OCR is done)"),
-        (result.garbage_pages, "an unreadable text layer (broken fonts)"),
+        (outcome.image_only, "no text layer (scanned? no OCR is done)"),
+        (outcome.garbage, "an unreadable text layer (broken fonts)"),
     )
-    return [f"{source}: page {page_ranges(pages)}: {what}" for pages, what in notes if pages]
+    return [f"{outcome.source}: page {page_ranges(p)}: {what}" for p, what in notes if p]

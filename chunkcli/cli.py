@@ -156,21 +156,17 @@ def _convert_file(
 
     It is converted in a worker process (unless --jobs 1), so that a MuPDF crash or hang
     becomes a one-line error like any other."""
-    from chunkcli.batch import convert_one, page_warnings, write_atomically
+    from chunkcli.batch import convert_file, page_warnings
 
-    if output not in (None, "-") and Path(output).resolve() == pdf.resolve():
+    target = None if output in (None, "-") else Path(output)
+    if target is not None and target.resolve() == pdf.resolve():
         raise typer.BadParameter(f"{output} is the input PDF itself", param_hint="--output")
     with reporting_errors():
-        result = convert_one(pdf, options, timeout, jobs=jobs)
-        for warning in page_warnings(pdf, result):
-            err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
-        if output in (None, "-"):
-            _write_stdout(result.markdown)
-            return
-        try:
-            write_atomically(Path(output), result.markdown)
-        except OSError as exc:
-            raise ChunkcliError(f"{output}: cannot write: {exc.strerror or exc}") from None
+        outcome, markdown = convert_file(pdf, target, options, jobs=jobs, timeout_s=timeout)
+    for warning in page_warnings(outcome):
+        err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    if markdown is not None:
+        _write_stdout(markdown)
 
 
 def _write_stdout(text: str) -> None:

@@ -1,5 +1,5 @@
-"""Worker processes that can be killed one at a time: paths + a work function -> one
-(index, result, seconds) per path, in the order they finish.
+"""Worker processes that can be killed one at a time: items (files) + a work function -> one
+(index, result, seconds) per item, in the order they finish.
 
 A ProcessPoolExecutor cannot stop one runaway task, so this is a small pool of our own: each
 worker is a process with a Pipe. The work function runs its own soft time limit
@@ -37,26 +37,30 @@ SHUTDOWN_WAIT_S = 2.0
 # prctl option from <linux/prctl.h>: the signal a process gets when its parent dies.
 PR_SET_PDEATHSIG = 1
 
+Item = TypeVar("Item")
 Result = TypeVar("Result")
-# (index into the input paths, the work's result or the error that replaced it, seconds)
+# (index into the input items, the work's result or the error that replaced it, seconds)
 Finished = tuple[int, Result | ChunkcliError, float]
 
 
 def run_in_workers(
-    paths: Sequence[Path],
-    work: Callable[[Path], Result],
+    items: Sequence[Item],
+    work: Callable[[Item], Result],
     *,
     jobs: int,
     timeout_s: float,
+    source_of: Callable[[Item], Path],
 ) -> Iterator[Finished[Result]]:
-    """Run `work(path)` for every path in `jobs` processes; yield each result as it finishes.
+    """Run `work(item)` for every item in `jobs` processes; yield each result as it finishes.
 
     `work` must be picklable (a module-level function or a functools.partial of one), must
-    catch its own errors, and return something picklable. timeout_s <= 0: no kill deadline.
+    catch its own errors, and take and return picklable values. `source_of` names an item's
+    file in the error that replaces the result of a crashed or killed worker.
+    timeout_s <= 0: no kill deadline.
     """
     context = _start_method()
-    pending = deque(enumerate(paths))
-    workers = [_Worker(context, work) for _ in range(min(jobs, len(paths)))]
+    pending = deque(enumerate(items))
+    workers = [_Worker(context, work) for _ in range(min(jobs, len(items)))]
     try:
         while pending or any(w.busy for w in workers):
             for slot, worker in enumerate(workers):
@@ -68,7 +72,7 @@ def run_in_workers(
             busy = [w for w in workers if w.busy]
             ready = wait([w.conn for w in busy], timeout=_time_to_next_kill(busy, timeout_s))
             for slot, worker in enumerate(workers):
-                finished = _collect(worker, ready, timeout_s)
+                finished = _collect(worker, ready, timeout_s, source_of)
                 if finished is not None:
                     yield finished
                     if worker.busy:  # it crashed or was killed: start a fresh one
@@ -121,22 +125,22 @@ def _start_method() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn: Connection, work: Callable[[Path], object], parent_pid: int) -> None:
-    """A worker's loop: receive (index, path), send index as it begins, then
+def _worker_main(conn: Connection, work: Callable[[Item], object], parent_pid: int) -> None:
+    """A worker's loop: receive (index, item), send index as it begins, then
     (index, result, seconds); None or a closed pipe stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent(parent_pid)
     while True:
         try:
-            task: tuple[int, Path] | None = conn.recv()
+            task: tuple[int, Item] | None = conn.recv()
         except (EOFError, OSError):  # the parent has gone
             return
         if task is None:
             return
-        index, path = task
+        index, item = task
         conn.send(index)  # the parent's kill clock starts now, not while this process starts up
         started = time.perf_counter()
-        result = work(path)
+        result = work(item)
         conn.send((index, result, time.perf_counter() - started))
 
 
@@ -151,25 +155,25 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-class _Worker(Generic[Result]):
-    """One worker process, the parent's end of its pipe, and the path it is busy with."""
+class _Worker(Generic[Item, Result]):
+    """One worker process, the parent's end of its pipe, and the item it is busy with."""
 
-    def __init__(self, context: BaseContext, work: Callable[[Path], Result]) -> None:
+    def __init__(self, context: BaseContext, work: Callable[[Item], Result]) -> None:
         self.conn, child_conn = context.Pipe()
         self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
             target=_worker_main, args=(child_conn, work, os.getpid()), daemon=True
         )
         self.process.start()
         child_conn.close()
-        self.task: tuple[int, Path] | None = None
+        self.task: tuple[int, Item] | None = None
         self.started: float | None = None  # when the worker began the task (its first reply)
 
     @property
     def busy(self) -> bool:
         return self.task is not None
 
-    def assign(self, index: int, path: Path) -> None:
-        self.task, self.started = (index, path), None
+    def assign(self, index: int, item: Item) -> None:
+        self.task, self.started = (index, item), None
         # A worker that has just died cannot take the task: the pipe then reads as closed
         # and _collect reports the crash.
         with contextlib.suppress(OSError):
@@ -193,7 +197,7 @@ class _Worker(Generic[Result]):
         self.conn.close()
 
 
-def _time_to_next_kill(busy: list[_Worker[Result]], timeout_s: float) -> float | None:
+def _time_to_next_kill(busy: list[_Worker[Item, Result]], timeout_s: float) -> float | None:
     """Seconds until the earliest kill deadline; None (wait for ever) when there is no limit."""
     starts = [w.started for w in busy if w.started is not None]
     if timeout_s <= 0 or not starts:
@@ -202,12 +206,16 @@ def _time_to_next_kill(busy: list[_Worker[Result]], timeout_s: float) -> float |
 
 
 def _collect(
-    worker: _Worker[Result], ready: Sequence[object], timeout_s: float
+    worker: _Worker[Item, Result],
+    ready: Sequence[object],
+    timeout_s: float,
+    source_of: Callable[[Item], Path],
 ) -> Finished[Result] | None:
     """The worker's finished result, if any. A crashed or killed worker stays `busy`."""
     if worker.task is None:
         return None
-    index, path = worker.task
+    index, item = worker.task
+    path = source_of(item)
     elapsed = time.monotonic() - worker.started if worker.started is not None else 0.0
     if worker.conn in ready:
         try:

@@ -22,6 +22,7 @@ from chunkcli import batch, workers
 from chunkcli.batch import (
     BatchSummary,
     FileOutcome,
+    convert_file,
     convert_many,
     find_pdfs,
     iter_conversions,
@@ -155,6 +156,33 @@ def test_dry_run_writes_nothing(corpus: Path, tmp_path: Path) -> None:
     assert all(o.output is None for o in summary.outcomes)
 
 
+def test_convert_file_writes_or_returns_the_markdown(corpus: Path, tmp_path: Path) -> None:
+    source = corpus / "gamma.pdf"
+    outcome, markdown = convert_file(source, None, OPTIONS, jobs=2, timeout_s=60)
+    assert markdown is not None and "Gamma p1" in markdown
+    assert outcome.output is None and outcome.pages == 2
+    target = tmp_path / "x" / "gamma.md"
+    outcome, nothing = convert_file(source, target, OPTIONS, jobs=2, timeout_s=60)
+    assert nothing is None and outcome.output == target
+    assert target.read_text(encoding="utf-8") == markdown
+
+
+def test_convert_file_raises_with_the_reason(corpus: Path) -> None:
+    with pytest.raises(ChunkcliError, match="broken.pdf: not a PDF"):
+        convert_file(corpus / "broken.pdf", None, OPTIONS, jobs=1)
+
+
+def test_a_killed_worker_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "a.md"
+    target.parent.mkdir()
+    half_written = target.parent / ".a.md.x1y2.tmp"
+    half_written.write_text("half")
+    (target.parent / ".other.md.x1y2.tmp").write_text("another file's")
+    outcome = batch._lost((Path("a.pdf"), target), ConversionTimeout("a.pdf: timed out"), 1.0)
+    assert outcome.error == "a.pdf: timed out" and outcome.output is None
+    assert [p.name for p in target.parent.iterdir()] == [".other.md.x1y2.tmp"]
+
+
 # --- time limits --------------------------------------------------------------------------------
 
 
@@ -186,7 +214,13 @@ def test_slow_file_times_out_and_the_batch_goes_on(
 
 def run(work: object, names: Sequence[str], timeout_s: float) -> dict[str, object]:
     paths = [Path(name) for name in names]
-    finished = workers.run_in_workers(paths, work, jobs=2, timeout_s=timeout_s)  # type: ignore[arg-type]
+    finished = workers.run_in_workers(
+        paths,
+        work,
+        jobs=2,
+        timeout_s=timeout_s,
+        source_of=Path,  # type: ignore[arg-type]
+    )
     return {paths[index].name: result for index, result, _ in finished}
 
 
@@ -243,7 +277,8 @@ from pathlib import Path
 sys.path[:0] = {paths!r}
 from batch_work import name_or_hang
 from chunkcli.workers import run_in_workers
-for _ in run_in_workers([Path("hang1.pdf"), Path("hang2.pdf")], name_or_hang, jobs=2, timeout_s=0):
+items = [Path("hang1.pdf"), Path("hang2.pdf")]
+for _ in run_in_workers(items, name_or_hang, jobs=2, timeout_s=0, source_of=Path):
     pass
 """
 
@@ -294,7 +329,7 @@ def test_iter_conversions_yields_in_input_order(monkeypatch: pytest.MonkeyPatch)
     paths = [Path(f"{n}.pdf") for n in range(5)]
 
     def reversed_completion(
-        pdfs: Sequence[Path], options: ConvertOptions, jobs: int | None, timeout_s: float
+        pdfs: Sequence[Path], work: object, jobs: int | None, timeout_s: float, source_of: object
     ) -> Iterator[tuple[int, ConvertResult | ChunkcliError, float]]:
         for index in reversed(range(len(pdfs))):
             yield index, ConvertResult(Document(str(pdfs[index]), ()), f"md {index}"), 0.0
