@@ -242,15 +242,52 @@ def iter_conversions(
     jobs: int | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> Iterator[tuple[Path, ConvertResult | ChunkcliError]]:
-    """Convert in memory, yielding (pdf, result or error) in input order (for `check`)."""
-    work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
-    waiting: dict[int, WorkResult] = {}
+    """Convert in memory, yielding (pdf, result or error) in input order (for `check`).
+
+    Each whole document travels back from its worker (pickling costs about 2 ms a page);
+    map_conversions avoids that when only a summary of each document is needed.
+    """
+    return map_conversions(pdfs, options, _keep_result, jobs=jobs, timeout_s=timeout_s)
+
+
+def map_conversions(
+    pdfs: Sequence[Path],
+    options: ConvertOptions,
+    then: Callable[[Path, WorkResult], Result],
+    *,
+    jobs: int | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> Iterator[tuple[Path, Result | ChunkcliError]]:
+    """Convert each PDF and run `then(pdf, result or error)` in the same worker; yield
+    (pdf, what `then` returned) in input order. `then` must be picklable (a module-level
+    function or a functools.partial of one); an exception in it becomes a ChunkcliError."""
+    work = functools.partial(_convert_then, options=options, timeout_s=timeout_s, then=then)
+    waiting: dict[int, Result | ChunkcliError] = {}
     next_index = 0
-    for index, result, _seconds in _run_all(pdfs, work, jobs, timeout_s, _itself):
-        waiting[index] = result
+    for index, outcome, _seconds in _run_all(pdfs, work, jobs, timeout_s, _itself):
+        waiting[index] = outcome
         while next_index in waiting:
             yield pdfs[next_index], waiting.pop(next_index)
             next_index += 1
+
+
+def _convert_then(
+    path: Path,
+    options: ConvertOptions,
+    timeout_s: float,
+    then: Callable[[Path, WorkResult], Result],
+) -> Result | ChunkcliError:
+    result = _convert_catching(path, options, timeout_s)
+    try:
+        return then(path, result)
+    except ChunkcliError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - one document's failure must not end the batch
+        return ChunkcliError(f"{path}: {type(exc).__name__}: {exc}")
+
+
+def _keep_result(path: Path, result: WorkResult) -> WorkResult:
+    return result
 
 
 def convert_many(

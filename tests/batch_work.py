@@ -40,3 +40,12 @@ def name_or_soft_timeout(path: Path, timeout_s: float) -> str | ChunkcliError:
         return path.name
     except ChunkcliError as exc:
         return exc
+
+
+def pages_or_fail(path: Path, result: object) -> int:
+    """A `then` for map_conversions: the page count, or an exception for files named beta."""
+    from chunkcli.model import ConvertResult
+
+    if "beta" in path.name:
+        raise ValueError("beta is not welcome")
+    return len(result.pages) if isinstance(result, ConvertResult) else -1

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from batch_work import name_or_crash, name_or_hang, name_or_soft_timeout
+from batch_work import name_or_crash, name_or_hang, name_or_soft_timeout, pages_or_fail
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pdf_factory import make_pdf, wrapped_paragraph
@@ -26,6 +26,7 @@ from chunkcli.batch import (
     convert_many,
     find_pdfs,
     iter_conversions,
+    map_conversions,
     page_ranges,
     summary_lines,
     time_limit,
@@ -348,6 +349,17 @@ def test_iter_conversions_in_workers(corpus: Path) -> None:
     assert [path for path, _ in got] == pdfs
     assert isinstance(got[1][1], ChunkcliError) and "JPEG" in str(got[1][1])
     assert isinstance(got[0][1], ConvertResult) and "Alpha p2" in got[0][1].markdown
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_map_conversions_runs_then_in_the_worker(corpus: Path, jobs: int) -> None:
+    pdfs = [pdf_path for pdf_path, _ in find_pdfs([corpus])]
+    got = dict(map_conversions(pdfs, OPTIONS, pages_or_fail, jobs=jobs, timeout_s=60))
+    assert list(got) == pdfs
+    assert got[corpus / "alpha.pdf"] == 3 and got[corpus / "broken.pdf"] == -1
+    failure = got[corpus / "sub" / "beta.pdf"]
+    assert isinstance(failure, ChunkcliError)
+    assert str(failure) == f"{corpus / 'sub' / 'beta.pdf'}: ValueError: beta is not welcome"
 
 
 # --- atomic writes --------------------------------------------------------------------------
