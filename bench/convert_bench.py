@@ -80,18 +80,20 @@ def _worker_main(tool: str, conn: Connection) -> None:
     os.dup2(devnull, 1)
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the worker
     convert = _load_tool(tool)
-    conn.send(("ready", 0.0, "", _peak_rss_mb()))
+    conn.send(("ready", 0.0, 0.0, "", _peak_rss_mb()))
     while True:
         path = conn.recv()
         if path is None:
             return
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         error = ""
         try:
             convert(path)  # type: ignore[operator]
         except Exception as exc:  # noqa: BLE001 - any failure of a tool is a data point
             error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        conn.send(("done", time.perf_counter() - started, error, _peak_rss_mb()))
+        seconds = time.perf_counter() - started
+        cpu_seconds = time.process_time() - started_cpu
+        conn.send(("done", seconds, cpu_seconds, error, _peak_rss_mb()))
 
 
 # --- in the main process ------------------------------------------------------------------
@@ -111,13 +113,20 @@ class ToolResult:
     files_ok: int = 0
     pages_ok: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # process CPU time: less sensitive to other load on the machine
     failures: list[str] = field(default_factory=list)
     past_limit: list[str] = field(default_factory=list)
     peak_rss_mb: float = 0.0
+    seconds_by_file: dict[Path, float] = field(default_factory=dict)
 
     @property
     def pages_per_s(self) -> float:
         return self.pages_ok / self.seconds if self.seconds > 0 else 0.0
+
+    def pages_per_s_on(self, files: Sequence[PdfFile]) -> float:
+        """Pages/s over `files` only (each must be one this tool finished)."""
+        seconds = sum(self.seconds_by_file[f.path] for f in files)
+        return sum(f.pages for f in files) / seconds if seconds > 0 else 0.0
 
 
 class Worker:
@@ -134,16 +143,27 @@ class Worker:
             raise RuntimeError(f"{tool}: worker did not start within {WORKER_START_TIMEOUT_S} s")
         self.conn.recv()
 
-    def convert(self, path: Path, timeout_s: float) -> tuple[float, str, float] | None:
-        """(seconds, error, peak MB) for `path`, or None when it ran past `timeout_s`."""
+    def convert(self, path: Path, timeout_s: float) -> tuple[float, float, str, float] | None:
+        """(seconds, CPU seconds, error, peak MB) for `path`, or None past `timeout_s`."""
         self.conn.send(str(path))
         if not self.conn.poll(timeout_s):
             return None
         try:
-            _, seconds, error, peak = self.conn.recv()
+            _, seconds, cpu_seconds, error, peak = self.conn.recv()
         except EOFError:  # the worker died (a crash inside MuPDF, out of memory)
-            return (0.0, f"worker died (exit code {self.process.exitcode})", 0.0)
-        return seconds, error, peak
+            return (0.0, 0.0, f"worker died (exit code {self.process.exitcode})", 0.0)
+        return seconds, cpu_seconds, error, peak
+
+    def peak_rss_mb(self) -> float:
+        """The worker's peak RSS so far, read from /proc while it is still alive (Linux)."""
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return 0.0
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
 
     def close(self) -> None:
         if self.process.is_alive():
@@ -164,13 +184,13 @@ def run_tool(tool: str, files: Sequence[PdfFile], timeout_s: float) -> ToolResul
     for pdf in files:
         outcome = worker.convert(pdf.path, timeout_s)
         if outcome is None or not worker.process.is_alive():
-            result.peak_rss_mb = max(result.peak_rss_mb, _child_peak_rss_mb())
+            result.peak_rss_mb = max(result.peak_rss_mb, worker.peak_rss_mb())
             worker.kill()
             worker = Worker(tool)
         if outcome is None:
             result.past_limit.append(pdf.path.name)
             continue
-        seconds, error, peak = outcome
+        seconds, cpu_seconds, error, peak = outcome
         result.peak_rss_mb = max(result.peak_rss_mb, peak)
         if error:
             result.failures.append(f"{pdf.path.name}: {error}")
@@ -178,13 +198,10 @@ def run_tool(tool: str, files: Sequence[PdfFile], timeout_s: float) -> ToolResul
         result.files_ok += 1
         result.pages_ok += pdf.pages
         result.seconds += seconds
+        result.cpu_seconds += cpu_seconds
+        result.seconds_by_file[pdf.path] = seconds
     worker.close()
     return result
-
-
-def _child_peak_rss_mb() -> float:
-    # For a killed worker: the largest ru_maxrss among children this process has reaped.
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def find_files(folder: Path) -> tuple[list[PdfFile], list[str]]:
@@ -271,8 +288,11 @@ def format_report(
     skipped: Sequence[str],
     results: Sequence[ToolResult],
     timeout_s: float,
+    load_note: str,
 ) -> str:
-    chunkcli_speed = next((r.pages_per_s for r in results if r.tool == "chunkcli"), 0.0)
+    common = [f for f in files if all(f.path in r.seconds_by_file for r in results)]
+    chunkcli = next((r for r in results if r.tool == "chunkcli"), None)
+    chunkcli_speed = chunkcli.pages_per_s_on(common) if chunkcli else 0.0
     lines = [
         f"- date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {machine_description()}",
@@ -280,17 +300,22 @@ def format_report(
         f"- dir: `{_shown(folder)}`: {len(files)} PDFs, {sum(f.pages for f in files)} pages "
         f"({len(skipped)} more skipped for every tool: cannot be opened without a password "
         "or broken)",
-        f"- one worker process per tool, one file at a time, {timeout_s:g} s limit per file",
+        f"- one worker process per tool, one file at a time, {timeout_s:g} s limit per file; "
+        "seconds and pages/s over the files a tool finished (wall clock; CPU = process time)",
+        f"- load average (1 min) {load_note}",
+        f"- × chunkcli: pages/s relative to chunkcli over the {len(common)} files "
+        f"({sum(f.pages for f in common)} pages) that every tool finished",
         "",
-        f"| Tool | Files OK | Pages | Seconds | Pages/s | × chunkcli | Failures "
+        f"| Tool | Files OK | Pages | Seconds | CPU s | Pages/s | × chunkcli | Failures "
         f"| Past {timeout_s:g} s | Peak RSS (MB) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
-        ratio = f"{r.pages_per_s / chunkcli_speed:.2f}" if chunkcli_speed else "–"
+        ratio = f"{r.pages_per_s_on(common) / chunkcli_speed:.2f}" if chunkcli_speed else "–"
         lines.append(
             f"| {TOOL_LABELS[r.tool]} | {r.files_ok}/{len(files)} | {r.pages_ok} "
-            f"| {r.seconds:.1f} | {r.pages_per_s:.1f} | {ratio} | {len(r.failures)} "
+            f"| {r.seconds:.1f} | {r.cpu_seconds:.1f} | {r.pages_per_s:.1f} | {ratio} "
+            f"| {len(r.failures)} "
             f"| {len(r.past_limit)} | {r.peak_rss_mb:.0f} |"
         )
     return "\n".join(lines)
@@ -350,11 +375,13 @@ def main(argv: Sequence[str]) -> int:
     if not files:
         print(f"error: {args.dir}: no PDF that can be opened")
         return 1
+    load_before = os.getloadavg()[0]
     results = []
     for tool in tools:
         print(f"running {tool} on {len(files)} files ...", file=sys.stderr, flush=True)
         results.append(run_tool(tool, files, args.timeout))
-    print(format_report(args.dir, files, skipped, results, args.timeout))
+    load_note = f"{load_before:.1f} at start, {os.getloadavg()[0]:.1f} at end"
+    print(format_report(args.dir, files, skipped, results, args.timeout, load_note))
     if args.jobs:
         job_counts = sorted({1, args.jobs})
         rows = []
