@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -642,3 +644,11 @@ def test_split_output_passes_the_chunk_checks(markdown: str, max_tokens: int) ->
     report = check_markdown(markdown, CheckOptions(max_tokens=max_tokens), source="gen.md")
     assert "chunks.over-limit" not in codes(report), [i.message for i in report.issues]
     assert report.chunks >= 1 and report.tokens > 0
+
+
+def test_the_check_library_imports_neither_rich_nor_typer() -> None:
+    code = (
+        "import sys, chunkcli.check, chunkcli.check.corpus, chunkcli.check.rulings; "
+        "assert not {'rich', 'typer'} & set(sys.modules), sorted(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
