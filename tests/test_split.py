@@ -139,6 +139,15 @@ def test_a_long_japanese_sentence_falls_back_to_clauses_then_characters() -> Non
     assert "".join(c.body for c in chunks).replace(" ", "") == no_punctuation.replace(" ", "")
 
 
+def test_japanese_without_punctuation_is_never_cut_at_a_lone_ascii_space() -> None:
+    text = "作業 の前に必ず電源を切ること そして安全を確認すること" * 12
+    chunks = split_markdown(text + "\n", SplitOptions(max_tokens=25, title=""))
+    assert len(chunks) > 2 and all(c.tokens <= 25 for c in chunks)
+    for before, after in zip(chunks, chunks[1:], strict=False):
+        assert text[before.end - 1] != " " and text[after.start] != " "
+        assert after.start == before.end, "characters: no overlap, nothing dropped"
+
+
 def test_a_table_is_never_cut_when_it_fits_on_its_own() -> None:
     table = "| Part | Torque |\n|---|---|\n" + "".join(f"| bolt {i} | {i} Nm |\n" for i in range(5))
     markdown = "## Specs\n\n" + sentences(3) + "\n\n" + table + "\n" + sentences(3) + "\n"

@@ -114,9 +114,22 @@ def _characters(
                 best, low = mid, mid + 1
             else:
                 high = mid - 1
-        best = max(_trim_space(text, lo, best), lo + 1)
+        best = _cut_away_from_spaces(text, lo, best, end)
         yield Unit(lo, best, count_tokens(text[lo:best]), sentence=False)
         lo = _skip_space(text, best, end)
+
+
+def _cut_away_from_spaces(text: str, lo: int, best: int, end: int) -> int:
+    """Where to cut near `best`: in Latin text before the spaces there; in Japanese or Chinese
+    text never beside a lone ASCII space (it is not a boundary there), so one character back."""
+    if best >= end:
+        return end
+    if not KANA_HAN_RE.search(text, lo, best):
+        return max(_trim_space(text, lo, best), lo + 1)
+    cut = best
+    while cut - 1 > lo and (text[cut - 1] == " " or text[cut] == " "):
+        cut -= 1
+    return cut
 
 
 _LEVELS: tuple[Callable[[str, int, int], list[tuple[int, int]]], ...] = (
