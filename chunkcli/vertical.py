@@ -16,6 +16,8 @@ VERTICAL_PAGE_SHARE = 0.6
 MIN_VERTICAL_GLYPHS = 12
 # The next glyph of a column starts within this many glyph heights below the previous one.
 STACK_GAP_EM = 0.8
+# ... and may overlap the previous glyph by up to this many glyph widths.
+STACK_OVERLAP_EM = 0.9
 # Two glyphs share a column when their centres are within this share of a glyph width.
 STACK_OVERLAP = 0.5
 
@@ -69,8 +71,9 @@ def _x_bands(glyphs: list[Line]) -> list[list[Line]]:
 
 def _continues(last: Line, glyph: Line) -> bool:
     a, b = last.bbox, glyph.bbox
-    em = max(a.width, 1.0)
-    return -0.5 * em <= b.top - a.bottom <= STACK_GAP_EM * em
+    em = max(a.width, b.width, 1.0)
+    # Punctuation (、。「) is set in a compressed half cell and overlaps its neighbour.
+    return -STACK_OVERLAP_EM * em <= b.top - a.bottom <= STACK_GAP_EM * em
 
 
 def _join_column(column: list[Line]) -> Line:

@@ -300,3 +300,25 @@ def test_sub_bullets_are_nested_under_their_item() -> None:
               for i, (t, x) in enumerate(items)]
     md = render_markdown(Document("t.pdf", (page(blocks),)))
     assert "- Leadership\n  - Chair: A\n  - Co-chair: B\n- Budget" in md
+
+
+def test_vertical_punctuation_overlapping_its_neighbour_stays_in_the_column() -> None:
+    tops = [70, 78, 86, 100, 102.3, 110]  # "、" at 100 overlaps "道" at 102.3, as in 官報
+    pairs = zip("内閣は、道路", tops, strict=True)
+    glyphs = [line(ch, 519, top, size=8, width=8) for ch, top in pairs]
+    glyphs += [line(ch, 500, 70 + i * 8, size=8, width=8) for i, ch in enumerate("次の行です")]
+    glyphs += [line(ch, 481, 70 + i * 8, size=8, width=8) for i, ch in enumerate("三行目")]
+    rebuilt = rebuild_vertical_lines(glyphs)
+    assert sorted(ln.text for ln in rebuilt) == sorted(["内閣は、道路", "次の行です", "三行目"])
+
+
+def test_vertical_tiers_are_read_top_down_each_right_to_left() -> None:
+    def column(x: float, top: float, text: str) -> Block:
+        box = BBox(x, top, x + 8, top + 8 * len(text))
+        ln = Line((Span(text, box, size=8),), box, vertical=True)
+        return Block(BlockKind.PARAGRAPH, (ln,), box, 1)
+
+    upper = [column(500, 70, "上段の一行目"), column(490, 70, "上段の二行目")]
+    lower = [column(500, 430, "下段の一行目"), column(490, 430, "下段の二行目")]
+    ordered = order_blocks(tuple(lower[::-1] + upper[::-1]))
+    assert texts(ordered) == ["上段の一行目", "上段の二行目", "下段の一行目", "下段の二行目"]

@@ -196,21 +196,15 @@ def _mostly_vertical(blocks: list[Block]) -> bool:
 
 
 def _order_vertical(blocks: list[Block]) -> list[Block]:
-    """Tiers top to bottom (lines whose vertical extents overlap), each right to left."""
-    tiers: list[list[Block]] = []
-    for block in sorted(blocks, key=lambda b: b.bbox.top):
-        tier = next((t for t in tiers if _in_tier(t, block.bbox)), None)
-        if tier is None:
-            tiers.append([block])
-        else:
-            tier.append(block)
-    ordered: list[Block] = []
-    for tier in tiers:
-        ordered.extend(sorted(tier, key=lambda b: (-b.bbox.x1, b.bbox.top)))
-    return ordered
-
-
-def _in_tier(tier: list[Block], box: BBox) -> bool:
-    top = min(b.bbox.top for b in tier)
-    bottom = max(b.bbox.bottom for b in tier)
-    return box.top < bottom and box.bottom > top
+    """縦書き: regions split at gutters are read right to left, tiers (段) split at empty
+    horizontal strips top to bottom, and the lines of one tier right to left."""
+    if len(blocks) <= 1:
+        return blocks
+    gaps = _x_gaps([b.bbox for b in blocks])
+    if gaps:
+        parts = _split_by_gutters(blocks, gaps)
+        return [b for part in reversed(parts) for b in _order_vertical(part)]
+    tiers = _y_bands(blocks)
+    if len(tiers) > 1:
+        return [b for tier in tiers for b in _order_vertical(tier)]
+    return sorted(blocks, key=lambda b: (-b.bbox.x1, b.bbox.top))
