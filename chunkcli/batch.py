@@ -24,6 +24,7 @@ from typing import TypeVar
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.model import ConvertResult
 from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.source import damage_notes, forget_damage
 from chunkcli.workers import run_in_workers, time_limit
 
 DEFAULT_TIMEOUT_S = 120.0
@@ -48,6 +49,7 @@ class FileOutcome:
     garbage: tuple[int, ...] = ()
     seconds: float = 0.0
     error: str | None = None  # one line naming the file and the reason
+    warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
 
     @property
     def ok(self) -> bool:
@@ -323,6 +325,7 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
     pickled document costs about as much as a fifth of its conversion)."""
     pdf, target = job
     started = time.perf_counter()
+    forget_damage()
     result = _convert_catching(pdf, options, timeout_s)
     if isinstance(result, ChunkcliError):
         return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
@@ -340,6 +343,7 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
         seconds=time.perf_counter() - started,
+        warnings=damage_notes(pdf),
     )
 
 
@@ -383,6 +387,10 @@ def summary_lines(summary: BatchSummary) -> list[str]:
     lines += _page_note(summary, lambda o: o.blank, "blank pages")
     lines += _page_note(summary, lambda o: o.image_only, "pages with no text layer (no OCR)")
     lines += _page_note(summary, lambda o: o.garbage, "pages with an unreadable text layer")
+    warnings = [warning for outcome in summary.outcomes for warning in outcome.warnings]
+    if warnings:
+        lines.append(f"warnings: {len(warnings)}")
+        lines += [f"  {warning}" for warning in warnings]
     if summary.failures:
         lines.append(f"failed: {len(summary.failures)}")
         lines += [f"  {outcome.error}" for outcome in summary.failures]
@@ -419,4 +427,5 @@ def page_warnings(outcome: FileOutcome) -> list[str]:
         (outcome.image_only, "no text layer (scanned? no OCR is done)"),
         (outcome.garbage, "an unreadable text layer (broken fonts)"),
     )
-    return [f"{outcome.source}: page {page_ranges(p)}: {what}" for p, what in notes if p]
+    pages = [f"{outcome.source}: page {page_ranges(p)}: {what}" for p, what in notes if p]
+    return [*outcome.warnings, *pages]

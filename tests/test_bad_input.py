@@ -118,6 +118,17 @@ def test_truncated_file_keeps_the_pages_it_still_has(folder: Path) -> None:
     assert len(result.pages) == 3
 
 
+def test_cli_warns_that_a_truncated_file_was_repaired(folder: Path) -> None:
+    data = good_pdf(folder / "good.pdf", pages=3).read_bytes()
+    cut = write(folder / "cut.pdf", data[: int(len(data) * 0.9)])
+    result = CliRunner().invoke(app, ["convert", str(cut)])
+    assert result.exit_code == 0
+    assert "Page 1 says" in result.stdout
+    assert f"warning: {cut}: damaged file, repaired by MuPDF" in result.stderr
+    intact = CliRunner().invoke(app, ["convert", str(folder / "good.pdf")])
+    assert intact.stderr == ""
+
+
 def test_header_after_leading_junk_is_accepted(folder: Path) -> None:
     data = good_pdf(folder / "good.pdf").read_bytes()
     shifted = write(folder / "shifted.pdf", b"X-Mailer: junk\r\n" + data)

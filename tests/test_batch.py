@@ -411,7 +411,7 @@ def test_summary_lines() -> None:
     outcomes = (
         FileOutcome(Path("a.pdf"), Path("out/a.md"), pages=10, blank=(2,), image_only=(4, 5, 6)),
         FileOutcome(Path("b.pdf"), None, error="b.pdf: encrypted: needs a password (--password)"),
-        FileOutcome(Path("c.pdf"), Path("out/c.md"), pages=2, garbage=(1,)),
+        FileOutcome(Path("c.pdf"), Path("out/c.md"), pages=2, garbage=(1,), warnings=("c: w",)),
     )
     lines = summary_lines(BatchSummary(outcomes, seconds=2.0))
     assert lines == [
@@ -419,6 +419,8 @@ def test_summary_lines() -> None:
         "blank pages: 1: a.pdf p. 2",
         "pages with no text layer (no OCR): 3: a.pdf p. 4-6",
         "pages with an unreadable text layer: 1: c.pdf p. 1",
+        "warnings: 1",
+        "  c: w",
         "failed: 1",
         "  b.pdf: encrypted: needs a password (--password)",
     ]
