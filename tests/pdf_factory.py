@@ -20,6 +20,7 @@ glyph for vertical text).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -163,7 +164,7 @@ def make_pdf(
 
 
 class _FontCache:
-    """The CJK font variants inserted so far: (bold, vertical) -> page resource name.
+    """The CJK font variants inserted so far: (bold, vertical) -> font xref.
 
     Each variant is the same font file with a different number of trailing zero bytes, so that
     PyMuPDF (which deduplicates fonts by content) gives every variant its own PDF object; the
@@ -171,14 +172,13 @@ class _FontCache:
     """
 
     def __init__(self) -> None:
-        self.buffer = pymupdf.Font("cjk").buffer
         self.xrefs: dict[tuple[bool, bool], int] = {}
 
     def resource_name(self, page: pymupdf.Page, bold: bool, vertical: bool) -> str:
         variant = (bold, vertical)
         name = "cjk" + ("b" if bold else "") + ("v" if vertical else "")
         padding = b"\0" * (4 * (int(bold) + 2 * int(vertical)))
-        xref = page.insert_font(fontname=name, fontbuffer=self.buffer + padding)
+        xref = page.insert_font(fontname=name, fontbuffer=_cjk_font_file() + padding)
         self.xrefs[variant] = xref
         return name
 
@@ -188,6 +188,12 @@ class _FontCache:
                 _rename_bold(doc, xref)
             if vertical:
                 doc.xref_set_key(xref, "Encoding", "/Identity-V")
+
+
+@functools.cache
+def _cjk_font_file() -> bytes:
+    # Loaded on first CJK use only: the file is several MB and most test PDFs are Latin.
+    return bytes(pymupdf.Font("cjk").buffer)
 
 
 def _rename_bold(doc: pymupdf.Document, xref: int) -> None:
