@@ -107,3 +107,11 @@ def test_unreadable_pdf_gives_no_opinion(tmp_path: Path) -> None:
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7 nothing else")
     assert check_table_rulings(broken, document_with(table_block(ROWS), broken)) == []
+
+
+def test_a_table_nested_in_a_cell_does_not_add_columns() -> None:
+    # Outer table: columns 72-172 and 172-432; a 3-column table nested in the lower half of
+    # the right cell draws rules at 252 and 342 over half the outer table's height.
+    box = BBox(72, 100, 432, 300)
+    rules = [(172.0, 100.0, 300.0), (252.0, 200.0, 300.0), (342.0, 200.0, 300.0)]
+    assert ruled_columns(rules, box, [100.0, 210.0, 300.0, 390.0]) == 2
