@@ -274,6 +274,13 @@ def test_blank_page_is_a_note_not_a_warning() -> None:
     assert report.status == Severity.OK and report.empty_pages == (2,)
 
 
+def test_near_empty_text_pages_are_named_in_a_note() -> None:
+    markdown = pages(f"# Doc\n\n{prose(0)}", "Fig. 2", f"## Part\n\n{prose(1)}")
+    report = run(markdown)
+    found = issue(report, "pages.near-empty")
+    assert found.severity == Severity.OK and found.page == 2 and report.status == Severity.OK
+
+
 def test_unusable_text_layer_marker_fails() -> None:
     markdown = (
         f"<!-- page 1 -->\n\n# Doc\n\n{PROSE}\n\n"

@@ -36,6 +36,8 @@ SPACED_CJK_MIN_CHARS = 20
 # have ~0; Korean puts a space between words of 2-4 syllables (~0.25-0.45); text with a space
 # after every character is near 1.0.
 SPACED_CJK_SHARE = 0.7
+# A text page with fewer letters and digits than this holds a figure, a divider or a title only.
+NEAR_EMPTY_CHARS = 10
 # Documents of at least this many pages may open or close with a picture (a cover) that is fine.
 COVER_MIN_PAGES = 3
 # Latin-1 letters (À..ÿ) on this share of a page: mojibake, not a language (Icelandic, the
@@ -123,6 +125,7 @@ def check_pages(
         *measured,
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
+        *near_empty_issues(texts, statuses),
         *almost_empty(texts, max(len(owing), 1), a4_pages, options),
     ]
     garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
@@ -205,6 +208,29 @@ def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
         f"their content is missing until OCR: {pages_phrase(pages)}",
         page=pages[0],
     )
+
+
+def near_empty_issues(
+    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus]
+) -> list[Issue]:
+    """A note naming text pages with hardly any letters (a figure page, a section divider)."""
+    near_empty = [
+        page
+        for page, status in statuses.items()
+        if status == PageStatus.TEXT
+        and len(ALNUM.findall(CID.sub("", texts.get(page, "")))) < NEAR_EMPTY_CHARS
+    ]
+    if not near_empty:
+        return []
+    return [
+        Issue(
+            "pages.near-empty",
+            Severity.OK,
+            f"{pages_phrase(near_empty)} with fewer than {NEAR_EMPTY_CHARS} letters and digits "
+            "(figures or dividers? their content is not in the text)",
+            page=near_empty[0],
+        )
+    ]
 
 
 def cover_pages(scanned: tuple[int, ...], statuses: Mapping[int, PageStatus]) -> tuple[int, ...]:
