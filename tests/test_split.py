@@ -190,6 +190,16 @@ def test_a_code_block_is_never_cut_even_over_the_limit() -> None:
     assert len(holders) == 1 and code in holders[0].body and holders[0].oversize
 
 
+def test_a_list_item_holding_code_or_a_table_is_never_cut() -> None:
+    steps = "".join(f"  step {i} of the job.\n" for i in range(30))
+    item = "- Steps:\n\n  ```\n" + steps + "  ```\n"
+    table_item = "- Table:\n\n  | a | b |\n  |---|---|\n" + "  | 1 | 2 |\n" * 30
+    for block in (item, table_item):
+        chunks = split("## Job\n\n" + block, max_tokens=30)
+        assert len(chunks) == 1 and chunks[0].oversize
+        assert chunks[0].body.rstrip() == ("## Job\n\n" + block).rstrip()
+
+
 def test_a_heading_always_travels_with_the_text_under_it() -> None:
     markdown = "## A\n\n" + sentences(3) + "\n\n#### Detail\n\n" + sentences(3) + "\n"
     for limit in range(20, 60, 5):

@@ -17,6 +17,7 @@ TRICKY_LINES = (
     "</pre>", "<?php", "?>",
     "| a | b |", "|---|---|", "a | b", "--|--", "| 1 | 2 |", "[ref]: http://x.test", "  - nested",
     "   ```", "\\# escaped", ":colon", "- ```", "- <!--", "1. - x", "-", "1.", "*emph*",
+    "-     indented code", "- ~~~", "1.  two spaces", "-\tTab",
 )
 
 

@@ -12,6 +12,7 @@ starts as it does in the whole document. Line numbers are mapped back afterwards
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
@@ -35,7 +36,8 @@ BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|\d{1,9}[.)])")
 ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
-ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[^ \t\n][^\n]*(?:\n|$))+")
+# (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
+ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|\d{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
 NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
 THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
@@ -49,6 +51,7 @@ HTML_OPEN_END = (
     (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
     (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
 )
+UNBREAKABLE = frozenset({"fence", "code_block", "table_open"})
 SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
 SENTINEL_LINES = 2
 
@@ -270,6 +273,9 @@ def _parsed_blocks(
             marks.append((first, marker))
         if token.level == 1 and token.type == "list_item_open":
             blocks.append(RawBlock(BlockKind.TEXT, first, last))
+        elif token.level > 0 and token.type in UNBREAKABLE and blocks:
+            # A table or code inside a list item or quote: the whole block is never cut.
+            blocks[-1] = dataclasses.replace(blocks[-1], kind=BlockKind.CODE)
         elif token.level != 0 or token.type in ("bullet_list_open", "ordered_list_open"):
             continue
         elif token.type == "heading_open":
