@@ -30,6 +30,7 @@ from chunkcli.model import (
     PageStatus,
     Span,
 )
+from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
@@ -91,8 +92,6 @@ def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> P
         return Page(number, width, height, (), PageStatus.GARBAGE)
     tables: list[Block] = []
     if find_tables:
-        from chunkcli.tables import detect_tables
-
         tables = detect_tables(page, lines, number)
         lines = [line for line in lines if not _inside_any(line, tables)]
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]

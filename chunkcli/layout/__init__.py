@@ -13,6 +13,7 @@ from chunkcli.layout.headings import label_headings
 from chunkcli.layout.order import order_blocks
 from chunkcli.layout.paragraphs import group_paragraphs
 from chunkcli.model import Document, Page
+from chunkcli.tables import merge_continued_tables
 
 
 def layout_document(document: Document, strip_furniture: bool = True) -> Document:
@@ -21,17 +22,9 @@ def layout_document(document: Document, strip_furniture: bool = True) -> Documen
     if strip_furniture:
         pages = strip_running_headers(pages)
     pages = tuple(_order_page(page) for page in pages)
-    pages = _merge_tables(pages)
+    pages = merge_continued_tables(pages)
     return label_headings(replace(document, pages=pages))
 
 
 def _order_page(page: Page) -> Page:
     return replace(page, blocks=group_paragraphs(order_blocks(page.blocks)))
-
-
-def _merge_tables(pages: tuple[Page, ...]) -> tuple[Page, ...]:
-    try:
-        from chunkcli.tables import merge_continued_tables
-    except ImportError:  # tables module not present in a stripped install
-        return pages
-    return tuple(merge_continued_tables(pages))
