@@ -238,6 +238,18 @@ def test_page_markers_give_page_numbers_and_never_sit_at_chunk_edges() -> None:
     assert split("No markers.\n", max_tokens=10)[0].page_start is None
 
 
+def test_a_path_line_too_long_for_the_limit_is_shortened_in_the_prefix_only() -> None:
+    long = "a rather long heading of eight words"
+    markdown = (
+        f"# {long} A\n\nIntro.\n\n## {long} B\n\nText.\n\n### {long} C\n\n" + sentences(10) + "\n"
+    )
+    chunks = split(markdown, max_tokens=40)
+    deep = [c for c in chunks if c.heading_path == (f"{long} A", f"{long} B", f"{long} C")]
+    assert len(deep) >= 2, "the heading path itself is never shortened"
+    assert deep[-1].prefix == f"{long} A › … › {long} C\n\n"
+    assert all(count_words(c.prefix) <= 20 and c.tokens <= 40 for c in chunks)
+
+
 def test_tokens_are_exact_cl100k_counts_with_the_prefix_inside_the_limit() -> None:
     count = tiktoken_counter("cl100k_base")
     markdown = MANUAL * 3 + "\n\n" + sentences(40) + "\n"

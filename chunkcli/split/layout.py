@@ -16,6 +16,9 @@ PATH_SEPARATOR = " › "
 # Encodings whose pre-split never joins a newline with the character after it ("\s*[\r\n]+"):
 # for them the count of pieces that start at line starts is the sum of their counts.
 # (gpt2/r50k/p50k split "\n\n#" as "\n", "\n", "#" but "\n\n" at the end as one piece.)
+# The path line may take at most this share of --max-tokens; the rest is for the body. (With a
+# small limit and deep, long headings the path alone could fill a chunk.)
+MAX_PREFIX_SHARE = 0.5
 ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
@@ -57,11 +60,32 @@ class Layout:
         """The path line put before a chunk's body, and its token count."""
         cached = self.prefix_cache.get(path)
         if cached is None:
-            names = [self.names[element] for element in path]
-            text = PATH_SEPARATOR.join(names) + "\n\n" if names else ""
-            cached = (text, self.count_tokens(text) if text else 0)
+            cached = self._fitted_prefix([self.names[element] for element in path])
             self.prefix_cache[path] = cached
         return cached
+
+    def _fitted_prefix(self, names: list[str]) -> tuple[str, int]:
+        """The path line, shortened when it would take over MAX_PREFIX_SHARE of the limit:
+        first the middle headings give way to "…", then all but the deepest, then its end."""
+        limit = int(self.max_tokens * MAX_PREFIX_SHARE)
+        shorter = [names, [names[0], "…", names[-1]], names[-1:]] if len(names) > 2 else [names]
+        if len(names) == 2:
+            shorter.append(names[-1:])
+        for candidate in shorter:
+            text = PATH_SEPARATOR.join(candidate) + "\n\n" if candidate else ""
+            tokens = self.count_tokens(text) if text else 0
+            if tokens <= limit:
+                return text, tokens
+        deepest = names[-1]
+        low, high = 0, len(deepest)  # the longest start of the deepest heading that fits
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.count_tokens(deepest[:middle] + "…\n\n") <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        text = deepest[:low] + "…\n\n" if low else ""
+        return text, self.count_tokens(text) if text else 0
 
     def fits(self, lo: int, hi: int) -> bool:
         """Whether pieces[lo:hi] with their prefix fit the limit, by summed counts."""
