@@ -72,7 +72,7 @@ def extract_document(
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks."""
     numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
-    extracted = tuple(extract_page(doc[n - 1], n, find_tables) for n in numbers)
+    extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     return Document(
         source=str(source),
         pages=extracted,
@@ -80,6 +80,14 @@ def extract_document(
         metadata_title=(doc.metadata or {}).get("title", "") or "",
         page_count=doc.page_count,
     )
+
+
+def _extract_page_safely(doc: pymupdf.Document, number: int, find_tables: bool) -> Page:
+    """One damaged page must not cost the document: it is reported as unusable instead."""
+    try:
+        return extract_page(doc[number - 1], number, find_tables)
+    except (RuntimeError, ValueError):  # MuPDF's errors derive from RuntimeError
+        return Page(number, 0.0, 0.0, (), PageStatus.GARBAGE)
 
 
 def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> Page:

@@ -228,3 +228,22 @@ def test_markdown_ends_with_one_newline(tmp_path: Path, count: int) -> None:
     pdf = make_pdf(tmp_path / "nl.pdf", [[Text(50, 100, "x y z")] for _ in range(count)])
     text = convert(pdf)
     assert text.endswith("\n") and not text.endswith("\n\n")
+
+
+def test_a_page_that_fails_to_load_is_reported_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chunkcli.extract as extract
+
+    pdf = make_pdf(tmp_path / "bad.pdf", [[Text(50, 100, f"Page {n} text.")] for n in (1, 2, 3)])
+    real = extract.extract_page
+
+    def failing(page: pymupdf.Page, number: int, find_tables: bool = True) -> object:
+        if number == 2:
+            raise RuntimeError("code=2: cannot parse content stream")
+        return real(page, number, find_tables)
+
+    monkeypatch.setattr(extract, "extract_page", failing)
+    result = convert_pdf(pdf)
+    assert result.garbage_pages == (2,)
+    assert "Page 1 text." in result.markdown and "Page 3 text." in result.markdown
