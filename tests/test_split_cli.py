@@ -108,6 +108,7 @@ def test_a_pdf_is_converted_first_with_the_page_selection(tmp_path: Path) -> Non
         (["GOOD", "--pages", "3-1"], "runs backwards"),
         (["GOOD", "--split-on", "h5"], "--split-on"),
         (["GOOD", "--encoding", "nope_base"], "TIKTOKEN_CACHE_DIR"),
+        (["GOOD", "-o", "no/such/dir/out.jsonl"], "no/such/dir/out.jsonl: cannot write"),
     ],
 )
 def test_bad_input_is_one_line_exit_1_and_no_output_file(
@@ -116,7 +117,8 @@ def test_bad_input_is_one_line_exit_1_and_no_output_file(
     monkeypatch.chdir(tmp_path)
     Path("BAD").write_bytes(b"\xff\xfe not utf-8")
     Path("GOOD").write_text(MANUAL, encoding="utf-8")
-    result = runner.invoke(app, ["split", *args, "-o", "out.jsonl"])
+    output = [] if "-o" in args else ["-o", "out.jsonl"]
+    result = runner.invoke(app, ["split", *args, *output])
     assert result.exit_code == 1
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not Path("out.jsonl").exists()
