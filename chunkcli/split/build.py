@@ -38,9 +38,13 @@ def build_chunks(
         index = bisect.bisect_right(mark_offsets, offset) - 1
         return page_marks[index][1] if index >= 0 else None
 
+    names: dict[tuple[int, ...], tuple[str, ...]] = {}  # heading path -> its headings' text
     chunks = []
     for plan in plans:
         body = layout.markdown[plan.start : plan.end]
+        heading_path = names.get(plan.path)
+        if heading_path is None:
+            heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
         chunks.append(
             Chunk(
                 id=chunk_id(identity.doc_id, config_key, plan, body),
@@ -48,7 +52,7 @@ def build_chunks(
                 source=identity.source,
                 source_sha256=identity.source_sha256,
                 title=identity.title,
-                heading_path=tuple(layout.names[element] for element in plan.path),
+                heading_path=heading_path,
                 kind=plan.kind,
                 prefix=plan.prefix,
                 body=body,
@@ -67,9 +71,6 @@ def build_chunks(
 
 def chunk_id(doc_id: str, config_key: str, plan: Plan, body: str) -> str:
     """Stable id: the document, the split version and options, the position and the text."""
-    digest = hashlib.sha256()
-    for part in (doc_id, SPLIT_VERSION, config_key, str(plan.start), str(plan.end), plan.prefix):
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\x1f")
-    digest.update(body.encode("utf-8"))
+    key = f"{doc_id}\x1f{SPLIT_VERSION}\x1f{config_key}\x1f{plan.start}\x1f{plan.end}\x1f"
+    digest = hashlib.sha256((key + plan.prefix + "\x1f" + body).encode("utf-8"))
     return digest.hexdigest()[:ID_HEX_DIGITS]
