@@ -326,7 +326,15 @@ def test_latin1_mojibake_fails_but_french_passes() -> None:
 
 def test_garbage_without_page_markers_names_the_text() -> None:
     found = issue(run("(cid:3)(cid:4)(cid:5)(cid:6) " * 30), "text.garbage")
-    assert found.page is None and "the text" in found.message
+    assert found.page is None and found.line == 1 and found.message.startswith("line 1: ")
+
+
+def test_garbled_stretch_of_a_long_document_without_markers_is_found() -> None:
+    clean = "\n\n".join(prose(n % 12) + f" Item {n}." for n in range(60))
+    garbled = "\n\n".join("\ufffd\ufffd\ufffd abc \ufffd\ufffd " * 8 for _ in range(10))
+    found = issue(run(f"# Doc\n\n{clean}\n\n{garbled}\n\n{clean}\n"), "text.garbage")
+    assert found.page is None and found.line is not None and found.line > 60  # its window
+    assert found.message.startswith("lines ")
 
 
 def test_a_few_private_use_bullets_are_not_garbage() -> None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import ScannedMarkdown
-from chunkcli.check.wording import pages_phrase, quote
+from chunkcli.check.scan import ScannedMarkdown, TextLine
+from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
 CID = re.compile(r"\(cid:\d+\)")
@@ -28,6 +28,9 @@ LATIN1_LETTER = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
 CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 SPACED_CJK = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
+# Without page markers, text is judged in windows of about a page's worth of characters, so that
+# a few garbled pages are not diluted by a long clean document.
+WINDOW_CHARS = 3000
 # Below this many visible characters a page's share of bad glyphs is noise (a PUA bullet or two).
 GARBAGE_MIN_CHARS = 20
 # Spaced CJK is judged on pages with at least this many CJK characters.
@@ -115,7 +118,7 @@ def check_pages(
     scanned = pages_with(statuses, PageStatus.IMAGE_ONLY)
     marked_garbage = pages_with(statuses, PageStatus.GARBAGE)
     texts = text_by_page(scan)
-    measured = measured_garbage(texts, set(marked_garbage), options)
+    measured, measured_pages = measured_garbage(text_units(scan), set(marked_garbage), options)
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
     shares = page_shares or {}
     owing = [p for p in statuses if p not in blank]
@@ -125,10 +128,10 @@ def check_pages(
         *measured,
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
-        *near_empty_issues(texts, statuses),
+        *near_empty_issues(texts, statuses, measured_pages),
         *almost_empty(texts, max(len(owing), 1), a4_pages, options),
     ]
-    garbage = sorted(set(marked_garbage) | {i.page for i in measured if i.page is not None})
+    garbage = sorted(set(marked_garbage) | measured_pages)
     return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
 
 
@@ -156,44 +159,104 @@ def garbage_status_issue(pages: tuple[int, ...]) -> Issue:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class TextUnit:
+    """A page's text, or (without page markers) a window of about a page's worth of lines."""
+
+    page: int | None
+    first_line: int
+    last_line: int
+    text: str
+
+    @property
+    def name(self) -> str:
+        if self.page is not None:
+            return f"page {self.page}"
+        if self.first_line == self.last_line:
+            return f"line {self.first_line}"
+        return f"lines {self.first_line}-{self.last_line}"
+
+
+def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
+    """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters."""
+    groups: list[list[TextLine]] = []
+    size = 0
+    for line in scan.lines:
+        new_page = bool(groups) and scan.markers and line.page != groups[-1][0].page
+        full = not scan.markers and size >= WINDOW_CHARS
+        if not groups or new_page or full:
+            groups.append([])
+            size = 0
+        groups[-1].append(line)
+        size += len(line.text)
+    return [
+        TextUnit(g[0].page, g[0].number, g[-1].number, "\n".join(line.text for line in g))
+        for g in groups
+    ]
+
+
 def measured_garbage(
-    texts: Mapping[int | None, str], skip: set[int], options: CheckOptions
-) -> list[Issue]:
-    found = (page_garbage(page, text, options) for page, text in texts.items() if page not in skip)
-    return [found_issue for found_issue in found if found_issue is not None]
+    units: Sequence[TextUnit], skip: set[int], options: CheckOptions
+) -> tuple[list[Issue], set[int]]:
+    """One issue per kind of garbage (bad glyphs, mojibake, spaced CJK) naming where it is, and
+    the pages found."""
+    by_kind: dict[str, list[tuple[TextUnit, str]]] = defaultdict(list)
+    for unit in units:
+        if unit.page not in skip:
+            finding = garbage_kind(unit.text, options)
+            if finding is not None:
+                by_kind[finding[0]].append((unit, finding[1]))
+    issues = [garbage_issue(kind, found) for kind, found in by_kind.items()]
+    pages = {u.page for found in by_kind.values() for u, _ in found if u.page is not None}
+    return issues, pages
 
 
-def page_garbage(page: int | None, text: str, options: CheckOptions) -> Issue | None:
-    """The first garbage finding on one page's text: bad glyphs, mojibake, spaced CJK."""
-    on = f"page {page}" if page is not None else "the text"
+def garbage_kind(text: str, options: CheckOptions) -> tuple[str, str] | None:
+    """(kind, what was measured) for garbage text; None for usable text."""
     share, visible = garbage_share(text)
     if visible < GARBAGE_MIN_CHARS:
         return None
     if share >= options.garbage_share:
-        return Issue(
-            "text.garbage",
-            Severity.FAIL,
-            f"{on}: {share:.0%} of {visible} characters are NUL, U+FFFD, (cid:N) or "
-            "private-use glyphs: the text layer is unusable (OCR it)",
-            page=page,
-        )
+        return "glyphs", f"{share:.0%} of {visible} characters"
     latin1 = mojibake_share(text)
     if latin1 >= MOJIBAKE_SHARE:
-        return Issue(
-            "text.garbage",
-            Severity.FAIL,
-            f"{on}: {latin1:.0%} of {visible} characters are Latin-1 letters such as "
-            f"{quote(sample_of_latin1(text), 20)}: mojibake from a broken font encoding (OCR it)",
-            page=page,
-        )
+        return "mojibake", f"{latin1:.0%} of {visible} characters"
     if spaced_cjk_share(text) >= SPACED_CJK_SHARE:
-        return Issue(
-            "text.spaced-cjk",
-            Severity.FAIL,
-            f"{on}: CJK text has a space between every character (words will not match a query)",
-            page=page,
-        )
+        return "spaced", f"{spaced_cjk_share(text):.0%} of CJK characters"
     return None
+
+
+GARBAGE_WORDING = {
+    "glyphs": (
+        "text.garbage",
+        "are NUL, U+FFFD, (cid:N) or private-use glyphs: the text layer is unusable (OCR it)",
+    ),
+    "mojibake": (
+        "text.garbage",
+        "are Latin-1 letters: mojibake from a broken font encoding (OCR it)",
+    ),
+    "spaced": (
+        "text.spaced-cjk",
+        "are followed by a space: CJK text spaced between every character will not match a query",
+    ),
+}
+
+
+def garbage_issue(kind: str, found: list[tuple[TextUnit, str]]) -> Issue:
+    """'pages 18-19 (page 18: 11% of 1340 characters) are NUL, ...' for one kind of garbage."""
+    code, verdict = GARBAGE_WORDING[kind]
+    first, measured = found[0]
+    pages = [unit.page for unit, _ in found if unit.page is not None]
+    where = pages_phrase(pages) if pages else examples([unit.name for unit, _ in found])
+    detail = f"{where}: {measured}" if len(found) == 1 else f"{where} ({first.name}: {measured})"
+    example = f", e.g. {quote(sample_of_latin1(first.text), 16)}" if kind == "mojibake" else ""
+    return Issue(
+        code,
+        Severity.FAIL,
+        f"{detail} {verdict}{example}",
+        line=first.first_line,
+        page=first.page,
+    )
 
 
 def sample_of_latin1(text: str) -> str:
@@ -211,13 +274,14 @@ def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
 
 
 def near_empty_issues(
-    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus]
+    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus], garbage: set[int]
 ) -> list[Issue]:
     """A note naming text pages with hardly any letters (a figure page, a section divider)."""
     near_empty = [
         page
         for page, status in statuses.items()
         if status == PageStatus.TEXT
+        and page not in garbage
         and len(ALNUM.findall(CID.sub("", texts.get(page, "")))) < NEAR_EMPTY_CHARS
     ]
     if not near_empty:
