@@ -322,3 +322,16 @@ def test_vertical_tiers_are_read_top_down_each_right_to_left() -> None:
     lower = [column(500, 430, "下段の一行目"), column(490, 430, "下段の二行目")]
     ordered = order_blocks(tuple(lower[::-1] + upper[::-1]))
     assert texts(ordered) == ["上段の一行目", "上段の二行目", "下段の一行目", "下段の二行目"]
+
+
+def test_full_width_numbering_and_toc_entries() -> None:
+    assert numbering_pattern("１．割賦販売法の概要") == ("num", 0)
+    body = "本文の文章です。十分に長い本文がここに続きます。" * 3
+    md = markdown_of([page([
+        block("１．割賦販売法の概要", 50, 60, size=14, bold=True),
+        block(body, 50, 90),
+        block("２．後払信用の概要・・・・・・・・P6", 50, 130, size=14, bold=True),
+        block(body, 50, 160),
+    ])])
+    assert "## １．割賦販売法の概要" in md
+    assert "#" not in md.split("２．後払信用")[0].splitlines()[-1]  # a ToC entry is no heading

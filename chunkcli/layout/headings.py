@@ -11,11 +11,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from chunkcli.layout.paragraphs import BULLET
+from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
 from chunkcli.model import Block, BlockKind, Document, OutlineEntry, Page
 
 # Numbering patterns and their depth rank within their family (0 = chapter-like).
 _KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
+_D = r"[\d０-９]{1,2}"
+_DOT = r"[.．]"
+_AFTER_NUMBER = r"(?:\s+\S|[\u3040-\u9fff])"
 PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"^第[{_KANJI_NUM}]+[編部]"), "cjk", 0),
     (re.compile(rf"^第[{_KANJI_NUM}]+章"), "cjk", 1),
@@ -29,9 +32,12 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
     (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
     (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
-    (re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}\.?\s+\S"), "num", 2),
-    (re.compile(r"^\d{1,2}\.\d{1,2}\.?\s+\S"), "num", 1),
-    (re.compile(r"^\d{1,2}\.?\s+[A-Z\u3040-\u9fff\uac00-\ud7af]"), "num", 0),
+    # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
+    # no space needed before Japanese text ("１．概要").
+    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 2),
+    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 1),
+    (re.compile(rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"),
+     "num", 0),
 )
 # A heading is short: at most this many lines and characters.
 MAX_HEADING_LINES = 3
@@ -43,6 +49,9 @@ HEADING_SIZE_RATIO = 1.1
 TITLE_SIZE_RATIO = 1.3
 # Use the outline when at least this share of its entries are found as lines on their page.
 OUTLINE_MATCH_SHARE = 0.5
+# Headings carry little of a document's text: a size class holding more than this share of
+# all characters is running text (the big type of a slide deck), not a heading level.
+HEADING_TEXT_SHARE = 0.2
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -89,23 +98,43 @@ def label_headings(document: Document) -> Document:
 
 def body_font_size(document: Document) -> float:
     """The font size carrying the most characters: the body text."""
+    weights = _characters_by_size(document)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def _characters_by_size(document: Document) -> Counter[float]:
     weights: Counter[float] = Counter()
     for page in document.pages:
         for block in page.blocks:
             if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
                 for line in block.lines:
-                    weights[round(line.size * 2) / 2] += len(line.text)
-    return weights.most_common(1)[0][0] if weights else 10.0
+                    weights[_size_class(line.size)] += len(line.text)
+    return weights
+
+
+def _size_class(size: float) -> float:
+    return round(size * 2) / 2
 
 
 def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
+    text_sizes = _body_like_sizes(document)
     for page_index, page in enumerate(document.pages):
         for block_index, block in enumerate(page.blocks):
             candidate = _candidate(block, body, page_index, block_index)
-            if candidate is not None:
-                found.append(candidate)
+            if candidate is None:
+                continue
+            if candidate.pattern is None and _size_class(candidate.size) in text_sizes:
+                continue  # slides: the large type is their text, not their headings
+            found.append(candidate)
     return found
+
+
+def _body_like_sizes(document: Document) -> set[float]:
+    """Sizes that carry so much of the text that they cannot be headings."""
+    weights = _characters_by_size(document)
+    total = sum(weights.values())
+    return {size for size, chars in weights.items() if chars > HEADING_TEXT_SHARE * total}
 
 
 def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
@@ -120,8 +149,10 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     pattern = numbering_pattern(text)
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
     bold = all(line.bold for line in block.lines)
-    if text.endswith(("。", ".", ",", "、", ";")) and not larger:
-        return None
+    if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
+        return None  # a sentence, not a title
+    if TOC_ENTRY.search(text):
+        return None  # a table-of-contents entry names a heading; it is not one
     if pattern is not None and pattern[0] == "num" and not (bold or larger):
         pattern = None  # "1 apple" in body text is a list or a sentence, not a section
     if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):

@@ -24,7 +24,9 @@ ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|(?=[^\x00-\x7f\d.]))"
 )
-TOC_ENTRY = re.compile(r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*[\d０-９ivxIVX]+\s*$")
+TOC_ENTRY = re.compile(
+    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
+)
 SENTENCE_END = tuple(".!?。！？:：」』)）")
 # Extra space above a line beyond the page's usual leading, in font sizes, that starts a paragraph.
 PARAGRAPH_GAP_EM = 0.45
