@@ -301,6 +301,29 @@ def test_table_of_contents_with_dot_leaders_is_not_a_table() -> None:
     assert tables_of(draw) == []
 
 
+def test_boxed_header_joins_the_ruled_rows_below_it() -> None:
+    """A shaded two-row header grid, one unruled body row, then rows between rules."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.draw_rect(pymupdf.Rect(72, 100, 432, 140), color=None, fill=(0.8, 0.9, 1.0))
+        page.draw_line((72, 120), (432, 120), color=(1, 1, 1))  # invisible: white on blue
+        for x in (192, 312):
+            page.draw_line((x, 100), (x, 140), color=(0.2, 0.2, 0.2))
+        page.draw_line((72, 120), (432, 120), color=(0.2, 0.2, 0.2))
+        for y in (170, 200, 230):
+            page.draw_line((72, y), (432, y), width=0.5)
+        header = (("Name", "Qty", "Price"), ("", "(kg)", "(EUR)"))
+        for r, row in enumerate(header):
+            for c, text in enumerate(row):
+                page.insert_text((76 + 120 * c, 114 + 20 * r), text, fontname="hebo", fontsize=10)
+        for r, row in enumerate(BODY):
+            for c, text in enumerate(row):
+                page.insert_text((76 + 120 * c, 159 + 30 * r), text, fontsize=10)
+
+    [table] = tables_of(draw)
+    assert table.cells == (("Name", "Qty", "Price"), ("", "(kg)", "(EUR)"), *BODY)
+
+
 def test_table_of_contents_without_leaders_is_not_a_table() -> None:
     def draw(page: pymupdf.Page) -> None:
         entries = (

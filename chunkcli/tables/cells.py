@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric, join_text, words_of
@@ -19,14 +20,22 @@ CROSS_PT = 2.0
 # columns: wider than a word space at table sizes (~2.5 pt at 9 pt), narrower than any real gap
 # between numbers (the tightest we saw is 6 pt between "$ 178" and "$ 141").
 MIN_GUTTER_PT = 4.0
-# A band between two rules is cut into its visual rows when it has at least this many rows
-# that each fill two or more columns (a table without rules between its body rows).
+# A band between two rules is cut into its visual rows when at least this many columns have
+# text on every one of them (a table without rules between its body rows).
+MIN_FULL_COLUMNS = 2
+# A column "has text on every row" when it has text on this share of them (a long body may
+# hold a wrapped label or a blank cell; with 4 rows or fewer it means every row).
+FULL_COLUMN_SHARE = 0.8
+# With fewer visual rows than this, the band is cut only when a full column holds numbers.
 MIN_SUBROWS = 3
 
 # A line covering this share of its column's width, with at least WRAP_MIN_CHARS characters,
 # is a wrapped line of a paragraph cell (table values rarely fill their column twice).
 WRAP_FILL_FRACTION = 0.7
 WRAP_MIN_CHARS = 8
+# ... and a column is a wrapped paragraph when at least this share of its lines (but the
+# last) fill it; a long column of names fills its width only now and then.
+WRAPPED_SHARE = 0.5
 
 Cells = tuple[tuple[str, ...], ...]
 RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
@@ -93,25 +102,29 @@ def row_boundaries(
 
 
 def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
-    """True when the visual rows of a band are table rows rather than wrapped cell lines."""
-    per_row_columns = [{_column_of(p, xs) for p in row} for row in rows]
-    multi_column_rows = sum(len(cols) >= 2 for cols in per_row_columns)
-    if multi_column_rows >= MIN_SUBROWS and not _holds_wrapped_text(rows, xs):
+    """True when the visual rows of a band are table rows rather than wrapped cell lines.
+
+    Table rows fill at least two columns on every visual row; cells that wrap to different
+    line counts (or sit vertically centred) leave every column with gaps.
+    """
+    columns_per_row = [{_column_of(p, xs) for p in row} for row in rows]
+    counts = Counter(column for columns in columns_per_row for column in columns)
+    full_columns = {c for c, n in counts.items() if n >= FULL_COLUMN_SHARE * len(rows)}
+    if len(full_columns) < MIN_FULL_COLUMNS or _holds_wrapped_text(rows, xs):
+        return False
+    if len(rows) >= MIN_SUBROWS:
         return True
-    # Numbers do not wrap: a column holding a number on two visual rows holds two rows.
-    numeric_rows_per_column: dict[int, int] = {}
-    for row in rows:
-        by_column: dict[int, list[Piece]] = {}
-        for piece in row:
-            by_column.setdefault(_column_of(piece, xs), []).append(piece)
-        for column, members in by_column.items():
-            if all(is_numeric(p.text) for p in members):
-                numeric_rows_per_column[column] = numeric_rows_per_column.get(column, 0) + 1
-    return any(count >= 2 for count in numeric_rows_per_column.values())
+    # Two lines in two columns may be two wrapped cells; numbers do not wrap.
+    return any(
+        all(
+            is_numeric(" ".join(p.text for p in row if _column_of(p, xs) == column)) for row in rows
+        )
+        for column in full_columns
+    )
 
 
 def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
-    """True when some column has two lines that fill its width and go on: a wrapped paragraph.
+    """True when some column's lines mostly fill its width and go on: a wrapped paragraph.
 
     Table rows in a column are short and ragged; wrapped text runs to the column's edge.
     """
@@ -122,9 +135,10 @@ def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
         full = [
             sum(p.bbox.width for p in line) >= WRAP_FILL_FRACTION * width
             and sum(len(p.text.strip()) for p in line) >= WRAP_MIN_CHARS
+            and not is_numeric(" ".join(p.text for p in line))  # wide numbers, narrow column
             for line in lines[:-1]
         ]
-        if sum(full) >= 2:
+        if sum(full) >= 2 and sum(full) >= WRAPPED_SHARE * len(full):
             return True
     return False
 

@@ -9,7 +9,7 @@ of a grid whose own construction was ambiguous.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,7 @@ from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
 from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids, rule_coverage
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
-from chunkcli.tables.text import Piece, glue_currency, is_numeric, pieces_of_lines
+from chunkcli.tables.text import Piece, glue_currency, group_rows, is_numeric, pieces_of_lines
 from chunkcli.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ LINE_TOLERANCE_PT = 1.0
 # Bar charts draw bars as filled boxes with value labels: a "grid" whose cells are numbers and
 # mostly empty (below this share filled). Real sparse tables carry words too.
 CHART_MAX_FILL = 0.4
+# A table row found between two grids (see _holds_one_row) has at most this many lines.
+MAX_GAP_ROW_LINES = 3
+# Pieces this many font sizes apart on one line are in different cells.
+CELL_GAP_EM = 2.0
 # A ruled grid drawing less than this share of its row and column lines is a diagram (boxes
 # joined by connectors) or a sparse form; on the corpus tables measured 0.42-1.0, slide
 # diagrams 0.36-0.41 (see grid.rule_coverage).
@@ -70,7 +74,7 @@ def detect_tables(
         page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
         drawings = _untyped(page).get_cdrawings()
         rules = rules_from_drawings(drawings, page_box, _rotation(page))
-        grids = merge_stacked_grids(find_grids(rules, page_box))
+        grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
         for grid in grids:
             if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
                 continue
@@ -100,6 +104,26 @@ def _rotation(page: pymupdf.Page) -> Matrix | None:
         return None
     m = _untyped(page).rotation_matrix
     return (float(m.a), float(m.b), float(m.c), float(m.d), float(m.e), float(m.f))
+
+
+def _holds_one_row(pieces: Sequence[Piece]) -> Callable[[BBox], bool]:
+    """A test for the gap between two grids: one table row (two or more cells, its label
+    wrapped to at most MAX_GAP_ROW_LINES lines), not a caption or a paragraph."""
+
+    def test(box: BBox) -> bool:
+        inside = [p for p in pieces if box.contains_point(p.bbox.center_x, p.bbox.center_y)]
+        rows = group_rows(inside)
+        return 0 < len(rows) <= MAX_GAP_ROW_LINES and any(map(_has_cell_gap, rows))
+
+    return test
+
+
+def _has_cell_gap(row: Sequence[Piece]) -> bool:
+    """Two pieces of the row at least CELL_GAP_EM font sizes apart: two cells, not one line."""
+    return any(
+        right.bbox.x0 - left.bbox.x1 >= CELL_GAP_EM * max(left.size, right.size)
+        for left, right in zip(row, row[1:], strict=False)
+    )
 
 
 def _overlaps(a: BBox, b: BBox) -> bool:

@@ -7,7 +7,8 @@ least 2 x 2 cells; a stack is >= 3 horizontal rules of about the same extent wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from chunkcli.model import BBox
@@ -30,6 +31,11 @@ PAGE_BLEED_PT = 4.0
 # Row groups of one table drawn as separate grids are at most this far apart (room for one
 # group-title row of small type); a caption between two tables needs more room than this.
 MAX_GROUP_GAP_PT = 14.0
+# ... or up to one row of the lower grid (its median band height, with this slack).
+ROW_GAP_SLACK = 1.1
+# A band this many times taller than a stack's median band is not a table row: the stack is
+# cut there.
+OUTSIZED_BAND_RATIO = 3.0
 # Stacks of horizontal rules need at least this many rules (top, below header, bottom).
 MIN_STACK_RULES = 3
 
@@ -78,12 +84,14 @@ def rule_coverage(grid: Grid) -> float:
     return drawn / lattice if lattice > 0 else 0.0
 
 
-def merge_stacked_grids(grids: Sequence[Grid]) -> list[Grid]:
+def merge_stacked_grids(
+    grids: Sequence[Grid], holds_one_row: Callable[[BBox], bool] = lambda box: False
+) -> list[Grid]:
     """Join grids that sit one above the other with the same left and right edges and at most
     a group-title row between them: one table whose row groups were drawn as separate blocks."""
     merged: list[Grid] = []
     for grid in sorted(grids, key=lambda g: (g.ys[0], g.xs[0])):
-        above = [i for i, m in enumerate(merged) if _stacked(m, grid)]
+        above = [i for i, m in enumerate(merged) if _stacked(m, grid, holds_one_row)]
         if not above:
             merged.append(grid)
             continue
@@ -97,10 +105,17 @@ def merge_stacked_grids(grids: Sequence[Grid]) -> list[Grid]:
     return merged
 
 
-def _stacked(upper: Grid, lower: Grid) -> bool:
+def _stacked(upper: Grid, lower: Grid, holds_one_row: Callable[[BBox], bool]) -> bool:
     a, b = upper.bbox, lower.bbox
     aligned = abs(a.x0 - b.x0) <= STACK_ALIGN_PT and abs(a.x1 - b.x1) <= STACK_ALIGN_PT
-    return aligned and -TOUCH_PT <= b.top - a.bottom <= MAX_GROUP_GAP_PT
+    gap = b.top - a.bottom
+    if not aligned or gap < -TOUCH_PT:
+        return False
+    if gap <= MAX_GROUP_GAP_PT:
+        return True
+    # One unruled table row (the first body row under a boxed header) may sit between them.
+    row_height = statistics.median(y1 - y0 for y0, y1 in zip(lower.ys, lower.ys[1:], strict=False))
+    return gap <= ROW_GAP_SLACK * row_height and holds_one_row(BBox(a.x0, a.bottom, a.x1, b.top))
 
 
 def _edges_touched(box: BBox, page: BBox) -> int:
@@ -180,11 +195,28 @@ def _stacks(horizontals: list[Rule]) -> list[Grid]:
         first = remaining[0]
         members = [r for r in remaining if _same_extent(first, r)]
         remaining = [r for r in remaining if not _same_extent(first, r)]
-        ys = _boundaries([r.pos for r in members])
-        if len(ys) >= MIN_STACK_RULES:
-            xs = (first.start, first.end)
-            stacks.append(Grid(xs, ys, tuple(members), ruled_columns=False))
+        xs = (first.start, first.end)
+        for ys in _split_at_outsized_bands(_boundaries([r.pos for r in members])):
+            if len(ys) >= MIN_STACK_RULES:
+                inside = tuple(r for r in members if ys[0] - TOUCH_PT <= r.pos <= ys[-1] + TOUCH_PT)
+                stacks.append(Grid(xs, ys, inside, ruled_columns=False))
     return stacks
+
+
+def _split_at_outsized_bands(ys: tuple[float, ...]) -> list[tuple[float, ...]]:
+    """Cut a stack where one band is far taller than the usual band: rules of the same width
+    above and below a page of text (a footnote rule, a header rule) are not one table."""
+    if len(ys) < MIN_STACK_RULES:
+        return [ys]
+    heights = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+    limit = OUTSIZED_BAND_RATIO * statistics.median(heights)
+    parts: list[list[float]] = [[ys[0]]]
+    for y, height in zip(ys[1:], heights, strict=True):
+        if height > limit:
+            parts.append([y])
+        else:
+            parts[-1].append(y)
+    return [tuple(part) for part in parts]
 
 
 def _same_extent(a: Rule, b: Rule) -> bool:

@@ -31,6 +31,8 @@ GUTTER_NEAR_RULE_PT = 6.0
 # Inside a frame, columns without rules are separated by gutters at least one font size wide:
 # wider than letter-spaced words ("신   설"), narrower than the space between numbers.
 GRID_GUTTER_EM = 1.0
+# With at least this many ruled bands, gutters are tested band by band (see _gutter_rows).
+MIN_BANDS_FOR_GUTTERS = 3
 # A rule under the first row covering this share of the width is partial (see below).
 PARTIAL_RULE_MIN = 0.1
 PARTIAL_RULE_MAX = 0.85
@@ -47,7 +49,7 @@ class Skeleton:
 
 def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     """Column and row boundaries for a grid, from its rules and the text inside it."""
-    rows = group_rows(pieces)
+    rows = _gutter_rows(grid, pieces)
     max_blocked = int(len(rows) * GUTTER_CROSSING_FRACTION)
     size = statistics.median(p.size for p in pieces) if pieces else 0.0
     min_width = max(MIN_GUTTER_PT, GRID_GUTTER_EM * size)
@@ -64,6 +66,18 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     if len(grid.ys) > 2 and _partial_rule_under_first_row(grid):
         header_rows = sum(1 for y in ys[:-1] if y < grid.ys[2] - TOUCH_PT)
     return Skeleton(xs, tuple(ys), header_rows)
+
+
+def _gutter_rows(grid: Grid, pieces: Sequence[Piece]) -> list[list[Piece]]:
+    """What a text gutter must run through: the ruled bands of a grid with row rules (so a
+    cell's many short lines count once), else the visual rows."""
+    if not grid.ruled_columns or len(grid.ys) - 1 < MIN_BANDS_FOR_GUTTERS:
+        return group_rows(pieces)
+    bands = [
+        [p for p in pieces if top <= p.bbox.center_y < bottom]
+        for top, bottom in zip(grid.ys, grid.ys[1:], strict=False)
+    ]
+    return [band for band in bands if band]
 
 
 def _partial_rule_under_first_row(grid: Grid) -> bool:

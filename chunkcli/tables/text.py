@@ -7,7 +7,6 @@ are the unit tables are built from, whether the extractor gave whole rows or one
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +19,10 @@ ROW_OVERLAP_FRACTION = 0.5
 # is flush left in the cell, the number flush right; 12 em covers wide 9-digit columns).
 CURRENCY_REACH_EM = 12.0
 CURRENCY = frozenset("$€£¥")
+# Signs, brackets and separators that surround or punctuate numbers in tables.
+NUMBER_DECORATION = frozenset("$€£¥%()[]+-−–—*†‡,. \u00a0")
+# What is left after removing decoration is a number when this share of it is digits.
+NUMERIC_DIGIT_SHARE = 0.6
 # A cut inside a span leaves each part at least this much of a column's overlap to count.
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"\s+")
@@ -169,11 +172,10 @@ def is_cjk(char: str) -> bool:
 
 
 def is_numeric(text: str) -> bool:
-    """Numbers as tables print them: 1,234.5  (12)  -3%  $ 4.2  1.5e-3  n/a-free digits."""
-    core = text.strip().strip("$€£¥%()+-−–—*†‡ ")
-    if not core:
-        return text.strip() in {"-", "—", "–", "−"}  # a dash stands for zero or none
-    digits = sum(ch.isdigit() for ch in core)
-    return digits > 0 and digits >= 0.6 * sum(
-        not unicodedata.category(c).startswith("Z") for c in core
-    )
+    """Numbers as tables print them: 1,234.5  (12)  -3%  $ 4.2  2,448 ( 92.6)  [ 6.6]  —."""
+    stripped = text.strip()
+    if stripped in {"-", "—", "–", "−"}:
+        return True  # a dash stands for zero or none
+    core = [c for c in stripped if c not in NUMBER_DECORATION]
+    digits = sum(c.isdigit() for c in core)
+    return digits > 0 and digits >= NUMERIC_DIGIT_SHARE * len(core)
