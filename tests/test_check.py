@@ -281,6 +281,15 @@ def test_near_empty_text_pages_are_named_in_a_note() -> None:
     assert found.severity == Severity.OK and found.page == 2 and report.status == Severity.OK
 
 
+def test_pages_emptied_into_a_continued_table_are_not_near_empty() -> None:
+    rows = "\n".join(f"| {NAMES[i % 12]} | {i} |" for i in range(30))
+    markdown = (
+        f"<!-- page 1 -->\n\n# Doc\n\n{prose(0)}\n\n| Name | N |\n| --- | --- |\n{rows}\n\n"
+        f"<!-- page 2 -->\n\n<!-- page 3 -->\n\n## End\n\n{prose(1)}\n"
+    )
+    assert "pages.near-empty" not in codes(run(markdown))
+
+
 def test_unusable_text_layer_marker_fails() -> None:
     markdown = (
         f"<!-- page 1 -->\n\n# Doc\n\n{PROSE}\n\n"

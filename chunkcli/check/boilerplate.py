@@ -70,7 +70,7 @@ def check_boilerplate(
     groups = candidate_lines(scan)
     if scan.markers:
         spread = {key: {line.page or 0 for line in lines} for key, lines in groups.items()}
-        unit, total = "pages", len({line.page for line in scan.lines})
+        unit, total = "pages", max(scan.text_page_count, len({line.page for line in scan.lines}))
     else:
         spread = chunk_spread(set(groups), chunks)
         unit, total = "chunks", len(chunks)

@@ -150,8 +150,7 @@ def repeated_headings(
     for heading in scan.headings:
         if heading.text:
             groups[heading_key(heading.text)].append(heading)
-    text_pages = len({line.page for line in scan.lines if line.page is not None})
-    total = text_pages if scan.markers else chunk_count
+    total = scan.text_page_count if scan.markers else chunk_count
     needed = max(REPEATED_HEADING_MIN, options.boilerplate_share * total)
     issues: list[Issue] = []
     for group in sorted(groups.values(), key=lambda g: (-len(g), g[0].line)):

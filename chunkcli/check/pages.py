@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import ScannedMarkdown, TextLine
+from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
@@ -128,7 +128,7 @@ def check_pages(
         *measured,
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
-        *near_empty_issues(texts, statuses, measured_pages),
+        *near_empty_issues(texts, statuses, measured_pages | carried_by_table(scan, statuses)),
         *almost_empty(texts, max(len(owing), 1), a4_pages, options),
     ]
     garbage = sorted(set(marked_garbage) | measured_pages)
@@ -273,15 +273,29 @@ def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
     )
 
 
+def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) -> set[int]:
+    """Empty text pages after a page that ends in a table: convert moved their rows up into it."""
+    last_kind = {line.page: line.kind for line in scan.lines}
+    carried: set[int] = set()
+    previous = None
+    for page in sorted(statuses):
+        if page in last_kind:
+            previous = last_kind[page]
+        elif statuses[page] == PageStatus.TEXT and previous == LineKind.TABLE:
+            carried.add(page)
+    return carried
+
+
 def near_empty_issues(
-    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus], garbage: set[int]
+    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus], skip: set[int]
 ) -> list[Issue]:
-    """A note naming text pages with hardly any letters (a figure page, a section divider)."""
+    """A note naming text pages with hardly any letters (a figure page, a section divider);
+    pages in `skip` (garbage, or emptied into a continued table) are left out."""
     near_empty = [
         page
         for page, status in statuses.items()
         if status == PageStatus.TEXT
-        and page not in garbage
+        and page not in skip
         and len(ALNUM.findall(CID.sub("", texts.get(page, "")))) < NEAR_EMPTY_CHARS
     ]
     if not near_empty:

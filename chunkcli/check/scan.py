@@ -103,6 +103,12 @@ class ScannedMarkdown:
     def page_count(self) -> int:
         return len({marker.number for marker in self.markers})
 
+    @property
+    def text_page_count(self) -> int:
+        """Pages marked as having a text layer (a page whose text moved up with a table that
+        continues onto it counts, though its own marker is followed by nothing)."""
+        return len({m.number for m in self.markers if m.status == PageStatus.TEXT})
+
 
 def marker_status(note: str | None) -> PageStatus:
     """The page status a marker's note announces (`blank`, `no text layer`, `unusable ...`)."""
