@@ -9,7 +9,7 @@ the whole document's Markdown (olmOCR-bench PDFs are single pages; a file with m
 in a note). The checks follow olmOCR-bench (allenai/olmocr, olmocr/bench/tests.py), simplified:
 
   present / absent  the text occurs (does not occur) after normalising both sides; `max_diffs`
-                    is the allowed edit distance (0 when absent: exact); `case_sensitive` (default
+                    is the allowed edit distance (default 0: exact); `case_sensitive` (default
                     true), `first_n` / `last_n` restrict the search to the start / end characters
   order             `before` and `after` both occur and some `before` match starts first
   table             a cell of a GFM pipe table (or HTML table) equals `cell` and its named
@@ -121,11 +121,14 @@ def _myers_scores(pattern: str, text: str) -> Iterator[tuple[int, int]]:
         yield position + 1, score
 
 
-def fewest_edits(pattern: str, text: str) -> int:
-    """Edits needed to find `pattern` as a substring of `text` (0 = it occurs exactly)."""
-    if not pattern or pattern in text:
-        return 0
-    return min((score for _, score in _myers_scores(pattern, text)), default=len(pattern))
+def closest_match(pattern: str, text: str) -> tuple[int, int]:
+    """(edits, end offset) of the substring of `text` nearest to `pattern` (0 edits: exact)."""
+    if pattern in text:
+        return 0, text.index(pattern) + len(pattern)
+    if not text:
+        return len(pattern), 0
+    end, edits = min(_myers_scores(pattern, text), key=lambda pair: pair[1])
+    return edits, end
 
 
 def match_starts(pattern: str, text: str, max_edits: int) -> list[int]:
@@ -382,10 +385,13 @@ def check_text(test: BenchTest, content: str) -> Verdict:
     first_n, last_n = test.fields.get("first_n"), test.fields.get("last_n")
     if first_n or last_n:
         content = (content[:first_n] if first_n else "") + (content[-last_n:] if last_n else "")
-    edits = fewest_edits(query, content)
+    edits, end = closest_match(query, content)
     found = edits <= test.max_diffs
+    closest = _shorten(content[max(0, end - len(query)) : end])
     if test.kind == "present":
-        return Verdict(test, found, "" if found else f"{edits} edits from '{_shorten(query)}'")
+        reason = f"{edits} edits from '{_shorten(query)}'; closest: '{closest}'"
+        reason = reason if content.strip() else "the output has no text"
+        return Verdict(test, found, "" if found else reason)
     return Verdict(test, not found, f"'{_shorten(query)}' is still there" if found else "")
 
 
@@ -396,7 +402,7 @@ def check_order(test: BenchTest, content: str) -> Verdict:
     after_starts = match_starts(after, content, test.max_diffs)
     for name, text, starts in (("before", before, before_starts), ("after", after, after_starts)):
         if not starts:
-            edits = fewest_edits(text, content)
+            edits, _ = closest_match(text, content)
             return Verdict(test, False, f"{name} '{_shorten(text)}' not found ({edits} edits)")
     if min(before_starts) < max(after_starts):
         return Verdict(test, True)
