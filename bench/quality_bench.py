@@ -563,18 +563,21 @@ def format_summary(results: Mapping[str, Sequence[Verdict]]) -> str:
     return "\n".join(lines)
 
 
-def format_per_file(results: Mapping[str, Sequence[Verdict]], pdfs: Sequence[Path]) -> str:
-    """Passed/scored per file and tool."""
+def format_per_file(results: Mapping[str, Sequence[Verdict]], pdfs: Mapping[Path, PdfFacts]) -> str:
+    """Passed/scored per file and tool; a page without text needs OCR, which no tool here does."""
     lines = [
-        "| File | Tests (scored) | " + " | ".join(results) + " |",
-        "| --- | ---: |" + " ---: |" * len(results),
+        "| File | Pages | Text layer | Tests (scored) | " + " | ".join(results) + " |",
+        "| --- | ---: | --- | ---: |" + " ---: |" * len(results),
     ]
-    for pdf in pdfs:
+    for pdf, facts in pdfs.items():
         per_tool = [[v for v in verdicts if v.test.pdf == pdf] for verdicts in results.values()]
         total = len(per_tool[0]) if per_tool else 0
         scored = sum(1 for v in per_tool[0] if v.passed is not None) if per_tool else 0
         cells = " | ".join(_ratio(verdicts) for verdicts in per_tool)
-        lines.append(f"| {pdf.name} | {total} ({scored}) | {cells} |")
+        text_layer = "yes" if facts.has_text else "no (image only)"
+        lines.append(
+            f"| {pdf.name} | {facts.pages} | {text_layer} | {total} ({scored}) | {cells} |"
+        )
     return "\n".join(lines)
 
 
@@ -606,15 +609,22 @@ def format_header(folder: Path, tests: Mapping[Path, Sequence[BenchTest]], load_
     )
 
 
-def _multi_page_note(pdfs: Sequence[Path]) -> str:
+@dataclass(frozen=True)
+class PdfFacts:
+    pages: int
+    has_text: bool  # any page with extractable text
+
+
+def pdf_facts(pdfs: Sequence[Path]) -> dict[Path, PdfFacts]:
+    """Page count and whether there is a text layer at all, per PDF."""
     import pymupdf
 
-    longer = []
+    facts = {}
     for pdf in pdfs:
         with pymupdf.open(str(pdf)) as doc:
-            if doc.page_count > 1:
-                longer.append(f"{pdf.name} ({doc.page_count} p)")
-    return f"- scored on the whole document, not one page: {', '.join(longer)}" if longer else ""
+            has_text = any(page.get_text("text").strip() for page in doc)
+            facts[pdf] = PdfFacts(doc.page_count, has_text)
+    return facts
 
 
 def save_markdown(
@@ -662,9 +672,12 @@ def main(argv: Sequence[str]) -> int:
         results[tool] = [v for pdf in pdfs for v in score(tests[pdf], *outcomes[pdf])]
         print(f"  {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
     load_note = f"{load_before:.1f} at start, {os.getloadavg()[0]:.1f} at end"
-    note = _multi_page_note(pdfs)
-    print(format_header(args.dir, tests, load_note) + (f"\n{note}" if note else ""))
-    print("\n" + format_summary(results) + "\n\n" + format_per_file(results, pdfs))
+    facts = pdf_facts(pdfs)
+    longer = [f"{pdf.name} ({f.pages} p)" for pdf, f in facts.items() if f.pages > 1]
+    print(format_header(args.dir, tests, load_note))
+    if longer:
+        print(f"- scored on the whole document, not one page: {', '.join(longer)}")
+    print("\n" + format_summary(results) + "\n\n" + format_per_file(results, facts))
     print(format_failures(results))
     return 0
 
