@@ -16,6 +16,10 @@ from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric, join_
 # A piece crosses a column boundary only when it reaches this far past it on both sides;
 # less is kerning slop or padding touching a rule.
 CROSS_PT = 2.0
+# A run of text without spaces is cut at a rule only when it crosses one rule and its part on
+# one side is at most this many font sizes wide (one glyph): a span that swallowed its
+# neighbour's first glyph.
+OVERHANG_EM = 1.2
 # Minimum width of a text gutter (an x-range free of text in nearly every row) that separates
 # columns: wider than a word space at table sizes (~2.5 pt at 9 pt), narrower than any real gap
 # between numbers (the tightest we saw is 6 pt between "$ 178" and "$ 141").
@@ -166,7 +170,16 @@ def _cut_at_rules(piece: Piece, xs: Sequence[float], rule_at: RuleAt) -> list[Pi
         for x in xs[1:-1]
         if piece.bbox.x0 + CROSS_PT < x < piece.bbox.x1 - CROSS_PT and rule_at(x, y)
     ]
-    return words_of(piece) if crossed else [piece]
+    if not crossed:
+        return [piece]
+    if any(ch.isspace() for ch in piece.text.strip()):
+        return words_of(piece)  # text of two cells that extraction ran together
+    # One unbroken run (CJK has no spaces): cut it only where a neighbour's first glyphs
+    # overhang the rule; a label running across a rule (diagrams) stays whole.
+    x = crossed[0]
+    if len(crossed) == 1 and min(x - piece.bbox.x0, piece.bbox.x1 - x) <= OVERHANG_EM * piece.size:
+        return words_of(piece)
+    return [piece]
 
 
 def tidy_cells(grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1) -> Cells:

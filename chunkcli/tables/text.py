@@ -6,7 +6,9 @@ are the unit tables are built from, whether the extractor gave whole rows or one
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -15,6 +17,8 @@ from chunkcli.model import BBox, Line
 # Two pieces are on the same visual row when their vertical overlap is at least this fraction
 # of the shorter one (superscripts and mixed sizes still overlap by more than half).
 ROW_OVERLAP_FRACTION = 0.5
+# Spans of one line closer than this many font sizes touch: their text runs together.
+TOUCH_EM = 0.15
 # A currency sign belongs to the number at most this many font sizes to its right (the sign
 # is flush left in the cell, the number flush right; 12 em covers wide 9-digit columns).
 CURRENCY_REACH_EM = 12.0
@@ -24,7 +28,7 @@ NUMBER_DECORATION = frozenset("$€£¥%()[]+-−–—*†‡,. \u00a0")
 # What is left after removing decoration is a number when this share of it is digits.
 NUMERIC_DIGIT_SHARE = 0.6
 # A cut inside a span leaves each part at least this much of a column's overlap to count.
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"\S+\s*")  # a word keeps its trailing space for rejoining
 _SPACES = re.compile(r"\s+")
 
 
@@ -89,18 +93,32 @@ def _number_right_of(sign: Piece, pieces: Sequence[Piece]) -> Piece | None:
 
 
 def words_of(piece: Piece) -> list[Piece]:
-    """Cut a piece into words, estimating x positions in proportion to character counts."""
+    """Cut a piece into words (each full-width character is a word of its own: CJK and
+    Hangul cells touch without a space), estimating x positions from character widths."""
     text = piece.text
     if not text:
         return []
-    char_width = piece.bbox.width / len(text)
+    weights = [2 if _is_wide(ch) else 1 for ch in text]  # a wide glyph is ~2 narrow ones
+    unit = piece.bbox.width / sum(weights)
+    offsets = [0]
+    for weight in weights:
+        offsets.append(offsets[-1] + weight)
     words: list[Piece] = []
     for match in _WORD.finditer(text):
-        x0 = piece.bbox.x0 + match.start() * char_width
-        x1 = piece.bbox.x0 + match.end() * char_width
-        box = BBox(x0, piece.bbox.top, x1, piece.bbox.bottom)
-        words.append(Piece(match.group(), box, piece.size, piece.bold, piece.line_index))
+        start = match.start()
+        for end in [*(i + 1 for i in range(start, match.end()) if _is_wide(text[i])), match.end()]:
+            if end > start:
+                visible_end = start + len(text[start:end].rstrip())
+                x0 = piece.bbox.x0 + offsets[start] * unit
+                x1 = piece.bbox.x0 + offsets[visible_end] * unit
+                box = BBox(x0, piece.bbox.top, x1, piece.bbox.bottom)
+                words.append(Piece(text[start:end], box, piece.size, piece.bold, piece.line_index))
+                start = end
     return words
+
+
+def _is_wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def same_row(a: BBox, b: BBox) -> bool:
@@ -131,17 +149,22 @@ def cell_text(pieces: Sequence[Piece]) -> str:
 
 
 def _row_text(row: Sequence[Piece]) -> str:
-    text = ""
+    """Pieces of one visual row: touching spans of one line run together as extracted (their
+    own spaces kept), separate pieces are joined by join_text."""
+    runs: list[str] = []
     previous: Piece | None = None
     for piece in row:
         touching = (
             previous is not None
             and previous.line_index == piece.line_index
-            and (piece.bbox.x0 - previous.bbox.x1 < piece.size * 0.15)
+            and piece.bbox.x0 - previous.bbox.x1 < piece.size * TOUCH_EM
         )
-        text = text + piece.text if touching else join_text(text, piece.text)
+        if touching:
+            runs[-1] += piece.text
+        else:
+            runs.append(piece.text)
         previous = piece
-    return text
+    return functools.reduce(join_text, runs, "")
 
 
 def join_text(left: str, right: str) -> str:
