@@ -49,6 +49,10 @@ MONO_FONT_NAME = re.compile(r"mono|courier|consol|menlo|code", re.IGNORECASE)
 # different lines that happen to share a baseline (neighbouring columns, table cells).
 SPAN_SPLIT_GAP_EM = 1.2
 
+# A drop cap is one capital letter spanning two or more lines of the text beside it: its
+# font size is at least this many times theirs.
+DROP_CAP_RATIO = 2.0
+
 LIGATURES = str.maketrans(
     {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
      "\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
@@ -120,7 +124,35 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
             if any(s.text.strip() for s in spans):  # an indent space alone is no line
                 lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
-    return rebuild_vertical_lines(lines)
+    return attach_drop_caps(rebuild_vertical_lines(lines))
+
+
+def attach_drop_caps(lines: list[Line]) -> list[Line]:
+    """Join a drop cap (a large initial letter beside the first lines of a paragraph) to
+    the line it begins, so that "O" + "ver the past" reads "Over the past"."""
+    caps = [line for line in lines if _is_capital_letter(line)]
+    if not caps:
+        return lines
+    result = list(lines)
+    for cap in caps:
+        beside = [
+            i
+            for i, line in enumerate(result)
+            if 0 <= line.bbox.x0 - cap.bbox.x1 <= cap.bbox.width
+            and cap.bbox.top - 1 <= line.bbox.top <= cap.bbox.center_y
+            and cap.size >= DROP_CAP_RATIO * line.size
+        ]
+        if beside:
+            first = min(beside, key=lambda i: result[i].bbox.top)
+            target = result[first]
+            result[first] = Line(cap.spans + target.spans, target.bbox, target.vertical)
+            result.remove(cap)
+    return result
+
+
+def _is_capital_letter(line: Line) -> bool:
+    text = line.text.strip()
+    return len(text) == 1 and text.isalpha() and text.isupper()
 
 
 def _span(raw: dict[str, Any]) -> Span | None:

@@ -335,3 +335,16 @@ def test_full_width_numbering_and_toc_entries() -> None:
     ])])
     assert "## １．割賦販売法の概要" in md
     assert "#" not in md.split("２．後払信用")[0].splitlines()[-1]  # a ToC entry is no heading
+
+
+def test_drop_cap_joins_the_line_it_begins() -> None:
+    from chunkcli.extract import attach_drop_caps
+
+    cap = line("O", 166, 583, size=31.7, width=26)
+    first = line("ver the past three decades", 193, 585, size=8.5)
+    second = line("pressure from organisations", 193, 596, size=8.5)
+    joined = attach_drop_caps([second, cap, first])
+    assert sorted(ln.text for ln in joined) == ["Over the past three decades",
+                                                 "pressure from organisations"]
+    big_heading_letter = line("A", 50, 50, size=12)
+    assert attach_drop_caps([big_heading_letter, first]) == [big_heading_letter, first]
