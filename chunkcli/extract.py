@@ -49,6 +49,9 @@ MONO_FONT_NAME = re.compile(r"mono|courier|consol|menlo|code", re.IGNORECASE)
 # different lines that happen to share a baseline (neighbouring columns, table cells).
 SPAN_SPLIT_GAP_EM = 1.2
 
+# A selection of fewer pages than this is read with neighbouring pages up to this count, so
+# that running headers repeat often enough to be recognised (see layout.furniture).
+CONTEXT_PAGES = 6
 # A drop cap is one capital letter spanning two or more lines of the text beside it: its
 # font size is at least this many times theirs.
 DROP_CAP_RATIO = 2.0
@@ -77,13 +80,27 @@ def extract_document(
     """Read every selected page of an open PDF into a Document of raw blocks."""
     numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
+    context = tuple(
+        _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
+    )
     return Document(
         source=str(source),
         pages=extracted,
         outline=read_outline(doc),
         metadata_title=(doc.metadata or {}).get("title", "") or "",
         page_count=doc.page_count,
+        context_pages=context,
     )
+
+
+def context_page_numbers(page_count: int, selected: list[int]) -> list[int]:
+    """Unselected pages nearest to a small selection: evidence for its running headers."""
+    if len(selected) >= CONTEXT_PAGES:
+        return []
+    chosen = set(selected)
+    others = [n for n in range(1, page_count + 1) if n not in chosen]
+    others.sort(key=lambda n: (min(abs(n - s) for s in selected), n))
+    return sorted(others[: CONTEXT_PAGES - len(selected)])
 
 
 def _extract_page_safely(doc: pymupdf.Document, number: int, find_tables: bool) -> Page:

@@ -185,6 +185,8 @@ class Document:
     outline: tuple[OutlineEntry, ...] = ()
     metadata_title: str = ""
     page_count: int = 0  # pages in the file (pages may hold only a selection)
+    # Pages outside a selection, read only so that running headers can be recognised.
+    context_pages: tuple[Page, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

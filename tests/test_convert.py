@@ -248,3 +248,12 @@ def test_a_page_that_fails_to_load_is_reported_not_fatal(
     result = convert_pdf(pdf)
     assert result.garbage_pages == (2,)
     assert "Alpha opens." in result.markdown and "Gamma closes." in result.markdown
+
+
+def test_running_header_is_recognised_when_one_page_is_selected(tmp_path: Path) -> None:
+    tags = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    pages = [two_column_page(n, 5, tag) for n, tag in enumerate(tags, start=1)]
+    text = convert(make_pdf(tmp_path / "sel.pdf", pages), pages=(3,))
+    assert "Left gamma begins" in text
+    assert "Journal of Examples" not in text and "Page 3 of 5" not in text
+    assert "alpha" not in text and "<!-- page 2 -->" not in text

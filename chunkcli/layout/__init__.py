@@ -20,10 +20,10 @@ def layout_document(document: Document, strip_furniture: bool = True) -> Documen
     """Order and label every page's blocks."""
     pages = document.pages
     if strip_furniture:
-        pages = strip_running_headers(pages)
+        pages = strip_running_headers(pages, document.context_pages)
     pages = tuple(_order_page(page) for page in pages)
     pages = merge_continued_tables(pages)
-    return label_headings(replace(document, pages=pages))
+    return label_headings(replace(document, pages=pages, context_pages=()))
 
 
 def _order_page(page: Page) -> Page:

@@ -53,9 +53,15 @@ def is_page_number(text: str) -> bool:
     return bool(_PAGE_NUMBER.match(text.strip()))
 
 
-def strip_running_headers(pages: tuple[Page, ...]) -> tuple[Page, ...]:
-    """Relabel repeated margin lines as FURNITURE blocks (render drops them)."""
-    text_pages = [p for p in pages if p.status == PageStatus.TEXT]
+def strip_running_headers(
+    pages: tuple[Page, ...], context: tuple[Page, ...] = ()
+) -> tuple[Page, ...]:
+    """Relabel repeated margin lines as FURNITURE blocks (render drops them).
+
+    `context` holds pages outside a page selection: they count as evidence of repetition
+    but are not returned.
+    """
+    text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
     if len(text_pages) < 2:
         return pages
     repeats = min(MIN_REPEATS, len(text_pages))
