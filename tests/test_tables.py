@@ -115,6 +115,24 @@ def test_cjk_cell_lines_join_without_a_space() -> None:
     assert table.cells[1] == ("2023", "偿还债务的能力很强，违约风险很低")
 
 
+def test_one_span_across_a_rule_is_cut_into_its_cells() -> None:
+    """Extraction may run two cells into one span; drawn rules decide where they part."""
+    font = pymupdf.Font("cjk")
+
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (("", "", "Price"), ("", "", "1.20"), ("", "", "0.85")))
+        page.insert_text((76, 116), "Name", fontname="hebo", fontsize=10)
+        page.insert_text((196, 116), "Qty", fontname="hebo", fontsize=10)
+        page.insert_text((76, 140), "Apple                                   3", fontsize=10)
+        writer = pymupdf.TextWriter(page.rect)  # "年份" + the next cell's first glyph "主"
+        writer.append((170, 164), "年份主", font=font, fontsize=10)
+        writer.write_text(page)
+
+    [table] = tables_of(draw)
+    assert table.cells[:2] == (("Name", "Qty", "Price"), ("Apple", "3", "1.20"))
+    assert table.cells[2] == ("年份", "主", "0.85")
+
+
 def unruled_numbers(page: pymupdf.Page, top: float = 120) -> None:
     """A financial-style table: labels left, numbers right-aligned, no rules at all."""
     page.insert_text((72, top), "Segment revenue for the year was as follows.", fontsize=10)
