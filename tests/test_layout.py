@@ -348,3 +348,18 @@ def test_drop_cap_joins_the_line_it_begins() -> None:
                                                  "pressure from organisations"]
     big_heading_letter = line("A", 50, 50, size=12)
     assert attach_drop_caps([big_heading_letter, first]) == [big_heading_letter, first]
+
+
+def test_ocr_columns_with_overlapping_line_boxes_and_a_margin_mark() -> None:
+    def tall(text: str, x: float, top: float) -> Block:
+        box = BBox(x, top, x + 400, top + 42)  # OCR boxes taller than the 31 pt line pitch
+        return Block(BlockKind.PARAGRAPH, (Line((Span(text, box, size=30),), box),), box, 1)
+
+    title = tall("a centred title", 400, 300)
+    left = [tall(f"left {i}", 127, 434 + i * 31) for i in range(6)]
+    right = [tall(f"right {i}", 572, 434 + i * 31) for i in range(6)]
+    mark = block("|", 1078, 600, width=4)
+    ordered = texts(order_blocks(tuple([mark, title] + right + left)))
+    assert ordered[:13] == ["a centred title"] + [f"left {i}" for i in range(6)] + [
+        f"right {i}" for i in range(6)
+    ]

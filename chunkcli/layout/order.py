@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 from chunkcli.model import BBox, Block, BlockKind
 
+# Share of a box's height (capped, so tall blocks keep their extent) trimmed from top and
+# bottom when looking for empty horizontal strips.
+BOX_CORE_MARGIN = 0.25
+MAX_CORE_MARGIN_PT = 40.0
 # A gutter is at least this wide (points): word gaps are far narrower.
 MIN_GUTTER_PT = 7.0
 # A column's typical line is at least this many line heights wide; a strip of bullets,
@@ -73,13 +77,17 @@ def _gutters(blocks: Sequence[Block]) -> list[Gap]:
     if _single_row(blocks):
         return []
     gaps = _x_gaps([b.bbox for b in blocks])
-    if not gaps:
-        return []
-    edges = [g.high for g in gaps]
-    sides: list[list[Block]] = [[] for _ in range(len(gaps) + 1)]
-    for block in blocks:
-        sides[sum(1 for edge in edges if block.bbox.x0 >= edge - 0.01)].append(block)
-    return gaps if all(_holds_text(side) for side in sides) else []
+    while gaps:
+        edges = [g.high for g in gaps]
+        sides: list[list[Block]] = [[] for _ in range(len(gaps) + 1)]
+        for block in blocks:
+            sides[sum(1 for edge in edges if block.bbox.x0 >= edge - 0.01)].append(block)
+        weak = next((i for i, side in enumerate(sides) if not _holds_text(side)), None)
+        if weak is None:
+            return gaps
+        # A side that is no column (a margin mark, a lone label) joins its neighbour.
+        del gaps[weak - 1 if weak > 0 else 0]
+    return []
 
 
 def _holds_text(blocks: list[Block]) -> bool:
@@ -115,15 +123,23 @@ def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
     right = max(b.bbox.x1 for b in blocks)
     groups: list[list[Block]] = []
     shared: list[Gap] = []
+    extent = (left, right)
     for band in _y_bands(blocks):
         band_gaps = _empty_ranges([b.bbox for b in band], left, right)
-        common = _intersect(shared, band_gaps) if groups else []
+        band_extent = (min(b.bbox.x0 for b in band), max(b.bbox.x1 for b in band))
+        merged_extent = (min(extent[0], band_extent[0]), max(extent[1], band_extent[1]))
+        # A shared gap only counts between text: common page margins join nothing.
+        common = [
+            g
+            for g in (_intersect(shared, band_gaps) if groups else [])
+            if merged_extent[0] < g.low and g.high < merged_extent[1]
+        ]
         if common:
             groups[-1].extend(band)
-            shared = common
+            shared, extent = common, merged_extent
         else:
             groups.append(list(band))
-            shared = band_gaps
+            shared, extent = band_gaps, band_extent
     return groups
 
 
@@ -140,17 +156,29 @@ def _empty_ranges(boxes: Sequence[BBox], left: float, right: float) -> list[Gap]
 
 
 def _y_bands(blocks: list[Block]) -> list[list[Block]]:
+    """Runs of blocks separated by empty horizontal strips.
+
+    Boxes are judged by their core (the middle of their height): OCR text layers and tall
+    fonts give line boxes that overlap their neighbours, which would glue a whole page of
+    columns into one band.
+    """
     ordered = sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
     bands: list[list[Block]] = []
     bottom = float("-inf")
     for block in ordered:
-        if block.bbox.top >= bottom - 0.5:
+        top, core_bottom = _core(block.bbox)
+        if top >= bottom:
             bands.append([block])
-            bottom = block.bbox.bottom
+            bottom = core_bottom
         else:
             bands[-1].append(block)
-            bottom = max(bottom, block.bbox.bottom)
+            bottom = max(bottom, core_bottom)
     return bands
+
+
+def _core(box: BBox) -> tuple[float, float]:
+    margin = BOX_CORE_MARGIN * min(box.height, MAX_CORE_MARGIN_PT)
+    return box.top + margin, box.bottom - margin
 
 
 def _intersect(first: list[Gap], second: list[Gap]) -> list[Gap]:

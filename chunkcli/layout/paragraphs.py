@@ -32,6 +32,8 @@ SENTENCE_END = tuple(".!?。！？:：」』)）")
 PARAGRAPH_GAP_EM = 0.45
 # Font sizes that differ by more than this (points) belong to different blocks.
 SIZE_CHANGE_PT = 0.8
+# ... or by more than this share of the size (OCR text layers give each line its own size).
+SIZE_CHANGE_SHARE = 0.1
 # A line ending this many font sizes before its column's right edge is short.
 SHORT_LINE_EM = 2.0
 # Starts of lines within this many font sizes count as the same indent.
@@ -105,7 +107,7 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
         return False
-    if abs(line.size - last.size) > SIZE_CHANGE_PT or line.bold != last.bold:
+    if not _same_size(line, last) or line.bold != last.bold:
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
@@ -124,6 +126,10 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
     if TOC_ENTRY.search(last.text):
         return False  # each table-of-contents entry is its own line
     return _indent_continues(block, line, column)
+
+
+def _same_size(a: Line, b: Line) -> bool:
+    return abs(a.size - b.size) <= max(SIZE_CHANGE_PT, SIZE_CHANGE_SHARE * max(a.size, b.size))
 
 
 def _next_line_distance(last: Line, line: Line, column: _Column) -> bool:
@@ -202,7 +208,7 @@ def _leading(lines: list[Line]) -> float:
     gaps = [
         b.bbox.top - a.bbox.bottom
         for a, b in zip(lines, lines[1:], strict=False)
-        if abs(a.size - b.size) <= SIZE_CHANGE_PT and -2 < b.bbox.top - a.bbox.bottom < 1.5 * a.size
+        if _same_size(a, b) and -2 < b.bbox.top - a.bbox.bottom < 1.5 * a.size
     ]
     return median(gaps) if gaps else 0.3 * median(line.size for line in lines)
 
