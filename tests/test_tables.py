@@ -342,6 +342,19 @@ def test_boxed_header_joins_the_ruled_rows_below_it() -> None:
     assert table.cells == (("Name", "Qty", "Price"), ("", "(kg)", "(EUR)"), *BODY)
 
 
+def test_header_between_two_lone_rules_joins_the_grid_below() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for y in (60, 88):  # top rule and the rule under the header, nothing vertical
+            page.draw_line((72, y), (432, y))
+        for c, text in enumerate(HEADER):
+            page.insert_text((76 + 120 * c, 78), text, fontname="hebo", fontsize=10)
+        ruled_grid(page, BODY, top=100)
+
+    [table] = tables_of(draw)
+    assert table.cells == (HEADER, *BODY)
+    assert table.bbox.top == pytest.approx(60, abs=1)
+
+
 def test_table_of_contents_without_leaders_is_not_a_table() -> None:
     def draw(page: pymupdf.Page) -> None:
         entries = (

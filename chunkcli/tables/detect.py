@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from chunkcli.model import BBox, Block, BlockKind, Line
 from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
-from chunkcli.tables.grid import Grid, find_grids, merge_stacked_grids, rule_coverage
+from chunkcli.tables.grid import (
+    Grid,
+    find_grids,
+    is_table_frame,
+    merge_stacked_grids,
+    rule_coverage,
+)
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, group_rows, is_numeric, pieces_of_lines
@@ -75,7 +81,7 @@ def detect_tables(
         drawings = _untyped(page).get_cdrawings()
         rules = rules_from_drawings(drawings, page_box, _rotation(page))
         grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
-        for grid in grids:
+        for grid in filter(is_table_frame, grids):
             if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
                 continue
             block = _ruled_block(page, grid, lines, page_number, options)

@@ -33,6 +33,8 @@ PAGE_BLEED_PT = 4.0
 MAX_GROUP_GAP_PT = 14.0
 # ... or up to one row of the lower grid (its median band height, with this slack).
 ROW_GAP_SLACK = 1.1
+# Two lone rules of one width hold a header row between them if at most this far apart.
+MAX_LONE_RULE_GAP_PT = 60.0
 # A band this many times taller than a stack's median band is not a table row: the stack is
 # cut there.
 OUTSIZED_BAND_RATIO = 3.0
@@ -66,10 +68,25 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
             grids.append(grid)
         elif all(r.horizontal for r in component):
             loose.extend(component)
-    grids.extend(_stacks(loose))
+    stacks = _stacks(loose)
+    in_stacks = {id(r) for stack in stacks for r in stack.rules}
+    grids.extend(stacks)
+    # Lone rules wait for merge_stacked_grids: a rule over a table's header is part of it.
+    grids.extend(_lone_rule(r) for r in loose if id(r) not in in_stacks)
     if page_box is not None:
         grids = [g for g in grids if _edges_touched(g.bbox, page_box) < 2]
     return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
+
+
+def _lone_rule(rule: Rule) -> Grid:
+    return Grid((rule.start, rule.end), (rule.pos,), (rule,), ruled_columns=False)
+
+
+def is_table_frame(grid: Grid) -> bool:
+    """Enough rows for a table: a grid's 2 x 2 cells, or a stack's MIN_STACK_RULES rules."""
+    if grid.ruled_columns:
+        return len(grid.ys) - 1 >= MIN_GRID_ROWS
+    return len(grid.ys) >= MIN_STACK_RULES
 
 
 def rule_coverage(grid: Grid) -> float:
@@ -113,9 +130,12 @@ def _stacked(upper: Grid, lower: Grid, holds_one_row: Callable[[BBox], bool]) ->
         return False
     if gap <= MAX_GROUP_GAP_PT:
         return True
-    # One unruled table row (the first body row under a boxed header) may sit between them.
-    row_height = statistics.median(y1 - y0 for y0, y1 in zip(lower.ys, lower.ys[1:], strict=False))
-    return gap <= ROW_GAP_SLACK * row_height and holds_one_row(BBox(a.x0, a.bottom, a.x1, b.top))
+    # One unruled table row (the first body row under a boxed header, a header between two
+    # lone rules) may sit between them.
+    reference = lower if len(lower.ys) > 1 else upper
+    heights = [y1 - y0 for y0, y1 in zip(reference.ys, reference.ys[1:], strict=False)]
+    limit = ROW_GAP_SLACK * statistics.median(heights) if heights else MAX_LONE_RULE_GAP_PT
+    return gap <= limit and holds_one_row(BBox(a.x0, a.bottom, a.x1, b.top))
 
 
 def _edges_touched(box: BBox, page: BBox) -> int:
