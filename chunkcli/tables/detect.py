@@ -1,9 +1,10 @@
 """One PyMuPDF page + its Lines -> table Blocks.
 
 The cheap gate: vector drawings (`get_cdrawings`, ~1,000 pages/s) give rules; only where rules
-form a grid or a stack does any table work happen, and text-only (unruled) detection runs on
-rows that already split at wide gaps. The expensive PyMuPDF table finder runs only on the clip
-of a grid whose own construction was ambiguous.
+form a grid or a stack is a ruled table built (from the rules and the Lines we already have),
+and text-only (unruled) detection only looks at runs of rows that split at wide gaps.
+PyMuPDF's own table finder (a layout model, ~0.2 s a call) is an opt-in fallback for a ruled
+grid our construction cannot read (TableOptions.finder).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ MAX_STACK_CELL_CHARS = 200
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """Which detectors run; all on by default."""
+    """Which detectors run: ruled and unruled on, the slow finder fallback off."""
 
     ruled: bool = True  # grids and stacks built from vector rules
     unruled: bool = True  # column alignment alone, conservative
