@@ -139,7 +139,9 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
-            if any(s.text.strip() for s in spans):  # an indent space alone is no line
+            if len(spans) == 1 and spans[0].text.strip():
+                lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
+            elif any(s.text.strip() for s in spans):  # an indent space alone is no line
                 lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
     return attach_drop_caps(rebuild_vertical_lines(lines))
 

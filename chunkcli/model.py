@@ -96,6 +96,12 @@ class Line:
     bold: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        if len(self.spans) == 1:  # most lines of CJK and vertical pages: skip the tallies
+            span = self.spans[0]
+            object.__setattr__(self, "text", span.text)
+            object.__setattr__(self, "size", round(span.size, 1))
+            object.__setattr__(self, "bold", span.bold and bool(span.text.strip()))
+            return
         object.__setattr__(self, "text", "".join(s.text for s in self.spans))
         object.__setattr__(self, "size", _dominant_size(self.spans))
         object.__setattr__(self, "bold", _mostly_bold(self.spans))
