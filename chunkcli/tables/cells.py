@@ -41,6 +41,9 @@ WRAP_MIN_CHARS = 8
 # last) fill it; a long column of names fills its width only now and then.
 WRAPPED_SHARE = 0.5
 
+# Header cells are labels: a second row with a longer cell is a body row, never folded up.
+MAX_HEADER_CELL_CHARS = 40
+
 Cells = tuple[tuple[str, ...], ...]
 RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
 
@@ -213,6 +216,8 @@ def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
     if len(table) < 3:
         return table
     first, second = table[0], table[1]
-    if all(first) or not all(second) or not any(first) or any(map(is_numeric, second)):
+    if all(first) or not all(second) or not any(first):
         return table
+    if any(is_numeric(c) or len(c) > MAX_HEADER_CELL_CHARS for c in second):
+        return table  # numbers or sentences: the second row is body
     return [_fold([first, second]), *table[2:]]
