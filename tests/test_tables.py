@@ -581,3 +581,22 @@ def test_shaded_cells_give_their_edges_as_rules() -> None:
         (False, 100),
         (False, 200),
     }
+
+
+# --- property: any fully ruled grid of short texts reads back exactly --------------------------
+
+cell_word = st.text(st.sampled_from("abcXYZ019.-%"), min_size=1, max_size=6)
+cell_value = st.builds(" ".join, st.lists(cell_word, min_size=1, max_size=2))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda width: st.lists(
+            st.lists(cell_value, min_size=width, max_size=width), min_size=2, max_size=6
+        )
+    )
+)
+def test_ruled_grid_reads_back_its_cells(rows: list[list[str]]) -> None:
+    [table] = tables_of(lambda page: ruled_grid(page, rows))
+    assert table.cells == tuple(tuple(row) for row in rows)
