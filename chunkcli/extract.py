@@ -95,7 +95,7 @@ def extract_document(
 
 def context_page_numbers(page_count: int, selected: list[int]) -> list[int]:
     """Unselected pages nearest to a small selection: evidence for its running headers."""
-    if len(selected) >= CONTEXT_PAGES:
+    if not selected or len(selected) >= CONTEXT_PAGES:
         return []
     chosen = set(selected)
     others = [n for n in range(1, page_count + 1) if n not in chosen]
