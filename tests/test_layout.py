@@ -363,3 +363,10 @@ def test_ocr_columns_with_overlapping_line_boxes_and_a_margin_mark() -> None:
     assert ordered[:13] == ["a centred title"] + [f"left {i}" for i in range(6)] + [
         f"right {i}" for i in range(6)
     ]
+
+
+def test_mojibake_from_a_wrong_tounicode_map_is_garbage() -> None:
+    assert is_garbage_text("èÿ0bo wj u ~ þ ßÿ[ß÷] ërÿß _0 0u ÿìÿÿÿj u 1N|_ ~]ß{²Ìvsx|w}zt ÿÿ~Ñï")
+    german = "Größe, Übung, Straße, Mädchen, schön und während der Prüfung für Lösungen."
+    french = "Les élèves étudient à l'école française, où ils apprennent très bien."
+    assert not is_garbage_text(german) and not is_garbage_text(french)
