@@ -11,6 +11,7 @@ from pathlib import PurePath
 
 from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
+from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
 from chunkcli.split.plan import plan_chunks
@@ -41,7 +42,12 @@ def split_markdown(
     options = options.validated()
     count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
     sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
-    scan = scan_markdown(markdown, count)
+    count_spans = (
+        counter_from_whole_text(markdown, options.encoding)
+        if sums_exact
+        else counter_per_span(markdown, count)
+    )
+    scan = scan_markdown(markdown, count_spans)
     title = find_title(scan.pieces, options.title, _stem(source))
     layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
     plans = plan_chunks(layout)

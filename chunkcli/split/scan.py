@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from chunkcli.split.blocks import PAGE_MARKER_RE, RawBlock, find_blocks
 from chunkcli.split.blocks import BlockKind as PieceKind
-from chunkcli.tokens import TokenCounter
+from chunkcli.split.counting import SpanCounter
 
 __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown"]
 
@@ -61,37 +61,49 @@ def line_start_offsets(markdown: str) -> list[int]:
     return [0, *(match.end() for match in NEWLINE_RE.finditer(markdown))]
 
 
-def scan_markdown(markdown: str, count_tokens: TokenCounter, fast_path: bool = True) -> Scan:
-    """Find the top-level blocks of `markdown` and count the tokens of each, once."""
+def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = True) -> Scan:
+    """Find the top-level blocks of `markdown` and count the tokens of each, once.
+
+    Every piece (a table: every row) is one span of the document; `count_spans` counts them
+    all in one call."""
     blocks, marks = find_blocks(markdown, fast_path)
     line_starts = line_start_offsets(markdown)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
-    pieces = []
+    bounds: list[int] = []  # where each span starts; a table adds one span per row
     for block, start, end in zip(blocks, starts, ends, strict=True):
         if block.kind is PieceKind.TABLE:
-            rows = _table_rows(markdown, block, end, line_starts, count_tokens)
-            pieces.append(Piece(block.kind, start, end, sum(r.tokens for r in rows), rows=rows))
+            bounds += _row_starts(block, end, line_starts)
+        else:
+            bounds.append(start)
+    spans = list(zip(bounds, [*bounds[1:], len(markdown)], strict=False))
+    counts = count_spans([*bounds, len(markdown)]) if bounds else []
+    pieces = []
+    span = 0  # the first span of the block
+    for block, start, end in zip(blocks, starts, ends, strict=True):
+        if block.kind is PieceKind.TABLE:
+            first = span
+            while span < len(spans) and spans[span][0] < end:
+                span += 1
+            rows = tuple(Row(*spans[i], counts[i]) for i in range(first, span))
+            pieces.append(Piece(block.kind, start, end, sum(counts[first:span]), rows=rows))
         else:
             content = block.kind not in (PieceKind.HEADING, PieceKind.MARKER)
-            tokens = count_tokens(markdown[start:end])
             pieces.append(
-                Piece(block.kind, start, end, tokens, block.level, block.heading, (), content)
+                Piece(block.kind, start, end, counts[span], block.level, block.heading, (), content)
             )
+            span += 1
     page_marks = tuple((line_starts[line], page) for line, page in marks)
     return Scan(tuple(pieces), page_marks)
 
 
-def _table_rows(
-    markdown: str, block: RawBlock, end: int, line_starts: list[int], count_tokens: TokenCounter
-) -> tuple[Row, ...]:
-    """Header + delimiter as one row, then one row per line; the last row takes the blank tail.
+def _row_starts(block: RawBlock, end: int, line_starts: list[int]) -> list[int]:
+    """Where the rows of a table start: header + delimiter as one row, then one row per line;
+    the last row takes the blank tail (up to `end`).
 
     Rows start at line starts, so their counts add up to the count of the whole table (the
     tokenizers' pre-split never joins a newline with the character after it).
     """
-    bounds = [line_starts[block.first_line]]
-    bounds += [line_starts[line] for line in range(block.first_line + 2, block.last_line)]
-    bounds.append(end)
-    spans = zip(bounds, bounds[1:], strict=False)
-    return tuple(Row(lo, hi, count_tokens(markdown[lo:hi])) for lo, hi in spans if hi > lo)
+    starts = [line_starts[block.first_line]]
+    starts += [line_starts[line] for line in range(block.first_line + 2, block.last_line)]
+    return [lo for lo, hi in zip(starts, [*starts[1:], end], strict=True) if hi > lo]

@@ -1,0 +1,127 @@
+"""Token counts of consecutive spans of one document, from ONE encoding of the whole text.
+
+The pre-split of cl100k_base and o200k_base ends a piece at every line start (a newline is only
+ever the last character of a piece), and BPE never merges across pieces. So the tokens of a span
+that starts and ends at line starts are exactly the tokens that the whole text has between those
+two offsets. `split_markdown` starts encoding the document in a background thread (tiktoken
+releases the GIL) while the blocks are found, then cuts the token ends at the span bounds: no
+per-piece call into the tokenizer. A bound that falls inside a token (never seen; a safety net)
+has its two spans counted on their own. Without numpy every span is counted on its own.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from chunkcli.tokens import TokenCounter, load_encoding
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    TokenEnds = npt.NDArray[np.int64]  # UTF-8 byte offset where each token ends, 0 first
+
+# (bounds b0 < b1 < ... < bn) -> the token count of markdown[b_i:b_i+1] for each i.
+SpanCounter = Callable[[Sequence[int]], list[int]]
+
+
+def counter_per_span(markdown: str, count_tokens: TokenCounter) -> SpanCounter:
+    """Counts each span with its own call: any counter, no assumption about its pre-split."""
+
+    def count_spans(bounds: Sequence[int]) -> list[int]:
+        return [count_tokens(markdown[lo:hi]) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+
+    return count_spans
+
+
+def counter_from_whole_text(markdown: str, encoding_name: str) -> SpanCounter:
+    """Starts encoding `markdown` now, in a thread; the returned counter waits for it.
+
+    Only for encodings whose pieces end at line starts (layout.ADDITIVE_ENCODINGS), and only
+    for bounds at line starts (or the end of the text)."""
+    per_span = counter_per_span(markdown, _ordinary_counter(encoding_name))
+    try:
+        import numpy  # noqa: F401 - tiktoken's encode_to_numpy needs it
+    except ImportError:
+        return per_span
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunkcli-encode")
+    future = executor.submit(_token_ends, markdown, encoding_name)
+    executor.shutdown(wait=False)
+
+    def count_spans(bounds: Sequence[int]) -> list[int]:
+        token_ends = future.result()
+        if token_ends is None:
+            return per_span(bounds)
+        return _cut_counts(markdown, bounds, token_ends, per_span)
+
+    return count_spans
+
+
+def _ordinary_counter(encoding_name: str) -> TokenCounter:
+    encode = load_encoding(encoding_name).encode_ordinary
+
+    def count(text: str) -> int:
+        return len(encode(text))
+
+    return count
+
+
+def _token_ends(markdown: str, encoding_name: str) -> TokenEnds | None:
+    """Cumulative byte ends of the tokens of `markdown` (0 first), or None if it has lone
+    surrogates (not UTF-8; the per-span counter handles them as tiktoken does)."""
+    import numpy as np
+
+    encoding = load_encoding(encoding_name)
+    try:
+        tokens = encoding.encode_to_numpy(markdown, disallowed_special=())
+    except UnicodeEncodeError:
+        return None
+    ends = np.zeros(len(tokens) + 1, dtype=np.int64)
+    np.cumsum(_token_byte_lengths(encoding_name)[tokens], out=ends[1:])
+    return ends
+
+
+@functools.lru_cache(maxsize=4)
+def _token_byte_lengths(encoding_name: str) -> npt.NDArray[np.int64]:
+    """Length in bytes of every token of the encoding, by token id (computed once)."""
+    import numpy as np
+
+    encoding = load_encoding(encoding_name)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    for token_bytes, rank in encoding._mergeable_ranks.items():
+        lengths[rank] = len(token_bytes)
+    for text, rank in encoding._special_tokens.items():
+        lengths[rank] = len(text.encode("utf-8"))
+    return lengths
+
+
+def _cut_counts(
+    markdown: str, bounds: Sequence[int], token_ends: TokenEnds, per_span: SpanCounter
+) -> list[int]:
+    """Counts of the spans between `bounds`: tokens whose ends fall between their byte bounds."""
+    import numpy as np
+
+    byte_bounds = np.array(_byte_offsets(markdown, bounds), dtype=np.int64)
+    index = np.searchsorted(token_ends, byte_bounds)
+    inside = np.minimum(index, len(token_ends) - 1)
+    aligned = token_ends[inside] == byte_bounds
+    counts: list[int] = np.diff(index).tolist()
+    for span in np.flatnonzero(~(aligned[:-1] & aligned[1:])).tolist():
+        counts[span] = per_span(bounds[span : span + 2])[0]
+    return counts
+
+
+def _byte_offsets(markdown: str, bounds: Sequence[int]) -> list[int]:
+    """The UTF-8 byte offset of each character offset in `bounds` (ascending)."""
+    if markdown.isascii():
+        return list(bounds)
+    offsets = []
+    position, total = 0, 0
+    for bound in bounds:
+        total += len(markdown[position:bound].encode("utf-8"))
+        position = bound
+        offsets.append(total)
+    return offsets

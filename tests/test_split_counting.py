@@ -1,0 +1,44 @@
+"""Span counts cut from one encoding of the whole text equal the counts of each span alone."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from chunkcli.split.counting import counter_from_whole_text, counter_per_span
+from chunkcli.split.scan import line_start_offsets
+from chunkcli.tokens import tiktoken_counter
+
+# Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
+# numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
+LINE_PARTS = ("word", "  indented", "\tTab", "trailing  ", "|a|b|", "|---|---|", "1234567",
+              "it's", "電源を切る。", "バルブ を開く", "<|endoftext|>", "!!!", "é", "🙂", "")
+NEWLINES = ("\n", "\n", "\r\n", "\r", "\n\n", "\n  \n", "\n\t\n\n")
+
+
+@st.composite
+def document_and_bounds(draw: st.DrawFn) -> tuple[str, list[int]]:
+    lines = draw(st.lists(st.lists(st.sampled_from(LINE_PARTS), max_size=4), max_size=25))
+    text = ""
+    for parts in lines:
+        text += " ".join(parts) + draw(st.sampled_from(NEWLINES))
+    starts = line_start_offsets(text)
+    chosen = draw(st.lists(st.sampled_from(starts), max_size=12)) if starts else []
+    return text, sorted({*chosen, len(text)} | ({0} if draw(st.booleans()) else set()))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document_and_bounds())
+@example(("a\n\n\nb\n", [0, 2, 3, 5]))  # bounds inside a run of blank lines
+@example(("x\r\ny\rz", [0, 3, 5, 6]))
+def test_whole_text_counts_equal_per_span_counts(case: tuple[str, list[int]]) -> None:
+    text, bounds = case
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
+    assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact(bounds)
+
+
+def test_a_lone_surrogate_falls_back_to_per_span_counts() -> None:
+    text = "a\ud800b\nnext line\n"
+    bounds = [0, 5, len(text)]
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
+    assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact(bounds)
