@@ -600,3 +600,37 @@ cell_value = st.builds(" ".join, st.lists(cell_word, min_size=1, max_size=2))
 def test_ruled_grid_reads_back_its_cells(rows: list[list[str]]) -> None:
     [table] = tables_of(lambda page: ruled_grid(page, rows))
     assert table.cells == tuple(tuple(row) for row in rows)
+
+
+def test_group_title_over_date_columns_is_a_header_row_of_its_own() -> None:
+    """'Year Ended' centred over three date columns (a 10-K statement): repeated over them."""
+
+    def draw(page: pymupdf.Page) -> None:
+        right_edges = (330.0, 410.0, 490.0)
+
+        def right_aligned(text: str, right: float, y: float, font: str = "helv") -> None:
+            page.insert_text(
+                (right - pymupdf.get_text_length(text, font, 9), y), text, fontname=font, fontsize=9
+            )
+
+        title_centre = 410.0 - 30.0  # centred on the middle column, cells 60 pt wide
+        title_width = pymupdf.get_text_length("Year Ended", "hebo", 9)
+        page.insert_text(
+            (title_centre - title_width / 2, 100), "Year Ended", fontname="hebo", fontsize=9
+        )
+        dates = ("Jan 26, 2025", "Jan 28, 2024", "Jan 29, 2023")
+        for text, right in zip(dates, right_edges, strict=True):
+            right_aligned(text, right, 112, "hebo")
+        rows = (("Cost", "178", "141", "138"), ("Research", "3,423", "2,532", "1,892"))
+        rows += (("Sales", "1,136", "876", "680"), ("Total", "4,737", "3,549", "2,710"))
+        for r, row in enumerate(rows):
+            page.insert_text((72, 126 + 12 * r), row[0], fontsize=9)
+            for text, right in zip(row[1:], right_edges, strict=True):
+                right_aligned(text, right, 126 + 12 * r)
+
+    [table] = tables_of(draw)
+    assert table.cells[:3] == (
+        ("", "Year Ended", "Year Ended", "Year Ended"),
+        ("", "Jan 26, 2025", "Jan 28, 2024", "Jan 29, 2023"),
+        ("Cost", "178", "141", "138"),
+    )

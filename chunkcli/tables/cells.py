@@ -188,16 +188,20 @@ def _cut_at_rules(piece: Piece, xs: Sequence[float], rule_at: RuleAt) -> list[Pi
 def tidy_cells(grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1) -> Cells:
     """Cell strings with empty rows and columns dropped and a split header merged.
 
-    The first `header_rows` grid rows are folded into one header row, column by column.
+    The first `header_rows` grid rows are folded into one header row, column by column
+    (a first row of group titles stays a row of its own: see spread_titles).
     """
     table = [[cell_text(cell) for cell in row] for row in grid]
-    if header_rows > 1:
-        table = [_fold(table[:header_rows]), *table[header_rows:]]
-    table = [row for row in table if any(row)]
     if not table:
         return ()
     keep = [c for c in range(len(table[0])) if any(row[c] for row in table)]
     table = [[row[c] for c in keep] for row in table]
+    if header_rows > 1:
+        header = [row for row in table[:header_rows] if any(row)]
+        table = [*_header_of(header), *table[header_rows:]]
+    table = [row for row in table if any(row)]
+    if not table:
+        return ()
     if header_rows > 1:
         return tuple(tuple(row) for row in table)
     return tuple(tuple(row) for row in merge_header_rows(table))
@@ -207,8 +211,48 @@ def _fold(rows: Sequence[Sequence[str]]) -> list[str]:
     return [functools.reduce(join_text, column, "") for column in zip(*rows, strict=True)]
 
 
+def _header_of(rows: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Header rows folded into one, except a first row of group titles over the rest's
+    sub-columns: that row stays a row of its own, each title repeated over its columns."""
+    if len(rows) < 2:
+        return [list(row) for row in rows]
+    below = _fold(rows[1:])
+    spread = spread_titles(rows[0], below)
+    if spread is not None:
+        return [spread, below]
+    return [_fold(rows)]
+
+
+def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | None:
+    """Group titles repeated over the sub-columns they head, or None.
+
+    Group titles (a model name over its three metrics, "Year Ended" over three dates) head
+    equal groups of sub-columns that end at the table's right edge, each title set centred
+    on its group. None when the titles do not fit that pattern (a lone label over a label is
+    a two-line header cell, folded instead).
+    """
+    filled = [i for i, t in enumerate(titles) if t]
+    n = len(titles)
+    if not filled or len(filled) == n or len(below) != n:
+        return None
+    steps = {b - a for a, b in zip(filled, filled[1:], strict=False)}
+    if len(steps) > 1:
+        return None
+    width = steps.pop() if steps else 2 * (n - 1 - filled[0]) + 1
+    spread = list(titles)
+    for rank, index in enumerate(reversed(filled)):
+        end = n - 1 - rank * width
+        start = end - width + 1
+        centred = index - start in {(width - 1) // 2, width // 2}
+        if width < 2 or start < 1 or not centred or not all(below[start : end + 1]):
+            return None
+        spread[start : end + 1] = [titles[index]] * width
+    return spread
+
+
 def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
-    """Fold a first row with gaps into the second when the second is a full row of labels.
+    """Spread a first row of group titles over their columns; else fold a first row with
+    gaps into the second when the second is a full row of labels.
 
     That is a two-row header (a group title over sub-columns); a second row holding numbers
     is the first body row under a header whose corner cell is empty.
@@ -216,8 +260,11 @@ def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
     if len(table) < 3:
         return table
     first, second = table[0], table[1]
+    spread = spread_titles(first, second)
+    if spread is not None and not any(is_numeric(c) for c in first):
+        return [spread, *table[1:]]  # group titles: the second row stays whole below them
     if all(first) or not all(second) or not any(first):
         return table
     if any(is_numeric(c) or len(c) > MAX_HEADER_CELL_CHARS for c in second):
         return table  # numbers or sentences: the second row is body
-    return [_fold([first, second]), *table[2:]]
+    return [*_header_of([first, second]), *table[2:]]
