@@ -634,3 +634,30 @@ def test_group_title_over_date_columns_is_a_header_row_of_its_own() -> None:
         ("", "Jan 26, 2025", "Jan 28, 2024", "Jan 29, 2023"),
         ("Cost", "178", "141", "138"),
     )
+
+
+def test_boxed_totals_row_below_a_grid_joins_it() -> None:
+    """A one-row box with the grid's dividers, drawn 3 pt under the grid (a totals row)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, (HEADER, *BODY))
+        top, bottom = 100 + 4 * 24 + 3, 100 + 5 * 24 + 3
+        for y in (top, bottom):
+            page.draw_line((72, y), (432, y))
+        for x in (72, 192, 312, 432):
+            page.draw_line((x, top), (x, bottom))
+        for c, text in enumerate(("Total", "20", "4.10")):
+            page.insert_text((76 + 120 * c, top + 16), text, fontsize=10)
+
+    [table] = tables_of(draw)
+    assert table.cells == (HEADER, *BODY, ("Total", "20", "4.10"))
+
+
+def test_one_boxed_row_alone_is_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        page.draw_rect(pymupdf.Rect(72, 100, 432, 124))
+        page.draw_line((192, 100), (192, 124))
+        page.insert_text((76, 116), "Label", fontsize=10)
+        page.insert_text((196, 116), "Value", fontsize=10)
+
+    assert tables_of(draw) == []

@@ -190,7 +190,9 @@ def _grid_of(component: list[Rule]) -> Grid | None:
     y_hi = max(max(r.end for r in verticals), max(r.pos for r in horizontals))
     xs = _boundaries([x_lo, x_hi, *(r.pos for r in verticals)])
     ys = _boundaries([y_lo, y_hi, *(r.pos for r in horizontals)])
-    if len(xs) - 1 < MIN_GRID_COLUMNS or len(ys) - 1 < MIN_GRID_ROWS:
+    # One boxed row is kept: alone it is no table (is_table_frame), but merge_stacked_grids
+    # joins it to a grid right above or below (a totals row boxed apart from the body).
+    if len(xs) - 1 < MIN_GRID_COLUMNS or len(ys) < 2:
         return None
     return Grid(xs, ys, tuple(component), ruled_columns=True)
 
