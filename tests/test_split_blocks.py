@@ -60,3 +60,25 @@ def test_plain_groups_and_one_line_blocks_are_read_without_the_parser() -> None:
     ]
     assert blocks[-1].heading == "Part" and blocks[-1].level == 2
     assert marks == [(2, 2)]
+
+
+# Pipe-table lines, valid and near-valid (cell counts, escaped pipes, empty delimiter cells,
+# alignment colons, a trailing text cell), plus lines that could end or precede a table.
+TABLE_LINES = (
+    "| a | b |", "|---|---|", "|:--|--:|", "| :-: | --- |", "|---|", "|---||---|", "|--- |",
+    "| a \\| b | c |", "|a|b|c|", "| 1 | 2 |", "| `x|y` | z |", "|", "| - |", "|-|-", "|:|",
+    "|---|---| x", "| a | b", "|\t---\t|\t---\t|", "| 1 |", "- item", "plain text line",
+    "１. full-width number", "２) full-width", "    | code |", "```", "> | quote |",
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(TABLE_LINES + ("",) * 6), max_size=30))
+@example(["| a | b |", "|---|---|", "| 1 | 2 |"])
+@example(["| a \\| b | c |", "|---|---|", "| 1 |"])
+def test_pipe_table_fast_path_equals_markdown_it(lines: list[str]) -> None:
+    document = "\n".join(lines)
+    fast_blocks, fast_marks = find_blocks(document)
+    slow_blocks, slow_marks = find_blocks(document, fast_path=False)
+    assert comparable(fast_blocks) == comparable(slow_blocks)
+    assert fast_marks == slow_marks

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
@@ -30,14 +32,20 @@ PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
 # A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
 # quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
-BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|\d{1,9}[.)])")
+BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)])")
 # A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
 # here too: after a blank line and before one, nothing else can claim it.
 ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
-ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|\d{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
+ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
+# A group whose lines all start with "|" (no indent): no block rule but the table can claim or
+# end such a line, so if its first two lines open a table (`_opens_pipe_table`), the table is
+# the whole group. convert writes every table this way.
+PIPE_LINES_RE = re.compile(r"\|.*(?:\n\|.*)*")
+DELIMITER_ROW_RE = re.compile(r"\|[-:| \t]+")  # the only characters a delimiter row may hold
+DELIMITER_CELL_RE = re.compile(r":?-+:?")
 NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
 THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
@@ -208,6 +216,8 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
     ):
         items = text.count("\n") + 1
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
+    if PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
+        return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
     if "\n" in text:
         return None
     heading = ATX_HEADING_RE.fullmatch(text)
@@ -221,6 +231,27 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         kind = BlockKind.MARKER if page else BlockKind.TEXT
         return [RawBlock(kind, line, line + 1, page=page)]
     return None
+
+
+def _opens_pipe_table(group: str) -> bool:
+    """markdown-it's table test for a group's first two lines (both starting with "|"): a
+    delimiter row of :?-+:? cells (empty ones only at the ends), as many as the header's cells."""
+    lines = group.split("\n", 2)
+    if len(lines) < 2 or not DELIMITER_ROW_RE.fullmatch(lines[1]):
+        return False
+    cells = [mdTrim(cell) for cell in lines[1].split("|")]
+    inner = cells[1:-1]
+    if any(not DELIMITER_CELL_RE.fullmatch(cell) for cell in inner):
+        return False
+    aligns = len(inner) + sum(1 for cell in (cells[0], cells[-1]) if cell)
+    if any(cell and not DELIMITER_CELL_RE.fullmatch(cell) for cell in (cells[0], cells[-1])):
+        return False
+    header = escapedSplit(mdTrim(lines[0]))
+    if header and header[0] == "":
+        header.pop(0)
+    if header and header[-1] == "":
+        header.pop()
+    return 0 < len(header) == aligns
 
 
 def _heading_text(rest: str | None) -> str:
