@@ -661,3 +661,34 @@ def test_one_boxed_row_alone_is_not_a_table() -> None:
         page.insert_text((196, 116), "Value", fontsize=10)
 
     assert tables_of(draw) == []
+
+
+def test_group_titles_in_a_ruled_header_band_become_a_header_row() -> None:
+    """One header band holds group titles over the sub-column labels, no rule between them."""
+    xs = (72, 192, 242, 292, 342, 392, 442, 492)
+    ys = (60, 100, 124, 148)
+    labels = ("Model", "p", "r", "f", "p", "r", "f")
+    body = (
+        ("Base", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6"),
+        ("Big", "0.7", "0.8", "0.9", "1.0", "1.1", "1.2"),
+    )
+
+    def draw(page: pymupdf.Page) -> None:
+        for y in ys:
+            page.draw_line((xs[0], y), (xs[-1], y))
+        for x in xs:
+            page.draw_line((x, ys[0]), (x, ys[-1]))
+        for title, middle in (("Alpha", 2), ("Beta", 5)):
+            centre = (xs[middle] + xs[middle + 1]) / 2
+            width = pymupdf.get_text_length(title, "hebo", 9)
+            page.insert_text((centre - width / 2, 74), title, fontname="hebo", fontsize=9)
+        for row, y in ((labels, 94), *zip(body, (116, 140), strict=True)):
+            for x, text in zip(xs, row, strict=False):
+                page.insert_text((x + 4, y), text, fontsize=9)
+
+    [table] = tables_of(draw)
+    assert table.cells == (
+        ("", "Alpha", "Alpha", "Alpha", "Beta", "Beta", "Beta"),
+        labels,
+        *body,
+    )

@@ -114,7 +114,7 @@ def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     Table rows fill at least two columns on every visual row; cells that wrap to different
     line counts (or sit vertically centred) leave every column with gaps.
     """
-    columns_per_row = [{_column_of(p, xs) for p in row} for row in rows]
+    columns_per_row = [{column_of(p, xs) for p in row} for row in rows]
     counts = Counter(column for columns in columns_per_row for column in columns)
     full_columns = {c for c, n in counts.items() if n >= FULL_COLUMN_SHARE * len(rows)}
     if len(full_columns) < MIN_FULL_COLUMNS or _holds_wrapped_text(rows, xs):
@@ -124,7 +124,7 @@ def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     # Two lines in two columns may be two wrapped cells; numbers do not wrap.
     return any(
         all(
-            is_numeric(" ".join(p.text for p in row if _column_of(p, xs) == column)) for row in rows
+            is_numeric(" ".join(p.text for p in row if column_of(p, xs) == column)) for row in rows
         )
         for column in full_columns
     )
@@ -137,7 +137,7 @@ def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     """
     for column in range(len(xs) - 1):
         width = xs[column + 1] - xs[column]
-        lines = [[p for p in row if _column_of(p, xs) == column] for row in rows]
+        lines = [[p for p in row if column_of(p, xs) == column] for row in rows]
         lines = [line for line in lines if line]
         full = [
             sum(p.bbox.width for p in line) >= WRAP_FILL_FRACTION * width
@@ -150,7 +150,7 @@ def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     return False
 
 
-def _column_of(piece: Piece, xs: Sequence[float]) -> int:
+def column_of(piece: Piece, xs: Sequence[float]) -> int:
     return max(0, min(len(xs) - 2, bisect.bisect_right(xs, piece.bbox.center_x) - 1))
 
 
@@ -162,7 +162,7 @@ def fill_cells(
     for piece in pieces:
         row = max(0, min(len(ys) - 2, bisect.bisect_right(ys, piece.bbox.center_y) - 1))
         for part in _cut_at_rules(piece, xs, rule_at):
-            grid[row][_column_of(part, xs)].append(part)
+            grid[row][column_of(part, xs)].append(part)
     return grid
 
 

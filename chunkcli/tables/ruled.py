@@ -15,13 +15,15 @@ from chunkcli.model import BBox
 from chunkcli.tables.cells import (
     MIN_GUTTER_PT,
     Cells,
+    column_of,
     fill_cells,
     row_boundaries,
+    spread_titles,
     text_gutters,
     tidy_cells,
 )
 from chunkcli.tables.grid import TOUCH_PT, Grid
-from chunkcli.tables.text import Piece, group_rows
+from chunkcli.tables.text import Piece, group_rows, is_numeric, join_text
 
 # Text gutters may be crossed by this fraction of visual rows (spanning header cells such as
 # a group title over three sub-columns) and still separate columns.
@@ -60,12 +62,35 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     ys: list[float] = [grid.ys[0]]
     for top, bottom in zip(grid.ys, grid.ys[1:], strict=False):
         band = [p for p in pieces if top <= p.bbox.center_y < bottom]
-        ys.extend(row_boundaries(band, top, bottom, xs))
+        cuts = row_boundaries(band, top, bottom, xs)
+        if not cuts and top == grid.ys[0]:
+            cuts = _group_title_cut(band, xs)
+        ys.extend(cuts)
         ys.append(bottom)
     header_rows = 1
     if len(grid.ys) > 2 and _partial_rule_under_first_row(grid):
         header_rows = sum(1 for y in ys[:-1] if y < grid.ys[2] - TOUCH_PT)
     return Skeleton(xs, tuple(ys), header_rows)
+
+
+def _group_title_cut(band: Sequence[Piece], xs: Sequence[float]) -> list[float]:
+    """A cut under the first visual row of the header band when that row holds group titles
+    over the sub-column labels below (see cells.spread_titles): two header rows, not one."""
+    rows = group_rows(band)
+    if len(rows) < 2:
+        return []
+    titles, below = [""] * (len(xs) - 1), [""] * (len(xs) - 1)
+    for row, texts in ((rows[0], titles), ([p for r in rows[1:] for p in r], below)):
+        for piece in row:
+            column = column_of(piece, xs)
+            texts[column] = join_text(texts[column], piece.text)
+    used = [c for c in range(len(titles)) if titles[c] or below[c]]  # tidy_cells drops the rest
+    titles, below = [titles[c] for c in used], [below[c] for c in used]
+    if spread_titles(titles, below) is None or any(map(is_numeric, filter(None, titles))):
+        return []
+    upper = max(p.bbox.bottom for p in rows[0])
+    lower = min(p.bbox.top for r in rows[1:] for p in r)
+    return [(upper + lower) / 2] if lower > upper else []
 
 
 def _gutter_rows(grid: Grid, pieces: Sequence[Piece]) -> list[list[Piece]]:
