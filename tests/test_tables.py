@@ -692,3 +692,28 @@ def test_group_titles_in_a_ruled_header_band_become_a_header_row() -> None:
         labels,
         *body,
     )
+
+
+def test_narrow_number_column_survives_group_rows_spanning_it() -> None:
+    """A '#' column next to a label column; bold group rows start at '#' and run across."""
+    rows = (
+        ("#", "Level", "Score"),
+        ("Chemistry", "", ""),
+        ("1", "Easy", "0.87"),
+        ("2", "Normal", "0.82"),
+        ("Archaeology", "", ""),
+        ("3", "Easy", "0.27"),
+        ("4", "Normal", "0.72"),
+    )
+
+    def draw(page: pymupdf.Page) -> None:
+        for r in range(len(rows) + 1):  # a rule under every row, none between columns
+            page.draw_line((72, 90 + 14 * r), (300, 90 + 14 * r), width=0.5)
+        for r, row in enumerate(rows):
+            for x, text in zip((76, 100, 220), row, strict=True):
+                page.insert_text((x, 100 + 14 * r), text, fontsize=9)
+
+    [table] = tables_of(draw)
+    assert table.cells[0] == ("#", "Level", "Score")
+    assert table.cells[2] == ("1", "Easy", "0.87")
+    assert "Chemistry" in table.cells[1]

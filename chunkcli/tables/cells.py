@@ -123,9 +123,7 @@ def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
         return True
     # Two lines in two columns may be two wrapped cells; numbers do not wrap.
     return any(
-        all(
-            is_numeric(" ".join(p.text for p in row if column_of(p, xs) == column)) for row in rows
-        )
+        all(is_numeric(" ".join(p.text for p in row if column_of(p, xs) == column)) for row in rows)
         for column in full_columns
     )
 

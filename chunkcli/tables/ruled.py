@@ -35,6 +35,12 @@ GUTTER_NEAR_RULE_PT = 6.0
 GRID_GUTTER_EM = 1.0
 # With at least this many ruled bands, gutters are tested band by band (see _gutter_rows).
 MIN_BANDS_FOR_GUTTERS = 3
+# A gutter that up to half the rows cross (group titles, totals labels spanning a narrow
+# column) still separates columns when at least this share of the rows, and MIN_ALIGNED_ROWS,
+# have text on both sides with the right side starting within ALIGNED_START_PT of one x.
+ALIGNED_ROW_SHARE = 0.5
+MIN_ALIGNED_ROWS = 4
+ALIGNED_START_PT = 1.0
 # A rule under the first row covering this share of the width is partial (see below).
 PARTIAL_RULE_MIN = 0.1
 PARTIAL_RULE_MAX = 0.85
@@ -56,6 +62,8 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     size = statistics.median(p.size for p in pieces) if pieces else 0.0
     min_width = max(MIN_GUTTER_PT, GRID_GUTTER_EM * size)
     gutters = text_gutters(rows, grid.xs[0], grid.xs[-1], max_blocked, min_width)
+    crossed = text_gutters(rows, grid.xs[0], grid.xs[-1], len(rows) // 2, min_width)
+    gutters += [g for g in crossed if g not in gutters and _aligned_both_sides(g, rows)]
     ruled = grid.xs if grid.ruled_columns else (grid.xs[0], grid.xs[-1])
     extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
     xs = tuple(sorted((*ruled, *extra)))
@@ -71,6 +79,23 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     if len(grid.ys) > 2 and _partial_rule_under_first_row(grid):
         header_rows = sum(1 for y in ys[:-1] if y < grid.ys[2] - TOUCH_PT)
     return Skeleton(xs, tuple(ys), header_rows)
+
+
+def _aligned_both_sides(gutter: float, rows: Sequence[Sequence[Piece]]) -> bool:
+    """True when most rows have text on both sides of `gutter`, the right side starting at one
+    x: a narrow column (row numbers) whose gutter spanning rows (group titles) cross."""
+    starts = []
+    for row in rows:
+        if any(p.bbox.x0 < gutter < p.bbox.x1 for p in row):
+            continue
+        right = [p.bbox.x0 for p in row if p.bbox.x0 > gutter]
+        if right and any(p.bbox.x1 < gutter for p in row):
+            starts.append(min(right))
+    if len(starts) < MIN_ALIGNED_ROWS or len(starts) < ALIGNED_ROW_SHARE * len(rows):
+        return False
+    middle = statistics.median(starts)
+    aligned = sum(abs(x - middle) <= ALIGNED_START_PT for x in starts)
+    return aligned >= ALIGNED_ROW_SHARE * len(rows)
 
 
 def _group_title_cut(band: Sequence[Piece], xs: Sequence[float]) -> list[float]:
