@@ -3,6 +3,7 @@ heading paths, and the retrieval prefix of a path (counted once per distinct pat
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -32,6 +33,7 @@ class Layout:
     names: dict[int, str]  # path element -> heading text
     cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
     content_cumulative: tuple[int, ...]  # content_cumulative[i] = content pieces in pieces[:i]
+    heading_indices: tuple[int, ...]  # the indices of the HEADING pieces, ascending
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
@@ -52,8 +54,9 @@ class Layout:
             while not self.pieces[lo].is_content:
                 lo += 1
         path = self.paths[lo]
-        for index in range(lo + 1, hi):
-            path = common_prefix(path, self.paths[index])
+        for other in self.paths[lo + 1 : hi]:
+            if other is not path:  # runs of pieces share one path object
+                path = common_prefix(path, other)
         return path
 
     def prefix(self, path: Path) -> tuple[str, int]:
@@ -98,6 +101,11 @@ class Layout:
     def content_count(self, lo: int, hi: int) -> int:
         """How many of pieces[lo:hi] are content (not headings, not page markers)."""
         return self.content_cumulative[hi] - self.content_cumulative[lo]
+
+    def headings_between(self, lo: int, hi: int) -> list[int]:
+        """Indices of the HEADING pieces among pieces[lo:hi]."""
+        indices = self.heading_indices
+        return list(indices[bisect.bisect_left(indices, lo) : bisect.bisect_left(indices, hi)])
 
     def has_content(self, lo: int, hi: int) -> bool:
         return self.content_cumulative[hi] > self.content_cumulative[lo]
@@ -160,10 +168,12 @@ def make_layout(
     """Layout of scanned pieces; `title` is (title text, index of the title H1 or TITLE)."""
     title_text, title_index = title
     paths = heading_paths(pieces, title_index, has_title=bool(title_text))
-    names = {i: p.heading for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING}
+    headings = tuple(i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING)
+    names = {i: pieces[i].heading for i in headings}
     names[TITLE] = title_text
     cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
     content = tuple(accumulate((p.is_content for p in pieces), initial=0))
     return Layout(
-        markdown, pieces, paths, names, cumulative, content, count_tokens, options, sums_exact
+        markdown, pieces, paths, names, cumulative, content, headings,
+        count_tokens, options, sums_exact,
     )

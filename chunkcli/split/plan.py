@@ -18,6 +18,7 @@ inside a paragraph are always counted exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import Layout, Path, common_prefix
@@ -28,8 +29,9 @@ TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 MAX_HEADING_LEVEL = 6
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
+    """One chunk to be (a NamedTuple: see blocks.RawBlock)."""
+
     start: int
     end: int  # body = markdown[start:end]
     kind: ChunkKind
@@ -74,10 +76,7 @@ def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, 
     if lo >= hi:
         return []
     bounds = [lo]
-    bounds += [
-        k for k in range(lo + 1, hi)
-        if pieces[k].kind is PieceKind.HEADING and pieces[k].level <= level
-    ]
+    bounds += [k for k in layout.headings_between(lo + 1, hi) if pieces[k].level <= level]
     bounds.append(hi)
     ranges: list[tuple[int, int]] = []
     start = lo
@@ -146,7 +145,7 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
         # The window's path runs from its first text on (see Layout.common_path).
         has_text = last_content >= window_lo
         path = layout.paths[k]
-        if has_text and window_path is not None:
+        if has_text and window_path is not None and window_path is not path:
             path = common_prefix(window_path, path)
         if layout.prefix(path)[1] + window_tokens + pieces[k].tokens <= layout.max_tokens:
             window_tokens += pieces[k].tokens

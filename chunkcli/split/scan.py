@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkcli.split.blocks import PAGE_MARKER_RE, RawBlock, find_blocks
 from chunkcli.split.blocks import BlockKind as PieceKind
@@ -21,8 +22,7 @@ __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown
 NEWLINE_RE = re.compile(r"\r\n?|\n")
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """A span of a table: rows[0] is the header line plus the delimiter line."""
 
     start: int
@@ -30,8 +30,9 @@ class Row:
     tokens: int
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
+    """A top-level block as a span of the Markdown, counted once (a NamedTuple: see RawBlock)."""
+
     kind: PieceKind
     start: int  # offset of the first character of its first line
     end: int  # offset where the next piece starts

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunkcli.tokens import TokenCounter
 
@@ -29,8 +29,10 @@ KANA_HAN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff
 MAX_CHARS_PER_TOKEN = 32
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A sentence, clause, word or character run of a block, counted (a NamedTuple: see
+    blocks.RawBlock)."""
+
     start: int
     end: int
     tokens: int
