@@ -688,7 +688,7 @@ def test_group_titles_in_a_ruled_header_band_become_a_header_row() -> None:
 
     [table] = tables_of(draw)
     assert table.cells == (
-        ("", "Alpha", "Alpha", "Alpha", "Beta", "Beta", "Beta"),
+        ("Model", "Alpha", "Alpha", "Alpha", "Beta", "Beta", "Beta"),
         labels,
         *body,
     )

@@ -226,7 +226,8 @@ def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | No
 
     Group titles (a model name over its three metrics, "Year Ended" over three dates) head
     equal groups of sub-columns that end at the table's right edge, each title set centred
-    on its group. None when the titles do not fit that pattern (a lone label over a label is
+    on its group; labels left of the groups (spanning both header rows) are repeated from
+    `below`. None when the titles do not fit that pattern (a lone label over a label is
     a two-line header cell, folded instead).
     """
     filled = [i for i, t in enumerate(titles) if t]
@@ -245,6 +246,9 @@ def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | No
         if width < 2 or start < 1 or not centred or not all(below[start : end + 1]):
             return None
         spread[start : end + 1] = [titles[index]] * width
+    # Labels beside the groups span both header rows: repeated, so each row names every column.
+    ungrouped = n - len(filled) * width
+    spread[:ungrouped] = below[:ungrouped]
     return spread
 
 
