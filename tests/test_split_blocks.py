@@ -63,12 +63,14 @@ def test_plain_groups_and_one_line_blocks_are_read_without_the_parser() -> None:
 
 
 # Pipe-table lines, valid and near-valid (cell counts, escaped pipes, empty delimiter cells,
-# alignment colons, a trailing text cell), plus lines that could end or precede a table.
+# alignment colons, a trailing text cell), lines that could end or precede a table, and numbers
+# that are or are not list markers.
 TABLE_LINES = (
     "| a | b |", "|---|---|", "|:--|--:|", "| :-: | --- |", "|---|", "|---||---|", "|--- |",
     "| a \\| b | c |", "|a|b|c|", "| 1 | 2 |", "| `x|y` | z |", "|", "| - |", "|-|-", "|:|",
     "|---|---| x", "| a | b", "|\t---\t|\t---\t|", "| 1 |", "- item", "plain text line",
     "１. full-width number", "２) full-width", "    | code |", "```", "> | quote |",
+    "2020.1.1. dotted date", "3.5 bar", "12) twelve", "1.\tTab", "1.", "7)", "1234567890. long",
 )
 
 

@@ -32,7 +32,7 @@ PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
 # A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
 # quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
-BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)])")
+BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)](?:[ \t]|$))")
 # A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
 # here too: after a blank line and before one, nothing else can claim it.
 ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
