@@ -370,3 +370,21 @@ def test_mojibake_from_a_wrong_tounicode_map_is_garbage() -> None:
     german = "Größe, Übung, Straße, Mädchen, schön und während der Prüfung für Lösungen."
     french = "Les élèves étudient à l'école française, où ils apprennent très bien."
     assert not is_garbage_text(german) and not is_garbage_text(french)
+
+
+def test_a_sentence_cut_by_the_column_break_is_rejoined() -> None:
+    left = [block(f"left column line {i} of running text that", 50, 100 + i * 14, width=220)
+            for i in range(5)]
+    right = [block("continues here in the right column and", 310, 100, width=220),
+             block("ends the sentence.", 310, 114, width=90),
+             block("A new paragraph starts here and fills it", 310, 140, width=220),
+             block("to the end.", 310, 154, width=60)]
+    grouped = group_paragraphs(order_blocks(tuple(left + right)))
+    assert len(grouped) == 2
+    assert grouped[0].text.endswith("ends the sentence.")
+
+
+def test_centred_title_line_stays_apart_from_the_text_below() -> None:
+    body = [block("A Centred Title", 250, 100, width=95),
+            block("Body text starts at the margin and runs the full width of", 50, 114, width=480)]
+    assert len(group_paragraphs(order_blocks(tuple(body)))) == 2

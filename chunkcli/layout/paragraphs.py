@@ -78,7 +78,41 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
             result.append(replace(block, kind=BlockKind.LIST_ITEM))
         else:
             result.append(block)
-    return tuple(result)
+    return tuple(_join_column_breaks(result, columns))
+
+
+def _join_column_breaks(blocks: list[Block], columns: dict[int, _Column]) -> list[Block]:
+    """Rejoin a paragraph that a column break cut mid-sentence: the text stops without
+    punctuation at the foot of a full column and goes on in lower case in the next one."""
+    result: list[Block] = []
+    for block in blocks:
+        previous = result[-1] if result else None
+        if previous is not None and _continues_in_next_column(previous, block, columns):
+            result[-1] = _append(previous, block)
+        else:
+            result.append(block)
+    return result
+
+
+def _continues_in_next_column(block: Block, following: Block, columns: dict[int, _Column]) -> bool:
+    if (
+        block.kind != BlockKind.PARAGRAPH
+        or following.kind != BlockKind.PARAGRAPH
+        or block.column == following.column
+        or block.lines[-1].vertical
+    ):
+        return False
+    last, first = block.lines[-1], following.lines[0]
+    column = columns.get(block.column)
+    ending, opening = last.text.rstrip()[-1:], first.text.lstrip()[:1]
+    return (
+        column is not None
+        and not _is_short(last, column)
+        and _same_size(last, first)
+        and (ending.isalpha() or ending in ",-")
+        and opening.isascii()
+        and opening.islower()
+    )
 
 
 def starts_list_item(text: str) -> bool:
@@ -125,7 +159,7 @@ def continues(block: Block, line: Line, column: _Column | None) -> bool:
         return False
     if TOC_ENTRY.search(last.text):
         return False  # each table-of-contents entry is its own line
-    return _indent_continues(block, line, column)
+    return _indent_continues(block, line)
 
 
 def _same_size(a: Line, b: Line) -> bool:
@@ -141,7 +175,7 @@ def _next_line_distance(last: Line, line: Line, column: _Column) -> bool:
     return -0.5 * line.size <= gap <= column.leading + PARAGRAPH_GAP_EM * line.size
 
 
-def _indent_continues(block: Block, line: Line, column: _Column) -> bool:
+def _indent_continues(block: Block, line: Line) -> bool:
     """Indentation agrees with one paragraph: first-line indent or hanging indent.
 
     With a first-line indent the second line goes back to the margin; with a hanging
@@ -151,9 +185,9 @@ def _indent_continues(block: Block, line: Line, column: _Column) -> bool:
     em = _em(line)
     first = _start(block.lines[0])
     if len(block.lines) == 1:
-        return _start(line) <= first + HANGING_INDENT_EM * em and (
-            first <= column.left + HANGING_INDENT_EM * em  # not a centred or flush-right line
-        )
+        # Within a hanging or first-line indent of each other; more is a centred or
+        # flush-right line (a title, a signature) standing alone.
+        return abs(_start(line) - first) <= HANGING_INDENT_EM * em
     return abs(_start(line) - _start(block.lines[1])) <= INDENT_EM * em
 
 
