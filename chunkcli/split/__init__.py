@@ -18,6 +18,8 @@ from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
+# Texts up to this length are counted once per document (the cache stays tiny).
+SHORT_TEXT_CHARS = 8
 DOC_ID_HEX_DIGITS = 16  # 64 bits of the source hash: a readable default doc_id
 
 __all__ = ["SPLIT_VERSION", "SplitOptions", "split_markdown"]
@@ -66,11 +68,19 @@ def split_markdown(
 
 def _offline_counter(encoding_name: str) -> TokenCounter:
     """Like tokens.tiktoken_counter (special-token text counted as text), through the
-    encoder's plain path, which skips the per-call special-token checks."""
+    encoder's plain path, which skips the per-call special-token checks. Counts of very short
+    texts are remembered for the one document: dotted leaders (". . . .") and numbered lists
+    cut into thousands of one-character sentences."""
     encode = load_encoding(encoding_name).encode_ordinary
+    short_counts: dict[str, int] = {}
 
     def count(text: str) -> int:
-        return len(encode(text))
+        if len(text) > SHORT_TEXT_CHARS:
+            return len(encode(text))
+        known = short_counts.get(text)
+        if known is None:
+            known = short_counts[text] = len(encode(text))
+        return known
 
     return count
 
