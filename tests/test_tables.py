@@ -717,3 +717,17 @@ def test_narrow_number_column_survives_group_rows_spanning_it() -> None:
     assert table.cells[0] == ("#", "Level", "Score")
     assert table.cells[2] == ("1", "Easy", "0.87")
     assert "Chemistry" in table.cells[1]
+
+
+def test_two_rows_of_boxed_cards_are_not_a_table() -> None:
+    """Slide cards: two rows of two boxes side by side, each holding a title and a sentence."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for top in (100, 190):
+            page.draw_rect(pymupdf.Rect(72, top, 272, top + 80))
+            page.draw_rect(pymupdf.Rect(272, top, 472, top + 80))
+            for x in (80, 280):
+                page.insert_text((x, top + 20), "Card title", fontname="hebo", fontsize=10)
+                page.insert_text((x, top + 40), "One sentence about it.", fontsize=9)
+
+    assert tables_of(draw) == []

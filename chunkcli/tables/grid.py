@@ -123,6 +123,10 @@ def merge_stacked_grids(
 
 
 def _stacked(upper: Grid, lower: Grid, holds_one_row: Callable[[BBox], bool]) -> bool:
+    if (_one_boxed_row(upper) and not is_table_frame(lower)) or (
+        _one_boxed_row(lower) and not is_table_frame(upper)
+    ):
+        return False  # boxed rows join a table; stacked alone they are cards or callouts
     a, b = upper.bbox, lower.bbox
     aligned = abs(a.x0 - b.x0) <= STACK_ALIGN_PT and abs(a.x1 - b.x1) <= STACK_ALIGN_PT
     gap = b.top - a.bottom
@@ -136,6 +140,10 @@ def _stacked(upper: Grid, lower: Grid, holds_one_row: Callable[[BBox], bool]) ->
     heights = [y1 - y0 for y0, y1 in zip(reference.ys, reference.ys[1:], strict=False)]
     limit = ROW_GAP_SLACK * statistics.median(heights) if heights else MAX_LONE_RULE_GAP_PT
     return gap <= limit and holds_one_row(BBox(a.x0, a.bottom, a.x1, b.top))
+
+
+def _one_boxed_row(grid: Grid) -> bool:
+    return grid.ruled_columns and len(grid.ys) == 2
 
 
 def _edges_touched(box: BBox, page: BBox) -> int:

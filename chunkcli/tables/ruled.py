@@ -62,9 +62,14 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     size = statistics.median(p.size for p in pieces) if pieces else 0.0
     min_width = max(MIN_GUTTER_PT, GRID_GUTTER_EM * size)
     gutters = text_gutters(rows, grid.xs[0], grid.xs[-1], max_blocked, min_width)
-    crossed = text_gutters(rows, grid.xs[0], grid.xs[-1], len(rows) // 2, min_width)
-    gutters += [g for g in crossed if g not in gutters and _aligned_both_sides(g, rows)]
     ruled = grid.xs if grid.ruled_columns else (grid.xs[0], grid.xs[-1])
+    crossed = text_gutters(rows, grid.xs[0], grid.xs[-1], len(rows) // 2, min_width)
+    bounds = sorted({*ruled, *gutters})
+    gutters += [
+        g
+        for g in crossed
+        if g not in gutters and _aligned_both_sides(g, rows, min(x for x in bounds if x > g))
+    ]
     extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
     xs = tuple(sorted((*ruled, *extra)))
     ys: list[float] = [grid.ys[0]]
@@ -81,14 +86,16 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     return Skeleton(xs, tuple(ys), header_rows)
 
 
-def _aligned_both_sides(gutter: float, rows: Sequence[Sequence[Piece]]) -> bool:
+def _aligned_both_sides(gutter: float, rows: Sequence[Sequence[Piece]], following: float) -> bool:
     """True when most rows have text on both sides of `gutter`, the right side starting at one
-    x: a narrow column (row numbers) whose gutter spanning rows (group titles) cross."""
+    x before the `following` column boundary: a narrow column (row numbers) whose gutter
+    spanning rows (group titles) cross. Without text of its own before the next boundary, the
+    column right of the gutter would hold only the tails of the crossing rows."""
     starts = []
     for row in rows:
         if any(p.bbox.x0 < gutter < p.bbox.x1 for p in row):
             continue
-        right = [p.bbox.x0 for p in row if p.bbox.x0 > gutter]
+        right = [p.bbox.x0 for p in row if gutter < p.bbox.x0 < following]
         if right and any(p.bbox.x1 < gutter for p in row):
             starts.append(min(right))
     if len(starts) < MIN_ALIGNED_ROWS or len(starts) < ALIGNED_ROW_SHARE * len(rows):
