@@ -104,16 +104,13 @@ def split_sources(
 ) -> Iterator[Chunk]:
     """The chunks of every input, in input order (all inputs are found before any is read)."""
     from chunkcli.split import split_markdown
-    from chunkcli.tokens import tiktoken_counter
+    from chunkcli.tokens import load_encoding
 
     options = options.validated()
-    count_tokens = tiktoken_counter(options.encoding)
+    load_encoding(options.encoding)  # an encoding not available offline fails before any read
     for given in find_sources(paths, skip):
         document = read_source(given, settings, stdin)
+        # The default counter: with cl100k/o200k, one encoding of the whole document.
         yield from split_markdown(
-            document.markdown,
-            options,
-            source=document.source,
-            source_bytes=document.source_bytes,
-            count_tokens=count_tokens,
+            document.markdown, options, source=document.source, source_bytes=document.source_bytes
         )
