@@ -144,15 +144,16 @@ def find_title(pieces: tuple[Piece, ...], override: str | None, stem: str) -> tu
 def heading_paths(pieces: tuple[Piece, ...], title_index: int, has_title: bool) -> tuple[Path, ...]:
     """Each piece's path: the title, then the open headings (levels may skip: H1 -> H3 is fine)."""
     base: Path = (TITLE,) if has_title else ()
-    stack: list[tuple[int, int]] = []  # (level, piece index)
+    stack: list[tuple[int, Path]] = []  # (level, path) of the open headings
     current = base
     paths = []
     for index, piece in enumerate(pieces):
         if piece.kind is PieceKind.HEADING:
             while stack and stack[-1][0] >= piece.level:
                 stack.pop()
-            stack.append((piece.level, index))
-            current = base + tuple(i for _, i in stack if i != title_index)
+            parent = stack[-1][1] if stack else base
+            current = parent if index == title_index else (*parent, index)
+            stack.append((piece.level, current))
         paths.append(current)
     return tuple(paths)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from chunkcli.split.blocks import PAGE_MARKER_RE, RawBlock, find_blocks
@@ -52,13 +53,9 @@ class Scan:
 def line_start_offsets(markdown: str) -> list[int]:
     """Offset of the first character of every line, numbered as markdown-it numbers them."""
     if "\r" not in markdown:
-        starts = [0]
-        find = markdown.find
-        position = find("\n")
-        while position >= 0:
-            starts.append(position + 1)
-            position = find("\n", position + 1)
-        return starts
+        # Line k starts after the lengths of lines 0..k-1 and their k newlines.
+        ends = accumulate(map(len, markdown.split("\n")))
+        return [0, *(end + newlines for newlines, end in enumerate(ends, 1))][:-1]
     return [0, *(match.end() for match in NEWLINE_RE.finditer(markdown))]
 
 
