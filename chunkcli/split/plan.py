@@ -136,22 +136,23 @@ def _plan_part(layout: Layout, lo: int, hi: int, level: int) -> list[Plan]:
 
 def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
     """Greedy windows of whole pieces; trailing headings move on with the next window."""
-    pieces = layout.pieces
+    pieces, paths, max_tokens = layout.pieces, layout.paths, layout.max_tokens
     plans: list[Plan] = []
     window_lo, window_tokens, window_path = lo, 0, None
     last_content = lo - 1
     k = lo
     while k < hi:
+        piece = pieces[k]
         # The window's path runs from its first text on (see Layout.common_path).
         has_text = last_content >= window_lo
-        path = layout.paths[k]
+        path = paths[k]
         if has_text and window_path is not None and window_path is not path:
             path = common_prefix(window_path, path)
-        if layout.prefix(path)[1] + window_tokens + pieces[k].tokens <= layout.max_tokens:
-            window_tokens += pieces[k].tokens
-            if has_text or pieces[k].is_content:
+        if layout.prefix(path)[1] + window_tokens + piece.tokens <= max_tokens:
+            window_tokens += piece.tokens
+            if has_text or piece.is_content:
                 window_path = path
-            last_content = k if pieces[k].is_content else last_content
+            last_content = k if piece.is_content else last_content
             k += 1
         elif last_content >= window_lo:
             glue = last_content + 1
