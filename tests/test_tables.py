@@ -35,10 +35,14 @@ def tables_of(draw: Draw, options: TableOptions = TableOptions()) -> list[Block]
 
 
 def ruled_grid(
-    page: pymupdf.Page, rows: Sequence[Sequence[str]], x0: float = 72, top: float = 100
+    page: pymupdf.Page,
+    rows: Sequence[Sequence[str]],
+    x0: float = 72,
+    top: float = 100,
+    cell_w: float = 120.0,
 ) -> None:
-    """A fully ruled table: one 120 x 24 pt cell per string, the first row bold."""
-    cell_w, cell_h = 120.0, 24.0
+    """A fully ruled table: one cell_w x 24 pt cell per string, the first row bold."""
+    cell_h = 24.0
     n_rows, n_cols = len(rows), len(rows[0])
     for r in range(n_rows + 1):
         page.draw_line((x0, top + r * cell_h), (x0 + n_cols * cell_w, top + r * cell_h))
@@ -731,3 +735,24 @@ def test_two_rows_of_boxed_cards_are_not_a_table() -> None:
                 page.insert_text((x, top + 40), "One sentence about it.", fontsize=9)
 
     assert tables_of(draw) == []
+
+
+def test_grid_whose_rows_hold_one_text_each_is_not_a_table() -> None:
+    """Boxes of a flow drawn as a lattice: no row relates two texts."""
+    rows = (("Apply", "", ""), ("", "Review", ""), ("", "", "Approve"))
+    assert tables_of(lambda page: ruled_grid(page, rows)) == []
+
+
+def test_sparse_lattice_with_scattered_labels_is_not_a_table() -> None:
+    """A diagram on an 8 x 6 lattice: 9 labels (a fill of 0.19), no row half full."""
+    rows = [["" for _ in range(6)] for _ in range(8)]
+    for r, c in ((0, 0), (0, 3), (1, 1), (2, 4), (3, 2), (4, 5), (5, 0), (6, 3), (7, 1)):
+        rows[r][c] = f"Box {r}{c}"
+    assert tables_of(lambda page: ruled_grid(page, rows, x0=20, cell_w=80)) == []
+
+
+def test_blank_form_with_a_full_header_is_still_a_table() -> None:
+    rows = [["No", "Project", "Period", "Amount", "Client", "Note"]]
+    rows += [[str(i), "", "", "", "", ""] for i in range(1, 7)]
+    [table] = tables_of(lambda page: ruled_grid(page, rows, x0=20, cell_w=80))
+    assert table.cells[0] == tuple(rows[0]) and len(table.cells) == 7

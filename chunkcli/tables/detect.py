@@ -40,6 +40,11 @@ LINE_TOLERANCE_PT = 1.0
 # Bar charts draw bars as filled boxes with value labels: a "grid" whose cells are numbers and
 # mostly empty (below this share filled). Real sparse tables carry words too.
 CHART_MAX_FILL = 0.4
+# Below this share of filled cells, a grid with no half-full row (HALF_ROW) is a drawing
+# whose boxes hold scattered labels; tables and blank forms in the corpus have a full header
+# row, and the sparsest of them are filled 0.18.
+MIN_DIAGRAM_FILL = 0.2
+HALF_ROW = 0.5
 # A table row found between two grids (see _holds_one_row) has at most this many lines.
 MAX_GAP_ROW_LINES = 3
 # Pieces this many font sizes apart on one line are in different cells.
@@ -155,9 +160,21 @@ def lines_inside(box: BBox, lines: Sequence[Line]) -> tuple[tuple[Line, ...], li
 def _table_block(
     box: BBox, chosen: tuple[Line, ...], cells: Cells, page_number: int
 ) -> Block | None:
-    if len(cells) < MIN_ROWS or len(cells[0]) < MIN_COLUMNS:
+    if len(cells) < MIN_ROWS or len(cells[0]) < MIN_COLUMNS or _unrelated(cells):
         return None
     return Block(BlockKind.TABLE, chosen, box, page_number, cells=cells)
+
+
+def _unrelated(cells: Cells) -> bool:
+    """Texts no row relates: every row holds at most one (boxes of a diagram stacked, labels
+    of a form), or a lattice filled below MIN_DIAGRAM_FILL where no row is half full (scattered
+    labels of a drawing; a blank form still has its full header row)."""
+    counts = [sum(1 for c in row if c) for row in cells]
+    if max(counts) < MIN_COLUMNS:
+        return True
+    width = len(cells[0])
+    sparse = sum(counts) < MIN_DIAGRAM_FILL * width * len(cells)
+    return sparse and max(counts) < HALF_ROW * width
 
 
 def _ruled_block(
