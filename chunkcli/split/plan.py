@@ -247,13 +247,18 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     header, rows = piece.rows[0], piece.rows[1:]
     path = layout.common_path(glue_lo, k + 1)
     prefix, prefix_tokens = layout.prefix(path)
-    header_text = layout.markdown[header.start : layout.content_end(header.end, header.start)]
+    header_lines = layout.markdown[header.start : header.end]
+    header_text = header_lines[: layout.content_end(header.end, header.start) - header.start]
     rest_prefix = prefix + header_text + "\n"
+    if header_text + "\n" == header_lines:  # the path line ends at a line start: counts add
+        rest_tokens = layout.checked_count(prefix_tokens + header.tokens, lambda: rest_prefix)
+    else:
+        rest_tokens = layout.count_tokens(rest_prefix)
     first_fixed = prefix_tokens + layout.tokens(glue_lo, k) + header.tokens
     units = [Unit(row.start, row.end, row.tokens, sentence=False) for row in rows]
     first_start = layout.pieces[glue_lo].start
     return Run(
-        units, first_start, prefix, first_fixed, rest_prefix, layout.count_tokens(rest_prefix),
+        units, first_start, prefix, first_fixed, rest_prefix, rest_tokens,
         ChunkKind.TABLE_PART, path, 0, additive=True,
     )
 
