@@ -756,3 +756,20 @@ def test_blank_form_with_a_full_header_is_still_a_table() -> None:
     rows += [[str(i), "", "", "", "", ""] for i in range(1, 7)]
     [table] = tables_of(lambda page: ruled_grid(page, rows, x0=20, cell_w=80))
     assert table.cells[0] == tuple(rows[0]) and len(table.cells) == 7
+
+
+def test_three_boxes_with_connectors_are_a_diagram_not_a_table() -> None:
+    """Boxes joined by connector lines draw ~half of their lattice (coverage 0.49) and the
+    top row holds one label: a flow diagram."""
+
+    def draw(page: pymupdf.Page) -> None:
+        x, y = 100, 100
+        for box in ((0, 0, 100, 40), (0, 80, 100, 120), (200, 80, 300, 120)):
+            page.draw_rect(pymupdf.Rect(x + box[0], y + box[1], x + box[2], y + box[3]))
+        page.draw_line((x + 100, y + 20), (x + 250, y + 20))  # A -> down to B
+        page.draw_line((x + 250, y + 20), (x + 250, y + 80))
+        page.draw_line((x + 50, y + 40), (x + 50, y + 80))  # A -> C
+        for text, (tx, ty) in (("Apply", (10, 25)), ("Review", (10, 105)), ("Approve", (210, 105))):
+            page.insert_text((x + tx, y + ty), text, fontsize=10)
+
+    assert tables_of(draw) == []

@@ -53,6 +53,10 @@ CELL_GAP_EM = 2.0
 # joined by connectors) or a sparse form; on the corpus tables measured 0.42-1.0, slide
 # diagrams 0.36-0.41 (see grid.rule_coverage).
 MIN_RULE_COVERAGE = 0.4
+# Below this coverage a grid must have a full header row and text in every row and column of
+# its lattice: on the corpus, diagrams (boxes and connectors, timelines) drew 0.41-0.59 of
+# their lattice, tables 0.6-1.0 but one Gantt chart (0.42) that has both.
+FULL_HEADER_COVERAGE = 0.6
 # Page numbers in a table of contents: arabic or lower-case roman.
 ROMAN_OR_ARABIC = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 # A cell longer than this in a table without vertical rules is a paragraph between two rules.
@@ -191,7 +195,21 @@ def _ruled_block(
         cells = found if found else cells
     if _is_chart(cells) or (not grid.ruled_columns and _holds_paragraphs(cells)):
         return None
+    if grid.ruled_columns and rule_coverage(grid) < FULL_HEADER_COVERAGE:
+        if not _full_header(cells) or _lattice_has_gaps(grid, cells):
+            return None  # a half-drawn lattice with gaps or no header: boxes and connectors
     return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _full_header(cells: Cells) -> bool:
+    """The first row names every column (its corner cell may be empty)."""
+    return all(cells[0][1:]) if cells else False
+
+
+def _lattice_has_gaps(grid: Grid, cells: Cells) -> bool:
+    """Some row or column of the rule lattice holds no text (tidy_cells dropped it): the
+    space between the boxes of a drawing. A table's lattice rows and columns all hold text."""
+    return len(cells) < len(grid.ys) - 1 or len(cells[0]) < len(grid.xs) - 1
 
 
 def _is_chart(cells: Cells) -> bool:
