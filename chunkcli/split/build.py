@@ -32,9 +32,11 @@ def build_chunks(
 ) -> list[Chunk]:
     """One Chunk per plan, in document order."""
     mark_offsets = [offset for offset, _ in page_marks]
-    config_key = json.dumps(identity.split_config, sort_keys=True)
+    id_hash = id_hash_base(identity)
 
     def page_at(offset: int) -> int | None:
+        if not mark_offsets:
+            return None
         index = bisect.bisect_right(mark_offsets, offset) - 1
         return page_marks[index][1] if index >= 0 else None
 
@@ -47,7 +49,7 @@ def build_chunks(
             heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
         chunks.append(
             Chunk(
-                id=chunk_id(identity.doc_id, config_key, plan, body),
+                id=chunk_id(id_hash, plan, body),
                 doc_id=identity.doc_id,
                 source=identity.source,
                 source_sha256=identity.source_sha256,
@@ -69,8 +71,14 @@ def build_chunks(
     return chunks
 
 
-def chunk_id(doc_id: str, config_key: str, plan: Plan, body: str) -> str:
+def id_hash_base(identity: Identity) -> hashlib._Hash:
+    """The hash of what every chunk id of the document starts with (copied for each chunk)."""
+    config_key = json.dumps(identity.split_config, sort_keys=True)
+    return hashlib.sha256(f"{identity.doc_id}\x1f{SPLIT_VERSION}\x1f{config_key}\x1f".encode())
+
+
+def chunk_id(id_hash: hashlib._Hash, plan: Plan, body: str) -> str:
     """Stable id: the document, the split version and options, the position and the text."""
-    key = f"{doc_id}\x1f{SPLIT_VERSION}\x1f{config_key}\x1f{plan.start}\x1f{plan.end}\x1f"
-    digest = hashlib.sha256((key + plan.prefix + "\x1f" + body).encode("utf-8"))
+    digest = id_hash.copy()
+    digest.update(f"{plan.start}\x1f{plan.end}\x1f{plan.prefix}\x1f{body}".encode())
     return digest.hexdigest()[:ID_HEX_DIGITS]
