@@ -6,7 +6,10 @@ scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
+from collections.abc import Iterator
 from pathlib import PurePath
 
 from chunkcli.model import Chunk
@@ -49,10 +52,11 @@ def split_markdown(
         if sums_exact
         else counter_per_span(markdown, count)
     )
-    scan = scan_markdown(markdown, count_spans)
-    title = find_title(scan.pieces, options.title, _stem(source))
-    layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-    plans = plan_chunks(layout)
+    with _no_cycle_collection():
+        scan = scan_markdown(markdown, count_spans)
+        title = find_title(scan.pieces, options.title, _stem(source))
+        layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
+        plans = plan_chunks(layout)
     sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
     default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
     identity = Identity(
@@ -63,7 +67,23 @@ def split_markdown(
         split_config=options.config(),
         metadata=dict(options.metadata),
     )
-    return build_chunks(layout, plans, scan.page_marks, identity)
+    with _no_cycle_collection():
+        return build_chunks(layout, plans, scan.page_marks, identity)
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector (if it runs) for the duration. Splitting makes a few
+    hundred thousand small tuples and lists that form no cycles; the collector would walk all
+    of them again and again (5-10 % of split time on 5 MB). Reference counting still frees
+    everything; the collector resumes afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _offline_counter(encoding_name: str) -> TokenCounter:
