@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -44,3 +47,11 @@ def test_a_lone_surrogate_falls_back_to_per_span_counts() -> None:
     bounds = [0, 5, len(text)]
     exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
     assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact(bounds)
+
+
+def test_without_numpy_every_span_is_counted_on_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "# Title\n\nSome text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    bounds = [0, 9, 21, len(text)]
+    expected = counter_from_whole_text(text, "cl100k_base")(bounds)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    assert counter_from_whole_text(text, "cl100k_base")(bounds) == expected
