@@ -773,3 +773,28 @@ def test_three_boxes_with_connectors_are_a_diagram_not_a_table() -> None:
             page.insert_text((x + tx, y + ty), text, fontsize=10)
 
     assert tables_of(draw) == []
+
+
+def test_title_over_some_columns_is_not_spread_over_the_last() -> None:
+    """'Applied' centred over four of five value columns; the fifth has its own label."""
+    xs = (72, 152, 212, 272, 332, 392, 492)
+
+    def draw(page: pymupdf.Page) -> None:
+        for y in (60, 100, 124, 148):
+            page.draw_line((xs[0], y), (xs[-1], y))
+        for x in xs:
+            page.draw_line((x, 60), (x, 148))
+        width = pymupdf.get_text_length("Applied", "hebo", 9)
+        page.insert_text(
+            ((xs[1] + xs[5]) / 2 - width / 2, 74), "Applied", fontname="hebo", fontsize=9
+        )
+        labels = ("Item", "A", "B", "C", "D", "Why")
+        for row, y in ((labels, 94), (("x", "1", "2", "3", "4", "none"), 116)):
+            for x, text in zip(xs, row, strict=False):
+                page.insert_text((x + 4, y), text, fontsize=9)
+        for x, text in zip(xs, ("y", "5", "6", "7", "8", "some"), strict=False):
+            page.insert_text((x + 4, 140), text, fontsize=9)
+
+    [table] = tables_of(draw)
+    assert table.cells[0][-1] == "Why"
+    assert table.cells[1] == ("x", "1", "2", "3", "4", "none")

@@ -11,6 +11,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from chunkcli.model import BBox
 from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric, join_text, words_of
 
 # A piece crosses a column boundary only when it reaches this far past it on both sides;
@@ -41,10 +42,16 @@ WRAP_MIN_CHARS = 8
 # last) fill it; a long column of names fills its width only now and then.
 WRAPPED_SHARE = 0.5
 
+# A group title is centred on its columns' text: its centre lies within this share of their
+# width from theirs (measured 0.00-0.01 on the corpus' group titles; one column off is 0.15+).
+CENTRED_SHARE = 0.08
+
 # Header cells are labels: a second row with a longer cell is a body row, never folded up.
 MAX_HEADER_CELL_CHARS = 40
 
 Cells = tuple[tuple[str, ...], ...]
+# (title column, first column, last column) -> is the title centred over those columns?
+Centred = Callable[[int, int, int], bool]
 RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
 
 
@@ -183,52 +190,83 @@ def _cut_at_rules(piece: Piece, xs: Sequence[float], rule_at: RuleAt) -> list[Pi
     return [piece]
 
 
-def tidy_cells(grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1) -> Cells:
+def tidy_cells(
+    grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1, xs: Sequence[float] = ()
+) -> Cells:
     """Cell strings with empty rows and columns dropped and a split header merged.
 
     The first `header_rows` grid rows are folded into one header row, column by column
-    (a first row of group titles stays a row of its own: see spread_titles).
+    (a first row of group titles stays a row of its own: see spread_titles). `xs` are the
+    ruled column boundaries, if any.
     """
-    table = [[cell_text(cell) for cell in row] for row in grid]
-    if not table:
+    if not grid:
         return ()
-    keep = [c for c in range(len(table[0])) if any(row[c] for row in table)]
-    table = [[row[c] for c in keep] for row in table]
+    texts = [[cell_text(cell) for cell in row] for row in grid]
+    keep = [c for c in range(len(grid[0])) if any(row[c] for row in texts)]
+    kept = [[row[c] for c in keep] for row in grid]
+    table = [[row[c] for c in keep] for row in texts]
+    filled = [i for i, row in enumerate(table) if any(row)]
+    if not filled:
+        return ()
+    spans = [(xs[c], xs[c + 1]) for c in keep] if xs else []
+    centred = centring_test(kept[filled[0]], kept[filled[0] + 1 :], spans)
     if header_rows > 1:
         header = [row for row in table[:header_rows] if any(row)]
-        table = [*_header_of(header), *table[header_rows:]]
+        table = [*_header_of(header, centred), *table[header_rows:]]
     table = [row for row in table if any(row)]
-    if not table:
-        return ()
     if header_rows > 1:
         return tuple(tuple(row) for row in table)
-    return tuple(tuple(row) for row in merge_header_rows(table))
+    return tuple(tuple(row) for row in merge_header_rows(table, centred))
 
 
 def _fold(rows: Sequence[Sequence[str]]) -> list[str]:
     return [functools.reduce(join_text, column, "") for column in zip(*rows, strict=True)]
 
 
-def _header_of(rows: Sequence[Sequence[str]]) -> list[list[str]]:
+def _header_of(rows: Sequence[Sequence[str]], centred: Centred) -> list[list[str]]:
     """Header rows folded into one, except a first row of group titles over the rest's
     sub-columns: that row stays a row of its own, each title repeated over its columns."""
     if len(rows) < 2:
         return [list(row) for row in rows]
     below = _fold(rows[1:])
-    spread = spread_titles(rows[0], below)
+    spread = spread_titles(rows[0], below, centred)
     if spread is not None:
         return [spread, below]
     return [_fold(rows)]
 
 
-def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | None:
+def centring_test(
+    title_row: Sequence[Sequence[Piece]],
+    rows_below: Sequence[Sequence[Sequence[Piece]]],
+    spans: Sequence[tuple[float, float]] = (),
+) -> Centred:
+    """Whether the title in column `index` is centred (within CENTRED_SHARE of the width) on
+    the text below it in columns start..end, or on those columns' ruled `spans`."""
+
+    def centred(index: int, start: int, end: int) -> bool:
+        below = [p.bbox for row in rows_below for cell in row[start : end + 1] for p in cell]
+        if not title_row[index] or not below:
+            return False
+        middle = BBox.enclosing([p.bbox for p in title_row[index]]).center_x
+        extents = [(min(b.x0 for b in below), max(b.x1 for b in below))]
+        if spans:
+            extents.append((spans[start][0], spans[end][1]))
+        return any(abs(middle - (x0 + x1) / 2) <= CENTRED_SHARE * (x1 - x0) for x0, x1 in extents)
+
+    return centred
+
+
+def spread_titles(
+    titles: Sequence[str], below: Sequence[str], centred: Centred
+) -> list[str] | None:
     """Group titles repeated over the sub-columns they head, or None.
 
     Group titles (a model name over its three metrics, "Year Ended" over three dates) head
     equal groups of sub-columns that end at the table's right edge, each title set centred
-    on its group; labels left of the groups (spanning both header rows) are repeated from
-    `below`. None when the titles do not fit that pattern (a lone label over a label is
-    a two-line header cell, folded instead).
+    on its group (`centred(title column, first, last column)` checks the drawing); labels
+    left of the groups (spanning both header rows) are repeated from `below`. None when the
+    titles do not fit that pattern (a lone label over a label is a two-line header cell,
+    folded instead).
     """
     filled = [i for i, t in enumerate(titles) if t]
     n = len(titles)
@@ -242,8 +280,10 @@ def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | No
     for rank, index in enumerate(reversed(filled)):
         end = n - 1 - rank * width
         start = end - width + 1
-        centred = index - start in {(width - 1) // 2, width // 2}
-        if width < 2 or start < 1 or not centred or not all(below[start : end + 1]):
+        middle = index - start in {(width - 1) // 2, width // 2}
+        if width < 2 or start < 1 or not middle or not all(below[start : end + 1]):
+            return None
+        if not centred(index, start, end):
             return None
         spread[start : end + 1] = [titles[index]] * width
     # Labels beside the groups span both header rows: repeated, so each row names every column.
@@ -252,7 +292,7 @@ def spread_titles(titles: Sequence[str], below: Sequence[str]) -> list[str] | No
     return spread
 
 
-def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
+def merge_header_rows(table: list[list[str]], centred: Centred) -> list[list[str]]:
     """Spread a first row of group titles over their columns; else fold a first row with
     gaps into the second when the second is a full row of labels.
 
@@ -262,11 +302,11 @@ def merge_header_rows(table: list[list[str]]) -> list[list[str]]:
     if len(table) < 3:
         return table
     first, second = table[0], table[1]
-    spread = spread_titles(first, second)
+    spread = spread_titles(first, second, centred)
     if spread is not None and not any(is_numeric(c) for c in first):
         return [spread, *table[1:]]  # group titles: the second row stays whole below them
     if all(first) or not all(second) or not any(first):
         return table
     if any(is_numeric(c) or len(c) > MAX_HEADER_CELL_CHARS for c in second):
         return table  # numbers or sentences: the second row is body
-    return [*_header_of([first, second]), *table[2:]]
+    return [*_header_of([first, second], centred), *table[2:]]

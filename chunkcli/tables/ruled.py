@@ -15,6 +15,7 @@ from chunkcli.model import BBox
 from chunkcli.tables.cells import (
     MIN_GUTTER_PT,
     Cells,
+    centring_test,
     column_of,
     fill_cells,
     row_boundaries,
@@ -23,7 +24,7 @@ from chunkcli.tables.cells import (
     tidy_cells,
 )
 from chunkcli.tables.grid import TOUCH_PT, Grid
-from chunkcli.tables.text import Piece, group_rows, is_numeric, join_text
+from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric
 
 # Text gutters may be crossed by this fraction of visual rows (spanning header cells such as
 # a group title over three sub-columns) and still separate columns.
@@ -41,6 +42,10 @@ MIN_BANDS_FOR_GUTTERS = 3
 ALIGNED_ROW_SHARE = 0.5
 MIN_ALIGNED_ROWS = 4
 ALIGNED_START_PT = 1.0
+# A header band is cut under a row of group titles only when there are at least this many,
+# equally spaced: one title over a band of labels is as often the first line of a label
+# that wraps (Korean RFP tables: "적용계획/결과" over four of five columns).
+MIN_GROUP_TITLES = 2
 # A rule under the first row covering this share of the width is partial (see below).
 PARTIAL_RULE_MIN = 0.1
 PARTIAL_RULE_MAX = 0.85
@@ -65,11 +70,7 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     ruled = grid.xs if grid.ruled_columns else (grid.xs[0], grid.xs[-1])
     crossed = text_gutters(rows, grid.xs[0], grid.xs[-1], len(rows) // 2, min_width)
     bounds = sorted({*ruled, *gutters})
-    gutters += [
-        g
-        for g in crossed
-        if g not in gutters and _aligned_both_sides(g, rows, min(x for x in bounds if x > g))
-    ]
+    gutters += [g for g in crossed if g not in gutters and _aligned_both_sides(g, rows, bounds)]
     extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
     xs = tuple(sorted((*ruled, *extra)))
     ys: list[float] = [grid.ys[0]]
@@ -77,7 +78,7 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
         band = [p for p in pieces if top <= p.bbox.center_y < bottom]
         cuts = row_boundaries(band, top, bottom, xs)
         if not cuts and top == grid.ys[0]:
-            cuts = _group_title_cut(band, xs)
+            cuts = _group_title_cut(band, pieces, xs)
         ys.extend(cuts)
         ys.append(bottom)
     header_rows = 1
@@ -86,42 +87,64 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     return Skeleton(xs, tuple(ys), header_rows)
 
 
-def _aligned_both_sides(gutter: float, rows: Sequence[Sequence[Piece]], following: float) -> bool:
-    """True when most rows have text on both sides of `gutter`, the right side starting at one
-    x before the `following` column boundary: a narrow column (row numbers) whose gutter
-    spanning rows (group titles) cross. Without text of its own before the next boundary, the
-    column right of the gutter would hold only the tails of the crossing rows."""
-    starts = []
+def _aligned_both_sides(
+    gutter: float, rows: Sequence[Sequence[Piece]], bounds: Sequence[float]
+) -> bool:
+    """True when most rows have text on both sides of `gutter` between the column boundaries
+    around it, each side starting at one x: a narrow column (row numbers) whose gutter
+    spanning rows (group titles) cross. Without text of its own on both sides, a column
+    would hold only the ends of the crossing rows."""
+    previous = max(x for x in bounds if x < gutter)
+    following = min(x for x in bounds if x > gutter)
+    lefts: list[float] = []
+    rights: list[float] = []
     for row in rows:
         if any(p.bbox.x0 < gutter < p.bbox.x1 for p in row):
             continue
         right = [p.bbox.x0 for p in row if gutter < p.bbox.x0 < following]
-        if right and any(p.bbox.x1 < gutter for p in row):
-            starts.append(min(right))
-    if len(starts) < MIN_ALIGNED_ROWS or len(starts) < ALIGNED_ROW_SHARE * len(rows):
+        left = [p.bbox.x0 for p in row if previous <= p.bbox.x0 and p.bbox.x1 < gutter]
+        if right and left:
+            lefts.append(min(left))
+            rights.append(min(right))
+    if len(rights) < MIN_ALIGNED_ROWS:
         return False
+    return all(_aligned_count(xs) >= ALIGNED_ROW_SHARE * len(rows) for xs in (lefts, rights))
+
+
+def _aligned_count(starts: Sequence[float]) -> int:
     middle = statistics.median(starts)
-    aligned = sum(abs(x - middle) <= ALIGNED_START_PT for x in starts)
-    return aligned >= ALIGNED_ROW_SHARE * len(rows)
+    return sum(abs(x - middle) <= ALIGNED_START_PT for x in starts)
 
 
-def _group_title_cut(band: Sequence[Piece], xs: Sequence[float]) -> list[float]:
+def _group_title_cut(
+    band: Sequence[Piece], pieces: Sequence[Piece], xs: Sequence[float]
+) -> list[float]:
     """A cut under the first visual row of the header band when that row holds group titles
-    over the sub-column labels below (see cells.spread_titles): two header rows, not one."""
+    over the sub-column labels below (see cells.spread_titles): two header rows, not one.
+    `pieces` is the whole table's text, against which the titles' centring is measured."""
     rows = group_rows(band)
     if len(rows) < 2:
         return []
-    titles, below = [""] * (len(xs) - 1), [""] * (len(xs) - 1)
-    for row, texts in ((rows[0], titles), ([p for r in rows[1:] for p in r], below)):
-        for piece in row:
-            column = column_of(piece, xs)
-            texts[column] = join_text(texts[column], piece.text)
-    used = [c for c in range(len(titles)) if titles[c] or below[c]]  # tidy_cells drops the rest
-    titles, below = [titles[c] for c in used], [below[c] for c in used]
-    if spread_titles(titles, below) is None or any(map(is_numeric, filter(None, titles))):
-        return []
     upper = max(p.bbox.bottom for p in rows[0])
     lower = min(p.bbox.top for r in rows[1:] for p in r)
+    title_row: list[list[Piece]] = [[] for _ in xs[1:]]
+    rest: list[list[Piece]] = [[] for _ in xs[1:]]
+    for piece in rows[0]:
+        title_row[column_of(piece, xs)].append(piece)
+    for piece in pieces:
+        if piece.bbox.center_y > upper:
+            rest[column_of(piece, xs)].append(piece)
+    labels = [p for r in rows[1:] for p in r]
+    used = [c for c in range(len(title_row)) if title_row[c] or rest[c]]  # as tidy_cells keeps
+    titles = [cell_text(title_row[c]) for c in used]
+    below = [cell_text([p for p in labels if column_of(p, xs) == c]) for c in used]
+    named = [t for t in titles if t]
+    if len(named) < MIN_GROUP_TITLES or any(map(is_numeric, named)):
+        return []
+    spans = [(xs[c], xs[c + 1]) for c in used]
+    centred = centring_test([title_row[c] for c in used], [[rest[c] for c in used]], spans)
+    if spread_titles(titles, below, centred) is None:
+        return []
     return [(upper + lower) / 2] if lower > upper else []
 
 
@@ -161,7 +184,7 @@ def cells_of_grid(grid: Grid, pieces: Sequence[Piece]) -> Cells:
         )
 
     grid_cells = fill_cells(pieces, skeleton.xs, skeleton.ys, rule_at)
-    return tidy_cells(grid_cells, header_rows=skeleton.header_rows)
+    return tidy_cells(grid_cells, skeleton.header_rows, skeleton.xs)
 
 
 def inside(box: BBox, pieces: Sequence[Piece]) -> list[Piece]:
