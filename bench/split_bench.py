@@ -48,9 +48,7 @@ WARM_UP_MARKDOWN = "# Title\n\n## Part\n\nSome text. More.\n\n| a | b |\n|---|--
 class Result:
     tool: str
     seconds: float  # wall clock
-    # This process's CPU time, all threads (chunkcli encodes in a second thread while it
-    # parses): steadier than wall time when other jobs share the machine.
-    cpu_seconds: float
+    cpu_seconds: float  # this process's CPU time: steadier when other jobs share the machine
     chunks: int
     table_cuts: int
     over_limit: int

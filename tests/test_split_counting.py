@@ -34,8 +34,8 @@ def document_and_bounds(draw: st.DrawFn) -> tuple[str, list[int]]:
 @given(document_and_bounds())
 @example(("a\n\n\nb\n", [0, 2, 3, 5]))  # bounds inside a run of blank lines
 @example(("x\r\ny\rz", [0, 3, 5, 6]))
-@example(("\n\n\n\n", [0, 4]))  # no line start to split the encoding at: one piece
-@example(("a\n\n\n\nb\n" * 40, [0, 240]))  # split at a text line, never in a blank run
+@example(("\n\n\n\n", [0, 4]))  # a run of blank lines is one piece
+@example(("a\n\n\n\nb\n" * 40, [0, 240]))
 def test_whole_text_counts_equal_per_span_counts(case: tuple[str, list[int]]) -> None:
     text, bounds = case
     exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
