@@ -798,3 +798,23 @@ def test_title_over_some_columns_is_not_spread_over_the_last() -> None:
     [table] = tables_of(draw)
     assert table.cells[0][-1] == "Why"
     assert table.cells[1] == ("x", "1", "2", "3", "4", "none")
+
+
+def test_aligned_labels_in_separate_boxes_are_not_an_unruled_table() -> None:
+    """A slide: three rows of three boxes (not touching), one short label in each."""
+    words = (
+        ("Apply", "Review", "Approve"),
+        ("Order", "Ship", "Invoice"),
+        ("Pay", "Close", "Audit"),
+    )
+
+    def draw(page: pymupdf.Page) -> None:
+        for r, row in enumerate(words):
+            for c, text in enumerate(row):
+                x, y = 72 + 160 * c, 100 + 24 * r
+                page.draw_rect(pymupdf.Rect(x, y, x + 140, y + 20))
+                page.insert_text((x + 6, y + 14), text, fontsize=10)
+
+    assert tables_of(draw) == []
+    without_rules = tables_of(draw, TableOptions(ruled=False))
+    assert len(without_rules) == 1  # the same text alone reads as a table: the boxes decide

@@ -24,7 +24,7 @@ from chunkcli.tables.grid import (
     rule_coverage,
 )
 from chunkcli.tables.ruled import cells_of_grid
-from chunkcli.tables.rules import Matrix, rules_from_drawings
+from chunkcli.tables.rules import Matrix, Rule, rules_from_drawings
 from chunkcli.tables.text import Piece, glue_currency, group_rows, is_numeric, pieces_of_lines
 from chunkcli.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
 
@@ -57,6 +57,11 @@ MIN_RULE_COVERAGE = 0.4
 # its lattice: on the corpus, diagrams (boxes and connectors, timelines) drew 0.41-0.59 of
 # their lattice, tables 0.6-1.0 but one Gantt chart (0.42) that has both.
 FULL_HEADER_COVERAGE = 0.6
+# An unruled table with at least MIN_BOX_SIDES vertical rules of MIN_BOX_SIDE_PT (two rows of
+# small type) inside its text, INSIDE_MARGIN_PT in from its edges, is text in drawn boxes.
+MIN_BOX_SIDES = 2
+MIN_BOX_SIDE_PT = 20.0
+INSIDE_MARGIN_PT = 2.0
 # Page numbers in a table of contents: arabic or lower-case roman.
 ROMAN_OR_ARABIC = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 # A cell longer than this in a table without vertical rules is a paragraph between two rules.
@@ -86,6 +91,7 @@ def detect_tables(
     if not pieces:
         return []
     blocks: list[Block] = []
+    rules: tuple[Rule, ...] = ()
     if options.ruled:
         page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
         drawings = _untyped(page).get_cdrawings()
@@ -105,9 +111,25 @@ def detect_tables(
         ]
         for table in find_unruled(free):
             block = _unruled_block(table, lines, page_number)
-            if block is not None and not any(_overlaps(block.bbox, b.bbox) for b in blocks):
+            if block is None or _boxed_inside(block.bbox, rules):
+                continue
+            if not any(_overlaps(block.bbox, b.bbox) for b in blocks):
                 blocks.append(block)
     return sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
+
+
+def _boxed_inside(box: BBox, rules: Sequence[Rule]) -> bool:
+    """Vertical rules run through the text of an 'unruled' table: its cells sit in the boxes
+    of a drawing (slides), since rules that made a table would have made it a ruled one."""
+    inner = BBox(box.x0 + INSIDE_MARGIN_PT, box.top, box.x1 - INSIDE_MARGIN_PT, box.bottom)
+    crossing = [
+        r
+        for r in rules
+        if not r.horizontal
+        and inner.x0 < r.pos < inner.x1
+        and min(r.end, inner.bottom) - max(r.start, inner.top) >= MIN_BOX_SIDE_PT
+    ]
+    return len(crossing) >= MIN_BOX_SIDES
 
 
 def _untyped(page: pymupdf.Page) -> Any:
