@@ -39,6 +39,7 @@ ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
+ITEM_START_CHARS = frozenset("-*+0123456789")
 ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
 # A group whose lines all start with "|" (no indent): no block rule but the table can claim or
 # end such a line, so if its first two lines open a table (`_opens_pipe_table`), the table is
@@ -211,23 +212,25 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         lines = source.count("\n", group.start(), group.end()) + 1
         return [RawBlock(BlockKind.TEXT, line, line + lines)]
     text = group.group()
+    first = text[0]  # each construct below starts with its own characters: test only that one
     if (
-        ITEM_LINES_RE.fullmatch(text)
+        first in ITEM_START_CHARS
+        and ITEM_LINES_RE.fullmatch(text)
         and not THEMATIC_BREAK_RE.search(text)
         and not NEXT_LINE_INDENTED_RE.match(source, group.end())  # it would continue the item
     ):
         items = text.count("\n") + 1
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
-    if PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
+    if first == "|" and PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
         return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
     if "\n" in text:
         return None
-    heading = ATX_HEADING_RE.fullmatch(text)
+    heading = ATX_HEADING_RE.fullmatch(text) if first == "#" else None
     if heading:
         level = len(heading.group(1))
         name = _heading_text(heading.group(2))
         return [RawBlock(BlockKind.HEADING, line, line + 1, level, name)]
-    if ONE_LINE_COMMENT_RE.fullmatch(text):
+    if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
         marker = PAGE_MARKER_RE.fullmatch(text.strip())
         page = int(marker.group(1)) if marker else 0
         kind = BlockKind.MARKER if page else BlockKind.TEXT
