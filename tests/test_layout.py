@@ -388,3 +388,14 @@ def test_centred_title_line_stays_apart_from_the_text_below() -> None:
     body = [block("A Centred Title", 250, 100, width=95),
             block("Body text starts at the margin and runs the full width of", 50, 114, width=480)]
     assert len(group_paragraphs(order_blocks(tuple(body)))) == 2
+
+
+def test_heading_levels_have_no_holes_and_ornaments_are_no_headings() -> None:
+    from chunkcli.layout.headings import _without_gaps
+
+    assert _without_gaps({(0, 0): 1, (0, 1): 2, (0, 2): 4}) == {(0, 0): 1, (0, 1): 2, (0, 2): 3}
+    body = "Body text that is long enough to be the most common size in the document."
+    md = markdown_of([page([block("❙❚❘❙❚❘❙❚❘", 50, 60, size=20), block(body, 50, 90),
+                            block("\ufffd\ufffd\ufffd\ufffd 1", 50, 130, size=20),
+                            block(body, 50, 160)])])
+    assert "#" not in md

@@ -92,8 +92,16 @@ def label_headings(document: Document) -> Document:
         deepest = min(MAX_LEVEL, max(levels.values()) + 1)
         extra = {key: max(level, deepest) for key, level in extra.items()}
     levels.update(extra)
+    levels = _without_gaps(levels)
     pages = tuple(_apply(i, page, levels) for i, page in enumerate(document.pages))
     return replace(document, pages=pages)
+
+
+def _without_gaps(levels: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """Close unused levels (## then ####) so the outline a splitter sees has no holes."""
+    used = sorted({level for level in levels.values() if level > 1})
+    renumber = {level: 2 + rank for rank, level in enumerate(used)}
+    return {key: renumber.get(level, level) for key, level in levels.items()}
 
 
 def body_font_size(document: Document) -> float:
@@ -143,6 +151,8 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     text = " ".join(line.text.strip() for line in block.lines).strip()
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
+    if not any(c.isalnum() for c in text) or text.count("\ufffd") * 3 > len(text):
+        return None  # ornaments ("❙❚❘") and undecodable glyphs name no section
     if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
         return None
     size = max(line.size for line in block.lines)
