@@ -364,12 +364,20 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def chosen_tools(spec: str, known: Sequence[str]) -> list[str] | None:
+    """The tools named in a comma-separated --tools value, or None (after an error line)."""
+    tools = [t for t in spec.split(",") if t]
+    unknown = sorted(set(tools) - set(known))
+    if unknown:
+        print(f"error: unknown tool(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+        return None
+    return tools
+
+
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
-    tools = [t for t in args.tools.split(",") if t]
-    unknown = sorted(set(tools) - set(TOOLS))
-    if unknown:
-        print(f"error: unknown tool(s) {', '.join(unknown)}; choose from {', '.join(TOOLS)}")
+    tools = chosen_tools(args.tools, TOOLS)
+    if tools is None:
         return 2
     files, skipped = find_files(args.dir)
     if not files:

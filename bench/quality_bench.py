@@ -53,6 +53,7 @@ from convert_bench import (
     WORKER_START_TIMEOUT_S,
     Worker,
     _load_tool,
+    chosen_tools,
     library_versions,
     machine_description,
 )
@@ -648,10 +649,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
-    tools = [t for t in args.tools.split(",") if t]
-    unknown = sorted(set(tools) - set(TOOLS))
-    if unknown:
-        print(f"error: unknown tool(s) {', '.join(unknown)}; choose from {', '.join(TOOLS)}")
+    tools = chosen_tools(args.tools, TOOLS)
+    if tools is None:
         return 2
     if not args.dir.is_dir():
         print(f"error: {args.dir}: not a folder")
