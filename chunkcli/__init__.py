@@ -38,6 +38,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
+    from chunkcli.check import check_markdown
     from chunkcli.pipeline import ConvertOptions, convert_pdf
     from chunkcli.split import SplitOptions, split_markdown
     from chunkcli.tokens import tiktoken_counter
@@ -72,6 +73,7 @@ __all__ = [
     "Severity",
     "Span",
     "SplitOptions",
+    "check_markdown",
     "convert_pdf",
     "split_markdown",
     "tiktoken_counter",
