@@ -26,7 +26,7 @@ import platform
 import resource
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -132,10 +132,11 @@ class ToolResult:
 class Worker:
     """One spawned worker process for one tool, fed one path at a time over a pipe."""
 
-    def __init__(self, tool: str) -> None:
+    def __init__(self, tool: str, target: Callable[..., None] | None = None) -> None:
         context = mp.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(tool, child), daemon=True)
+        main = target or _worker_main
+        self.process = context.Process(target=main, args=(tool, child), daemon=True)
         self.process.start()
         child.close()
         if not self.conn.poll(WORKER_START_TIMEOUT_S):

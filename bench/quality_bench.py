@@ -33,7 +33,6 @@ import datetime as dt
 import difflib
 import html
 import json
-import multiprocessing as mp
 import os
 import re
 import sys
@@ -50,7 +49,6 @@ from typing import Any
 from convert_bench import (
     DEFAULT_TIMEOUT_S,
     TOOL_LABELS,
-    WORKER_START_TIMEOUT_S,
     Worker,
     _load_tool,
     chosen_tools,
@@ -491,16 +489,8 @@ def _markdown_worker(tool: str, conn: Connection) -> None:
 class MarkdownWorker(Worker):
     """convert_bench's worker, but sending back each file's Markdown instead of timings."""
 
-    def __init__(self, tool: str) -> None:  # noqa: D107 - Worker.__init__ with our target
-        context = mp.get_context("spawn")
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_markdown_worker, args=(tool, child), daemon=True)
-        self.process.start()
-        child.close()
-        if not self.conn.poll(WORKER_START_TIMEOUT_S):
-            self.kill()
-            raise RuntimeError(f"{tool}: worker did not start within {WORKER_START_TIMEOUT_S} s")
-        self.conn.recv()
+    def __init__(self, tool: str) -> None:
+        super().__init__(tool, _markdown_worker)
 
     def markdown(self, path: Path, timeout_s: float) -> tuple[str | None, str]:
         """(Markdown or None, error) for `path`."""
