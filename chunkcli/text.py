@@ -25,7 +25,6 @@ _NO_SPACE_RANGES = (
     (0xFF00, 0xFFEF),  # half- and full-width forms
     (0x20000, 0x3FFFF),  # CJK extensions B+
 )
-_HANGUL = ((0xAC00, 0xD7AF), (0x1100, 0x11FF))
 
 # Words that keep their hyphen even at a line end because the hyphen is part of the word.
 _KEEP_HYPHEN_PREFIXES = frozenset(
@@ -44,10 +43,6 @@ def is_cjk(char: str) -> bool:
     code = ord(char)
     return any(lo <= code <= hi for lo, hi in _NO_SPACE_RANGES)
 
-
-def is_hangul(char: str) -> bool:
-    code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _HANGUL)
 
 
 def clean_line(text: str) -> str:

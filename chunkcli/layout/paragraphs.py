@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from statistics import median
 
-from chunkcli.model import BBox, Block, BlockKind, Line, Span
+from chunkcli.model import Block, BlockKind, Line, Span
 from chunkcli.text import is_cjk
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
@@ -245,7 +245,3 @@ def _leading(lines: list[Line]) -> float:
         if _same_size(a, b) and -2 < b.bbox.top - a.bbox.bottom < 1.5 * a.size
     ]
     return median(gaps) if gaps else 0.3 * median(line.size for line in lines)
-
-
-def block_box(lines: tuple[Line, ...]) -> BBox:
-    return BBox.enclosing([line.bbox for line in lines])
