@@ -21,6 +21,8 @@ PAGE_MARKERS = {
 }
 # Characters that would turn a paragraph's first character into Markdown syntax.
 _LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
+# A paragraph this short with no letter or digit is decoration, not content.
+ORNAMENT_MAX_CHARS = 3
 # An item whose bullet starts this far right of the previous item's bullet is nested in it.
 LIST_NEST_PT = 6.0
 _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
@@ -84,6 +86,8 @@ def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
         return render_list_item(text)
     if block.kind == BlockKind.CODE:
         return "```\n" + "\n".join(line.text for line in block.lines) + "\n```"
+    if len(text) <= ORNAMENT_MAX_CHARS and not any(c.isalnum() for c in text):
+        return ""  # a stray ornament ("›", "◆") alone would become a crumb of a chunk
     return escape_leading_syntax(text)
 
 
