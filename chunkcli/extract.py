@@ -19,6 +19,7 @@ from typing import Any
 
 import pymupdf
 
+from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
 from chunkcli.model import (
     BBox,
     Block,
@@ -64,10 +65,7 @@ LIGATURES = str.maketrans(
 # Share of unusable characters (NUL, U+FFFD, private use, control) above which a page's text
 # layer is garbage: real text has none; a broken Type3/CID font gives nearly all.
 GARBAGE_SHARE = 0.3
-CID_RUN = re.compile(r"\(cid:\d+\)")
-_UNUSABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]")
 _WHITESPACE = re.compile(r"\s")
-_LATIN1_LETTER = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
 # Mojibake: more than this share of the letters are Latin-1 accented letters (French or
 # German text has well under a tenth), counted once there are this many of them.
 MOJIBAKE_SHARE = 0.25
@@ -242,14 +240,14 @@ def is_garbage_text(text: str) -> bool:
     if not visible:
         return False
     cid_chars = sum(len(m) for m in CID_RUN.findall(text))
-    bad = len(_UNUSABLE.findall(text)) + cid_chars
+    bad = len(UNUSABLE_CHAR.findall(text)) + cid_chars
     return bad / visible > GARBAGE_SHARE or _is_mojibake(text)
 
 
 def _is_mojibake(text: str) -> bool:
     """Japanese set in a font with a wrong ToUnicode map reads as Latin-1 letters
     ("èÿ0bo"): real European text has a few accented letters, never a quarter of them."""
-    accented = len(_LATIN1_LETTER.findall(text))
+    accented = len(LATIN1_LETTER.findall(text))
     if accented < MIN_MOJIBAKE_LETTERS:
         return False
     letters = sum(1 for c in text if c.isalpha())

@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
+from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
 from chunkcli.model import Issue, PageStatus, Severity
 
-CID = re.compile(r"\(cid:\d+\)")
 WHITESPACE = re.compile(r"\s")
 ALNUM = re.compile(r"[^\W_]")
-# The regex forms of is_bad_char and is_latin1_letter (they count whole pages at C speed).
-BAD_CHAR = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]"
-)
-LATIN1_LETTER = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
+# The regex forms of is_bad_char and is_latin1_letter (they count whole pages at C speed),
+# shared with extraction.
+CID = CID_RUN
+BAD_CHAR = UNUSABLE_CHAR
 CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 SPACED_CJK = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
