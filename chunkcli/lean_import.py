@@ -62,7 +62,7 @@ class _LeanLoader(importlib.abc.Loader):
     def exec_module(self, module: ModuleType) -> None:
         marked = [name for name in OPTIONAL_IMPORTS if name not in sys.modules]
         for name in marked:
-            sys.modules[name] = None  # type: ignore[assignment] - the import system's "absent"
+            sys.modules[name] = None  # type: ignore[assignment]  # the import system: "absent"
         try:
             self.loader.exec_module(module)
         finally:
