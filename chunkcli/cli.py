@@ -462,3 +462,113 @@ def _check_summary_text(reports: list[DocumentReport]) -> str:
         common = ", ".join(f"{code} ({n})" for code, n in s.issue_documents[:6])
         text += f"\nmost frequent findings (documents): {common}"
     return text
+
+
+# --- eval ----------------------------------------------------------------------------------
+
+
+@app.command("eval")
+def eval_(  # noqa: PLR0913 - one parameter per documented flag
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="GOLD.jsonl | DOC...",
+            help="The gold file; with --make-gold, the PDFs or Markdown files to draft it from.",
+            show_default=False,
+        ),
+    ],
+    config: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--config", "-c", metavar="NAME=\"OPTIONS\"",
+            help="A split configuration to score, e.g. small=\"--max-tokens 300\"; repeatable "
+            "(default: split's defaults, named default).",
+        ),
+    ] = None,
+    k: Annotated[
+        str, typer.Option("--k", metavar="K,K,...", help="Ranks to score at.")
+    ] = "1,3,5,10",
+    as_json: Annotated[bool, typer.Option("--json", help="JSON instead of Markdown.")] = False,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here (atomically).")
+    ] = None,
+    embed: Annotated[
+        str | None,
+        typer.Option(
+            metavar="MODULE:CALLABLE",
+            help="Rank by your embedding function (list of texts -> list of vectors) "
+            "instead of BM25; nothing is downloaded.",
+        ),
+    ] = None,
+    timings: Annotated[
+        bool, typer.Option(help="Report split and query latency (--no-timings: byte-identical).")
+    ] = True,
+    make_gold: Annotated[
+        bool, typer.Option("--make-gold", help="Write a template gold file for DOC... instead.")
+    ] = False,
+) -> None:
+    """Score retrieval on gold answer spans and compare split configurations, offline.
+
+    Each gold line is {"question", "source" (relative to the gold file), "answer" (a verbatim
+    span of the converted Markdown) or "start"/"end", optional "page", "condition",
+    "occurrence"}. Sources are converted once and split once per config; every chunk of every
+    source is indexed with BM25 (Latin words, Japanese/Korean character bigrams).
+
+    \b
+    Example:
+      chunkcli eval gold.jsonl -c small="--max-tokens 300" -c large="--max-tokens 800"
+      chunkcli eval --make-gold docs/*.pdf -o gold.jsonl
+    """
+    from chunkcli import evaluate
+    from chunkcli.jsonl import write_atomic
+
+    with reporting_errors():
+        if make_gold:
+            text = _draft_gold(paths, output)
+        else:
+            report = evaluate.run_eval(
+                _one_gold_file(paths),
+                evaluate.parse_configs(config or []),
+                evaluate.parse_ks(k),
+                _eval_retriever(embed),
+            )
+            text = (evaluate.to_json if as_json else evaluate.to_markdown)(report, timings)
+        if output is None or str(output) == "-":
+            _write_stdout(text)
+            return
+        write_atomic(output, text)
+    err_console.print(f"wrote {output}", soft_wrap=True)
+
+
+def _one_gold_file(paths: list[Path]) -> Path:
+    from chunkcli.errors import UsageError
+
+    if len(paths) != 1:
+        raise UsageError(f"eval takes one gold file, got {len(paths)} (--make-gold takes many)")
+    return paths[0]
+
+
+def _draft_gold(paths: list[Path], output: Path | None) -> str:
+    """The template gold file, its sources relative to where it is written."""
+    import os
+
+    from chunkcli.evaluate import make_gold
+    from chunkcli.evaluate.sources import load_markdown
+
+    base = output.parent if output is not None and str(output) != "-" else Path.cwd()
+    documents = [(Path(os.path.relpath(p.resolve(), base.resolve())).as_posix(),
+                  load_markdown(p)) for p in paths]
+    return make_gold(documents)
+
+
+if TYPE_CHECKING:
+    from chunkcli.evaluate.run import RetrieverFactory
+
+
+def _eval_retriever(embed: str | None) -> RetrieverFactory:
+    from chunkcli.evaluate.retriever import Bm25Retriever, EmbeddingRetriever, load_embed
+
+    if embed is None:
+        return Bm25Retriever
+    function = load_embed(embed)
+    return lambda texts: EmbeddingRetriever(texts, function, embed)
