@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from chunkcli.cli import app
@@ -21,8 +23,8 @@ from chunkcli.evaluate import (
     to_json,
     to_markdown,
 )
-from chunkcli.evaluate.gold import find_all, locate, parse_gold
-from chunkcli.evaluate.metrics import merge_spans
+from chunkcli.evaluate.gold import GoldQuestion, find_all, locate, parse_gold
+from chunkcli.evaluate.metrics import merge_spans, score_question
 from chunkcli.evaluate.retriever import Bm25Retriever, EmbeddingRetriever
 from chunkcli.evaluate.tokenize import tokenize
 from chunkcli.split import SplitOptions, split_markdown
@@ -245,6 +247,13 @@ def test_page_citation_accuracy_uses_the_top_chunks_page_range(tmp_path: Path) -
     assert (result.summary.page_accuracy, result.summary.page_questions) == (0.5, 2)
 
 
+def test_two_spellings_of_a_source_are_read_and_indexed_once(tmp_path: Path) -> None:
+    records = [GOLD[0], {**GOLD[1], "source": "./manual.md"}]
+    report = run_eval(write_gold(tmp_path, records), parse_configs([WHOLE]), KS)
+    assert report.sources == ("manual.md",)
+    assert (report.results[0].chunks, [s.rank for s in report.results[0].scores]) == (2, [1, 1])
+
+
 def test_merge_spans_joins_overlapping_and_touching_spans() -> None:
     assert merge_spans([(5, 9), (0, 3), (3, 4), (8, 12), (20, 21)]) == [(0, 4), (5, 12), (20, 21)]
 
@@ -353,7 +362,8 @@ def test_help_teaches_with_an_example() -> None:
 # --- --make-gold ---------------------------------------------------------------------------
 
 def test_make_gold_drafts_one_line_per_section_that_eval_accepts(tmp_path: Path) -> None:
-    document = ("<!-- page 1 -->\n\n# Pump\n\nIntro. It pumps water.\n\n## Safety\n\n"
+    document = ("<!-- page 1 -->\n\n# Pump\n\nIntro. It pumps water - and oil.\n\n"
+                "## Date\n\n2020.3.30.\n\nReleased in March 2020.\n\n## Safety\n\n"
                 "Disconnect power before opening. Wear gloves.\n\n<!-- page 2 -->\n\n"
                 "## 設置\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
                 "- 水平な場所に置く。振動を避ける。\n\n"
@@ -361,7 +371,9 @@ def test_make_gold_drafts_one_line_per_section_that_eval_accepts(tmp_path: Path)
     drafted = [json.loads(line) for line in make_gold([("manual.md", document)]).splitlines()]
     assert drafted == [
         {"question": "TODO: a question answered by the answer below (section: Pump)",
-         "source": "manual.md", "answer": "Intro. It pumps water.", "page": 1},
+         "source": "manual.md", "answer": "Intro. It pumps water - and oil.", "page": 1},
+        {"question": "TODO: a question answered by the answer below (section: Date)",
+         "source": "manual.md", "answer": "Released in March 2020.", "page": 1},
         {"question": "TODO: a question answered by the answer below (section: Safety)",
          "source": "manual.md", "answer": "Disconnect power before opening.", "occurrence": 1,
          "page": 1},
@@ -400,3 +412,39 @@ def test_sample_gold_set_report_matches_its_golden_file() -> None:
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
     assert json.loads(to_json(report, timings=False))["question_count"] == 36
+
+
+# --- properties ----------------------------------------------------------------------------
+
+WORDS = st.sampled_from(["pump", "seal", "filter", "oil", "grease", "valve", "motor", "個人情報",
+                         "保存", "삭제", "정보는", "12", "3.5"])
+PARAGRAPHS = st.lists(
+    st.lists(WORDS, min_size=1, max_size=30).map(lambda w: " ".join(w) + "."),
+    min_size=1, max_size=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(paragraphs=PARAGRAPHS, data=st.data())
+def test_located_spans_slice_back_and_metrics_stay_consistent(
+    paragraphs: list[str], data: st.DataObject
+) -> None:
+    markdown = "# Doc\n\n" + "\n\n".join(
+        f"## Part {i}\n\n{p}" for i, p in enumerate(paragraphs)
+    ) + "\n"
+    start = data.draw(st.integers(0, len(markdown) - 1))
+    end = data.draw(st.integers(start + 1, len(markdown)))
+    answer = markdown[start:end]
+    places = find_all(markdown, answer)
+    assert all(markdown[p.start:p.end] == answer.strip() for p in places) and places
+    max_tokens = data.draw(st.sampled_from([16, 24, 60, 800]))
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens), source="d.md")
+    ranked = data.draw(st.permutations(chunks))
+    question = GoldQuestion("q", "?", "d.md", TextSpan(start, end), None, None)
+    score = score_question(question, ranked, KS)
+    for i, k in enumerate(KS):
+        assert 0.0 <= score.iou[i] <= min(score.recall[i], score.precision[i]) <= 1.0
+        if score.rank is not None and score.rank <= k:
+            assert score.recall[i] == 1.0
+    assert list(score.recall) == sorted(score.recall)
+    assert list(score.tokens) == sorted(score.tokens)

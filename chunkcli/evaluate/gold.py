@@ -14,6 +14,7 @@ exact text is not found, any run of whitespace in it matches any run of whitespa
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -82,8 +83,10 @@ def _parse_line(raw: str, where: str, number: int) -> GoldLine:
     for key in ("question", "source"):
         if not isinstance(fields.get(key), str) or not fields[key].strip():
             raise GoldError(f"{where}: needs a non-empty string {key!r}")
-    return GoldLine(number, str(fields.get("id", f"q{number}")), fields["question"],
-                    fields["source"], fields)
+    # "./a.pdf" and "a.pdf" are one source: read once, indexed once.
+    source = posixpath.normpath(fields["source"])
+    return GoldLine(number, str(fields.get("id", f"q{number}")), fields["question"], source,
+                    fields)
 
 
 def locate(gold: GoldLine, markdown: str, where: str) -> GoldQuestion:

@@ -17,11 +17,15 @@ from chunkcli.evaluate.gold import find_all
 
 _HEADING = re.compile(r"#{1,6}\s+(.*?)\s*#*\s*")
 _PAGE_MARKER = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
-_LIST_MARKER = re.compile(r"(?:[-*+]|\d+[.)])\s+")
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 # A sentence ends after . ! ? followed by a space, or after a full-width end (no space follows
-# in Japanese and Chinese text).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+# in Japanese and Chinese text). Not after a digit's period: Korean and Japanese dates are
+# written "2020. 3. 11." (the corpus' Korean brief).
+_SENTENCE_END = re.compile(r"(?<=[^\d][.!?])\s+|(?<=[。！？])")
 MIN_ANSWER_CHARS = 8  # shorter first sentences ("Yes.") make poor answers: take two
+# A candidate with fewer letters than this is a date, a byline or a number ("2020.3.30.",
+# "김 창 호*" on a Korean brief in the corpus): the section's next line is tried instead.
+MIN_ANSWER_LETTERS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,7 @@ def candidates(markdown: str) -> Iterator[Candidate]:
         if heading is None or not text or text[0] in "|<`>" or text.startswith("    "):
             continue
         sentence = _first_sentence(_LIST_MARKER.sub("", text, count=1))
-        if sentence:
+        if sum(c.isalpha() for c in sentence) >= MIN_ANSWER_LETTERS:
             yield Candidate(heading, sentence, line_start + line.index(sentence), page)
             heading = None
 
