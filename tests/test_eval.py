@@ -363,7 +363,7 @@ def test_help_teaches_with_an_example() -> None:
 
 def test_make_gold_drafts_one_line_per_section_that_eval_accepts(tmp_path: Path) -> None:
     document = ("<!-- page 1 -->\n\n# Pump\n\nIntro. It pumps water - and oil.\n\n"
-                "## Date\n\n2020.3.30.\n\nReleased in March 2020.\n\n## Safety\n\n"
+                "## Date\n\n2020.3.30.\n\nReleased on 2020. 3. 11. in Seoul. Yes.\n\n## Safety\n\n"
                 "Disconnect power before opening. Wear gloves.\n\n<!-- page 2 -->\n\n"
                 "## 設置\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
                 "- 水平な場所に置く。振動を避ける。\n\n"
@@ -373,7 +373,8 @@ def test_make_gold_drafts_one_line_per_section_that_eval_accepts(tmp_path: Path)
         {"question": "TODO: a question answered by the answer below (section: Pump)",
          "source": "manual.md", "answer": "Intro. It pumps water - and oil.", "page": 1},
         {"question": "TODO: a question answered by the answer below (section: Date)",
-         "source": "manual.md", "answer": "Released in March 2020.", "page": 1},
+         "source": "manual.md", "answer": "Released on 2020. 3. 11. in Seoul.",
+         "page": 1},
         {"question": "TODO: a question answered by the answer below (section: Safety)",
          "source": "manual.md", "answer": "Disconnect power before opening.", "occurrence": 1,
          "page": 1},

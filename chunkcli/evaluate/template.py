@@ -14,15 +14,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from chunkcli.evaluate.gold import find_all
+from chunkcli.split.scan import PAGE_MARKER_RE
+from chunkcli.split.units import SENTENCE_END_RE
 
 _HEADING = re.compile(r"#{1,6}\s+(.*?)\s*#*\s*")
-_PAGE_MARKER = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
-# A sentence ends after . ! ? followed by a space, or after a full-width end (no space follows
-# in Japanese and Chinese text). Not after a digit's period: Korean and Japanese dates are
-# written "2020. 3. 11." (the corpus' Korean brief).
-_SENTENCE_END = re.compile(r"(?<=[^\d][.!?])\s+|(?<=[。！？])")
-MIN_ANSWER_CHARS = 8  # shorter first sentences ("Yes.") make poor answers: take two
+MIN_ANSWER_CHARS = 8  # shorter first sentences ("Yes.") make poor answers: take more
 # A candidate with fewer letters than this is a date, a byline or a number ("2020.3.30.",
 # "김 창 호*" on a Korean brief in the corpus): the section's next line is tried instead.
 MIN_ANSWER_LETTERS = 6
@@ -44,7 +41,7 @@ def candidates(markdown: str) -> Iterator[Candidate]:
     for line in markdown.splitlines(keepends=True):
         line_start, offset = offset, offset + len(line)
         text = line.strip()
-        marker = _PAGE_MARKER.fullmatch(text)
+        marker = PAGE_MARKER_RE.fullmatch(text)
         if marker:
             page = int(marker.group(1))
             continue
@@ -52,7 +49,7 @@ def candidates(markdown: str) -> Iterator[Candidate]:
         if found:
             heading = found.group(1)
             continue
-        if heading is None or not text or text[0] in "|<`>" or text.startswith("    "):
+        if heading is None or not text or text[0] in "|<`>":
             continue
         sentence = _first_sentence(_LIST_MARKER.sub("", text, count=1))
         if sum(c.isalpha() for c in sentence) >= MIN_ANSWER_LETTERS:
@@ -61,13 +58,14 @@ def candidates(markdown: str) -> Iterator[Candidate]:
 
 
 def _first_sentence(text: str) -> str:
-    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
-    if not sentences:
-        return ""
-    first = sentences[0]
-    if len(first) < MIN_ANSWER_CHARS and len(sentences) > 1:
-        first = text[: text.index(sentences[1]) + len(sentences[1])]
-    return first.strip()
+    """Up to the first sentence end (split's definition) that leaves MIN_ANSWER_CHARS, not at a
+    digit's period: Korean and Japanese dates are written "2020. 3. 11." (a corpus brief)."""
+    for end in SENTENCE_END_RE.finditer(text):
+        if end.start() > 0 and text[end.start() - 1].isdigit():
+            continue
+        if end.end() >= MIN_ANSWER_CHARS:
+            return text[: end.end()].strip()
+    return text.strip()
 
 
 def make_gold(documents: Sequence[tuple[str, str]]) -> str:
