@@ -472,8 +472,9 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[Path],
         typer.Argument(
-            metavar="GOLD.jsonl | DOC...",
-            help="The gold file; with --make-gold, the PDFs or Markdown files to draft it from.",
+            metavar="FILE",
+            help="The gold file (JSON Lines; '-' = stdin, sources relative to the current "
+            "folder); with --make-gold, the PDFs or Markdown files to draft it from.",
             show_default=False,
         ),
     ],
@@ -526,11 +527,13 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
         if make_gold:
             text = _draft_gold(paths, output)
         else:
+            gold = _one_gold_file(paths)
             report = evaluate.run_eval(
-                _one_gold_file(paths),
+                gold,
                 evaluate.parse_configs(config or []),
                 evaluate.parse_ks(k),
                 _eval_retriever(embed),
+                gold_text=_decoded_stdin() if str(gold) == "-" else None,
             )
             text = (evaluate.to_json if as_json else evaluate.to_markdown)(report, timings)
         if output is None or str(output) == "-":
@@ -538,6 +541,15 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
             return
         write_atomic(output, text)
     err_console.print(f"wrote {output}", soft_wrap=True)
+
+
+def _decoded_stdin() -> str:
+    from chunkcli.evaluate import GoldError
+
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GoldError(f"<stdin>: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
 def _one_gold_file(paths: list[Path]) -> Path:

@@ -345,6 +345,18 @@ def test_markdown_report_to_a_file_with_timings(tmp_path: Path) -> None:
     assert any(line.startswith("| query ms (mean) |") for line in lines)
 
 
+def test_gold_from_stdin_reads_sources_relative_to_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gold = write_gold(tmp_path, GOLD)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["eval", "-", "--json", "--no-timings"],
+                           input=gold.read_bytes())
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["gold"], data["sources"], data["question_count"]) == ("<stdin>", ["manual.md"], 3)
+
+
 def test_eval_takes_one_gold_file(tmp_path: Path) -> None:
     gold = str(write_gold(tmp_path, GOLD))
     result = runner.invoke(app, ["eval", gold, gold])

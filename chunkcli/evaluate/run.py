@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from chunkcli.errors import UsageError
 from chunkcli.evaluate.configs import EvalConfig
 from chunkcli.evaluate.gold import GoldError, GoldQuestion, locate, parse_gold
 from chunkcli.evaluate.metrics import QuestionScore, Summary, score_question, summarize
@@ -49,11 +50,19 @@ def run_eval(
     configs: Sequence[EvalConfig],
     ks: Sequence[int],
     retriever: RetrieverFactory = Bm25Retriever,
+    *,
+    gold_text: str | None = None,
 ) -> EvalReport:
-    """Score every config on the gold file; raises a ChunkcliError naming the file or question."""
-    name = str(gold_path)
-    lines = parse_gold(_read_gold(gold_path), name)
-    markdowns = {s: load_markdown(gold_path.parent / s) for s in sorted({g.source for g in lines})}
+    """Score every config on the gold file; raises a ChunkcliError naming the file or question.
+
+    `gold_text` is the gold file's content when it does not come from `gold_path` (stdin: then
+    `gold_path` is "-" and sources are relative to the current folder)."""
+    if not configs:
+        raise UsageError("eval needs at least one split config")
+    name = "<stdin>" if gold_text is not None else str(gold_path)
+    lines = parse_gold(_read_gold(gold_path) if gold_text is None else gold_text, name)
+    base = Path.cwd() if gold_text is not None else gold_path.parent
+    markdowns = {s: load_markdown(base / s) for s in sorted({g.source for g in lines})}
     questions = tuple(locate(g, markdowns[g.source], name) for g in lines)
     results = tuple(_run_config(c, markdowns, questions, tuple(ks), retriever) for c in configs)
     return EvalReport(name, tuple(ks), results[0].retriever, tuple(markdowns), questions, results)
