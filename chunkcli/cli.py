@@ -565,12 +565,11 @@ def _draft_gold(paths: list[Path], output: Path | None) -> str:
     import os
 
     from chunkcli.evaluate import make_gold
-    from chunkcli.evaluate.sources import load_markdown
+    from chunkcli.evaluate.sources import load_sources
 
     base = output.parent if output is not None and str(output) != "-" else Path.cwd()
-    documents = [(Path(os.path.relpath(p.resolve(), base.resolve())).as_posix(),
-                  load_markdown(p)) for p in paths]
-    return make_gold(documents)
+    names = [Path(os.path.relpath(p.resolve(), base.resolve())).as_posix() for p in paths]
+    return make_gold(list(zip(names, load_sources(paths), strict=True)))
 
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from chunkcli.evaluate.configs import EvalConfig
 from chunkcli.evaluate.gold import GoldError, GoldQuestion, locate, parse_gold
 from chunkcli.evaluate.metrics import QuestionScore, Summary, score_question, summarize
 from chunkcli.evaluate.retriever import Bm25Retriever, Retriever
-from chunkcli.evaluate.sources import load_markdown
+from chunkcli.evaluate.sources import load_sources
 from chunkcli.model import Chunk
 
 RetrieverFactory = Callable[[Sequence[str]], Retriever]
@@ -62,7 +62,8 @@ def run_eval(
     name = "<stdin>" if gold_text is not None else str(gold_path)
     lines = parse_gold(_read_gold(gold_path) if gold_text is None else gold_text, name)
     base = Path.cwd() if gold_text is not None else gold_path.parent
-    markdowns = {s: load_markdown(base / s) for s in sorted({g.source for g in lines})}
+    sources = sorted({g.source for g in lines})
+    markdowns = dict(zip(sources, load_sources([base / s for s in sources]), strict=True))
     questions = tuple(locate(g, markdowns[g.source], name) for g in lines)
     results = tuple(_run_config(c, markdowns, questions, tuple(ks), retriever) for c in configs)
     return EvalReport(name, tuple(ks), results[0].retriever, tuple(markdowns), questions, results)
