@@ -304,6 +304,24 @@ def test_missing_source_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.stderr.strip() == f"error: {tmp_path / 'gone.md'}: no such file"
 
 
+def test_missing_or_broken_gold_file_is_a_one_line_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["eval", str(tmp_path / "none.jsonl")])
+    assert (result.exit_code, result.stderr.strip()) == (
+        1, f"error: {tmp_path / 'none.jsonl'}: no such file"
+    )
+    broken = tmp_path / "gold.jsonl"
+    broken.write_text('{"question": "q", "source": "a.md", "answer": "x"}\n[1]\n', "utf-8")
+    result = runner.invoke(app, ["eval", str(broken)])
+    assert result.stderr.strip() == f"error: {broken}:2: expected a JSON object"
+
+
+def test_run_eval_sorts_ks_and_needs_a_config(tmp_path: Path) -> None:
+    gold = write_gold(tmp_path, GOLD)
+    assert run_eval(gold, parse_configs([]), (5, 1, 5)).ks == (1, 5)
+    with pytest.raises(UsageError, match="at least one split config"):
+        run_eval(gold, [], KS)
+
+
 def test_json_report_has_stable_fields_and_is_byte_identical_without_timings(
     tmp_path: Path,
 ) -> None:

@@ -59,14 +59,17 @@ def run_eval(
     `gold_path` is "-" and sources are relative to the current folder)."""
     if not configs:
         raise UsageError("eval needs at least one split config")
+    ks = tuple(sorted(set(ks)))
+    if not ks or ks[0] < 1:
+        raise UsageError(f"eval needs ranks k >= 1, got {list(ks)}")
     name = "<stdin>" if gold_text is not None else str(gold_path)
     lines = parse_gold(_read_gold(gold_path) if gold_text is None else gold_text, name)
     base = Path.cwd() if gold_text is not None else gold_path.parent
     sources = sorted({g.source for g in lines})
     markdowns = dict(zip(sources, load_sources([base / s for s in sources]), strict=True))
     questions = tuple(locate(g, markdowns[g.source], name) for g in lines)
-    results = tuple(_run_config(c, markdowns, questions, tuple(ks), retriever) for c in configs)
-    return EvalReport(name, tuple(ks), results[0].retriever, tuple(markdowns), questions, results)
+    results = tuple(_run_config(c, markdowns, questions, ks, retriever) for c in configs)
+    return EvalReport(name, ks, results[0].retriever, tuple(markdowns), questions, results)
 
 
 def _read_gold(path: Path) -> str:
