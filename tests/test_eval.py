@@ -271,13 +271,13 @@ def test_embedding_hook_ranks_by_the_users_vectors(tmp_path: Path) -> None:
 
 def test_embedding_hook_errors_are_one_line(tmp_path: Path) -> None:
     gold = str(write_gold(tmp_path, GOLD))
-    for spec, message in [
-        ("tests.eval_embed:wrong_shape", "must return one vector per text"),
-        ("tests.eval_embed:missing", "cannot load"),
-        ("nocolon", "--embed expects MODULE:CALLABLE"),
+    for spec, message, code in [
+        ("tests.eval_embed:wrong_shape", "must return one vector per text", 1),
+        ("tests.eval_embed:missing", "cannot load", 2),
+        ("nocolon", "--embed expects MODULE:CALLABLE", 2),
     ]:
         result = runner.invoke(app, ["eval", gold, "--embed", spec])
-        assert result.exit_code == 1
+        assert result.exit_code == code
         assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
@@ -300,14 +300,14 @@ def test_missing_source_is_a_one_line_error(tmp_path: Path) -> None:
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"question": "q", "source": "gone.md", "answer": "x"}\n', encoding="utf-8")
     result = runner.invoke(app, ["eval", str(gold)])
-    assert result.exit_code == 1
-    assert result.stderr.strip() == f"error: {tmp_path / 'gone.md'}: no such file"
+    assert result.exit_code == 2  # a missing input, as in every command
+    assert result.stderr.strip() == f"error: {tmp_path / 'gone.md'}: no such file or folder"
 
 
 def test_missing_or_broken_gold_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["eval", str(tmp_path / "none.jsonl")])
     assert (result.exit_code, result.stderr.strip()) == (
-        1, f"error: {tmp_path / 'none.jsonl'}: no such file"
+        2, f"error: {tmp_path / 'none.jsonl'}: no such file"
     )
     broken = tmp_path / "gold.jsonl"
     broken.write_text('{"question": "q", "source": "a.md", "answer": "x"}\n[1]\n', "utf-8")
@@ -378,7 +378,7 @@ def test_gold_from_stdin_reads_sources_relative_to_the_current_folder(
 def test_eval_takes_one_gold_file(tmp_path: Path) -> None:
     gold = str(write_gold(tmp_path, GOLD))
     result = runner.invoke(app, ["eval", gold, gold])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "eval takes one gold file, got 2" in result.stderr
 
 
@@ -479,3 +479,20 @@ def test_located_spans_slice_back_and_metrics_stay_consistent(
             assert score.recall[i] == 1.0
     assert list(score.recall) == sorted(score.recall)
     assert list(score.tokens) == sorted(score.tokens)
+
+
+def test_eval_reads_through_the_input_layer_and_imports_no_convert_internals() -> None:
+    import ast
+
+    package = Path(__file__).resolve().parent.parent / "chunkcli" / "evaluate"
+    imported: set[str] = set()
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+    internals = {"chunkcli.pipeline", "chunkcli.batch", "chunkcli.workers", "chunkcli.extract",
+                 "chunkcli.render", "chunkcli.source", "chunkcli.layout", "chunkcli.tables"}
+    assert not {m for m in imported if ".".join(m.split(".")[:2]) in internals}
+    assert "chunkcli.inputs" in imported

@@ -102,7 +102,8 @@ def _unit_rows(vectors: Sequence[Sequence[float]], rows: int, name: str) -> npt.
 
 
 def load_embed(spec: str) -> Embed:
-    """`module:callable` -> the callable (imported from the user's environment)."""
+    """`module:callable` -> the callable (imported from the user's environment); one that
+    cannot be loaded is a bad option value (UsageError)."""
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
         raise UsageError(f"--embed expects MODULE:CALLABLE, got {spec!r}")
@@ -111,8 +112,8 @@ def load_embed(spec: str) -> Embed:
         for part in attribute.split("."):
             found = getattr(found, part)
     except (ImportError, AttributeError) as exc:
-        raise RetrieverUnavailable(f"--embed {spec}: cannot load ({exc})") from None
+        raise UsageError(f"--embed {spec}: cannot load ({exc})") from None
     if not callable(found):
-        raise RetrieverUnavailable(f"--embed {spec}: not callable")
+        raise UsageError(f"--embed {spec}: not callable")
     embed: Embed = found
     return embed

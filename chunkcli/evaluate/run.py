@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunkcli.errors import UsageError
 from chunkcli.evaluate.configs import EvalConfig
@@ -18,6 +19,9 @@ from chunkcli.evaluate.metrics import QuestionScore, Summary, score_question, su
 from chunkcli.evaluate.retriever import Bm25Retriever, Retriever
 from chunkcli.evaluate.sources import load_sources
 from chunkcli.model import Chunk
+
+if TYPE_CHECKING:
+    from chunkcli.inputs import ReadOptions
 
 RetrieverFactory = Callable[[Sequence[str]], Retriever]
 
@@ -52,11 +56,13 @@ def run_eval(
     retriever: RetrieverFactory = Bm25Retriever,
     *,
     gold_text: str | None = None,
+    read: ReadOptions | None = None,
 ) -> EvalReport:
     """Score every config on the gold file; raises a ChunkcliError naming the file or question.
 
     `gold_text` is the gold file's content when it does not come from `gold_path` (stdin: then
-    `gold_path` is "-" and sources are relative to the current folder)."""
+    `gold_path` is "-" and sources are relative to the current folder); `read` is how the input
+    layer reads the sources (worker processes, time limit)."""
     if not configs:
         raise UsageError("eval needs at least one split config")
     ks = tuple(sorted(set(ks)))
@@ -66,7 +72,7 @@ def run_eval(
     lines = parse_gold(_read_gold(gold_path) if gold_text is None else gold_text, name)
     base = Path.cwd() if gold_text is not None else gold_path.parent
     sources = sorted({g.source for g in lines})
-    markdowns = dict(zip(sources, load_sources([base / s for s in sources]), strict=True))
+    markdowns = dict(zip(sources, load_sources([base / s for s in sources], read), strict=True))
     questions = tuple(locate(g, markdowns[g.source], name) for g in lines)
     results = tuple(_run_config(c, markdowns, questions, ks, retriever) for c in configs)
     return EvalReport(name, ks, results[0].retriever, tuple(markdowns), questions, results)
@@ -76,7 +82,7 @@ def _read_gold(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise GoldError(f"{path}: no such file") from None
+        raise UsageError(f"{path}: no such file") from None  # a missing input: exit 2
     except UnicodeDecodeError as exc:
         raise GoldError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
     except OSError as exc:

@@ -4,15 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chunkcli.errors import UsageError
+
+if TYPE_CHECKING:
+    from chunkcli.inputs import ReadOptions
 
 
-def load_sources(paths: Sequence[Path]) -> list[str]:
+def load_sources(paths: Sequence[Path], read: ReadOptions | None = None) -> list[str]:
     """The Markdown of each gold source, in order; raises a ChunkcliError naming the file.
 
-    All sources in one call, so that the input layer can convert the PDFs together in its worker
-    pool. Through split's reader (a PDF with the default convert options), so that eval scores
-    exactly the Markdown that `chunkcli split FILE` chunks.
+    Through the input layer, all sources in one call: PDFs are converted together in its
+    worker pool (default convert options, its time limit), exactly as `chunkcli split FILE`
+    reads them, so that eval scores the Markdown that split chunks.
     """
-    from chunkcli.split.sources import read_source
+    from chunkcli.inputs import InputError, InputFailure, ReadOptions, find_inputs, read_inputs
 
-    return [read_source(str(path)).markdown for path in paths]
+    folders = [p for p in paths if p.is_dir()]
+    if folders:
+        raise UsageError(f"{folders[0]}: a gold source must be a file, not a folder")
+    markdowns: list[str] = []
+    for document in read_inputs(find_inputs([str(p) for p in paths]), read or ReadOptions()):
+        if isinstance(document, InputFailure):
+            raise InputError(document.error)
+        markdowns.append(document.markdown)
+    return markdowns

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from chunkcli.evaluate.gold import find_all
-from chunkcli.split.scan import PAGE_MARKER_RE
+from chunkcli.markdown_format import parse_page_marker
 from chunkcli.split.units import SENTENCE_END_RE
 
 _HEADING = re.compile(r"#{1,6}\s+(.*?)\s*#*\s*")
@@ -41,9 +41,9 @@ def candidates(markdown: str) -> Iterator[Candidate]:
     for line in markdown.splitlines(keepends=True):
         line_start, offset = offset, offset + len(line)
         text = line.strip()
-        marker = PAGE_MARKER_RE.fullmatch(text)
-        if marker:
-            page = int(marker.group(1))
+        marker = parse_page_marker(text)
+        if marker is not None:
+            page = marker.number
             continue
         found = _HEADING.fullmatch(text)
         if found:
