@@ -799,13 +799,16 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     from chunkcli.inputs import ReadOptions
 
     read = ReadOptions(jobs=jobs, timeout_s=timeout)
+    failures: list[InputFailure] = []
     with reporting_errors():
         if make_gold:
-            text = _draft_gold(paths, output, read)
+            text = _draft_gold(paths, output, read, failures)
         else:
             text = _eval_report(paths, config or [], k, embed, read, as_json, timings)
-        _write_output(output, text)
-    _note(f"wrote {output}", quiet or output in (None, "-"))
+        if len(failures) < len(paths):  # nothing is written when every document failed
+            _write_output(output, text)
+            _note(f"wrote {output}", quiet or output in (None, "-"))
+    _exit_on_failures(failures, len(paths), quiet)
 
 
 def _eval_report(  # noqa: PLR0913 - the command's options, passed on
@@ -836,17 +839,27 @@ def _decoded_stdin() -> str:
         raise GoldError(f"<stdin>: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
-def _draft_gold(paths: list[str], output: str | None, read: ReadOptions) -> str:
-    """The template gold file, its sources relative to where it is written."""
+def _draft_gold(
+    paths: list[str], output: str | None, read: ReadOptions, failures: list[InputFailure]
+) -> str:
+    """The template gold file, its sources relative to where it is written; a document that
+    cannot be read is reported (and added to `failures`), the others are still drafted."""
     import os
 
     from chunkcli.evaluate import make_gold
-    from chunkcli.evaluate.sources import load_sources
+    from chunkcli.evaluate.sources import read_sources
 
     base = Path(output).parent if output not in (None, "-") else Path.cwd()
     files = [Path(p) for p in paths]
-    names = [Path(os.path.relpath(p.resolve(), base.resolve())).as_posix() for p in files]
-    return make_gold(list(zip(names, load_sources(files, read), strict=True)))
+    drafted = []
+    for path, result in zip(files, read_sources(files, read), strict=True):
+        if isinstance(result, str):
+            drafted.append((Path(os.path.relpath(path.resolve(), base.resolve())).as_posix(),
+                            result))
+        else:
+            failures.append(result)
+            _error(result.error)
+    return make_gold(drafted)
 
 
 if TYPE_CHECKING:

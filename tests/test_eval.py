@@ -496,3 +496,19 @@ def test_eval_reads_through_the_input_layer_and_imports_no_convert_internals() -
                  "chunkcli.render", "chunkcli.source", "chunkcli.layout", "chunkcli.tables"}
     assert not {m for m in imported if ".".join(m.split(".")[:2]) in internals}
     assert "chunkcli.inputs" in imported
+
+
+def test_make_gold_keeps_going_past_a_document_that_fails(tmp_path: Path) -> None:
+    good = tmp_path / "good.md"
+    good.write_text("# Pump\n\n## Safety\n\nDisconnect power before opening.\n", "utf-8")
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"%PDF-1.7 not really")
+    gold = tmp_path / "gold.jsonl"
+    result = runner.invoke(app, ["eval", "--make-gold", str(bad), str(good), "-o", str(gold)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].startswith(f"error: {bad}: ")
+    assert [json.loads(line)["source"] for line in gold.read_text("utf-8").splitlines()] == [
+        "good.md"
+    ]
+    only_bad = runner.invoke(app, ["eval", "--make-gold", str(bad), "-o", str(tmp_path / "x")])
+    assert only_bad.exit_code == 1 and not (tmp_path / "x").exists()
