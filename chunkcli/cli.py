@@ -19,8 +19,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkcli import __version__
+from chunkcli import __version__, lean_import
 from chunkcli.errors import ChunkcliError, UsageError
+
+# The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
+lean_import.install()
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
@@ -225,11 +228,7 @@ if TYPE_CHECKING:
 def convert(  # noqa: PLR0913 - one parameter per documented flag
     inputs: Annotated[
         list[str],
-        typer.Argument(
-            metavar="PDF|FOLDER|-",
-            help="PDF files, folders searched for PDFs recursively, or '-' for a PDF on stdin.",
-            show_default=False,
-        ),
+        typer.Argument(metavar="PDF|FOLDER|-", hidden=True, show_default=False),
     ],
     output: Annotated[
         str | None,
@@ -249,6 +248,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     quiet: QuietOption = False,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
+
+    PDF|FOLDER|-: PDF files, folders searched for PDFs recursively, or '-' for a PDF on stdin.
 
     One PDF is written to stdout, or to a file with -o. Folders, or several PDFs, need
     -o OUTDIR: every PDF becomes a .md file in a mirrored tree, converted in parallel, and a
@@ -396,11 +397,7 @@ def _run_batch(  # noqa: PLR0913 - the command's options, passed on
 def split(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],
-        typer.Argument(
-            metavar="PATH|-",
-            help="Markdown files, PDFs (converted first), folders of either, or '-' for stdin.",
-            show_default=False,
-        ),
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
     ],
     output: OutputOption = None,
     max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
@@ -441,6 +438,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     quiet: QuietOption = False,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
+
+    PATH|-: Markdown files, PDFs (converted first), folders of either, or '-' for stdin.
 
     Chunks cut at H2 (or H3) headings, carry the title and heading path in their prefix,
     never break a table (later parts repeat its header rows), and keep exact [start, end)
@@ -532,11 +531,7 @@ PIPE_WIDTH = 80
 def check(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],
-        typer.Argument(
-            metavar="PATH|-",
-            help="PDFs, Markdown files, folders of either, or '-' for stdin (Markdown or PDF).",
-            show_default=False,
-        ),
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
     ],
     output_format: Annotated[
         str,
@@ -570,6 +565,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     quiet: QuietOption = False,
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
+
+    PATH|-: PDFs, Markdown files, folders of either, or '-' for stdin (Markdown or PDF).
 
     PDFs are converted in memory (nothing is written). Prints one row per document, the
     reasons for each warn/fail, and a corpus summary; --json and --format github are for CI.
@@ -660,20 +657,21 @@ def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
         highlight=False, width=width, record=True, file=io.StringIO(), force_terminal=to_terminal,
         color_system="auto" if to_terminal else None,
     )  # fmt: skip
-    if console.width >= CHECK_TABLE_MIN_WIDTH:
+    wide = console.width >= CHECK_TABLE_MIN_WIDTH
+    if wide:
         console.print(_check_table(reports))
     else:
         for r in reports:
-            console.print(_compact_row(r), soft_wrap=True)
+            console.print(_compact_row(r))
     for r in reports:
         for issue in (i for i in r.issues if i.severity != "ok"):
             style = CHECK_STATUS_STYLE[issue.severity]
             console.print(
                 f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
                 f"{escape(issue.message)}",
-                soft_wrap=True,
+                soft_wrap=wide,  # narrow: wrapped at words, not cut off by the terminal
             )
-    console.print(escape(_check_summary_text(reports)), soft_wrap=True)
+    console.print(escape(_check_summary_text(reports)), soft_wrap=wide)
     return console.export_text(styles=to_terminal)
 
 
@@ -727,7 +725,7 @@ def _check_summary_text(reports: list[DocumentReport]) -> str:
 
     s = summarize_corpus(reports)
     text = (
-        f"{plural(s.documents, 'document')}: {s.ok} ok, {s.warn} warn, {s.fail} fail; "
+        f"{plural(s.documents, 'document')}: {s.ok} ok, {s.warn} warn, {s.fail} fail\n"
         f"{plural(s.pages, 'page')} ({s.scanned_pages} scanned, {s.empty_pages} blank), "
         f"{plural(s.chunks, 'chunk')}, {plural(s.tokens, 'token')}"
     )
