@@ -482,20 +482,12 @@ def test_located_spans_slice_back_and_metrics_stay_consistent(
 
 
 def test_eval_reads_through_the_input_layer_and_imports_no_convert_internals() -> None:
-    import ast
+    from tests.test_import_rules import CONVERT_STAGES, files_of, full_imports, importers_of
 
-    package = Path(__file__).resolve().parent.parent / "chunkcli" / "evaluate"
-    imported: set[str] = set()
-    for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                imported.add(node.module)
-            elif isinstance(node, ast.Import):
-                imported.update(alias.name for alias in node.names)
-    internals = {"chunkcli.pipeline", "chunkcli.batch", "chunkcli.workers", "chunkcli.extract",
-                 "chunkcli.render", "chunkcli.source", "chunkcli.layout", "chunkcli.tables"}
-    assert not {m for m in imported if ".".join(m.split(".")[:2]) in internals}
-    assert "chunkcli.inputs" in imported
+    files = files_of("evaluate")
+    internals = (*CONVERT_STAGES, "chunkcli.workers", "chunkcli.source")
+    assert importers_of(files, internals) == {}
+    assert "chunkcli.inputs" in set().union(*(full_imports(path) for path in files))
 
 
 def test_make_gold_keeps_going_past_a_document_that_fails(tmp_path: Path) -> None:

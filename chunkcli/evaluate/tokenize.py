@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Scripts written without spaces between words (kana but its middle dot ・, kanji, the
-# iteration marks 々〆 and the prolonged sound mark ー) and Hangul (syllables, jamo,
-# compatibility jamo). NFKC has already turned half-width katakana and full-width Latin into
-# their ordinary forms.
-_KANA_KANJI = (
-    "\u3005\u3006\u3040-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-)
-_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+from chunkcli.charclasses import HANGUL_CLASS, KANA_HAN_CLASS
+
+# Kana and kanji (with the iteration marks 々〆) and Hangul, from the one home of script ranges.
+# The katakana middle dot ・ is in the kana block but separates words (ジョン・スミス): a space.
+_KANA_KANJI = KANA_HAN_CLASS + "\u3005\u3006"
+_HANGUL = HANGUL_CLASS
+_MIDDLE_DOT = "\u30fb"
 _TERM_RUN = re.compile(rf"[{_KANA_KANJI}]+|[{_HANGUL}]+|[^\W_{_KANA_KANJI}{_HANGUL}]+")
 _BIGRAM_RUN = re.compile(rf"[{_KANA_KANJI}{_HANGUL}]")
 
@@ -29,7 +28,8 @@ _BIGRAM_RUN = re.compile(rf"[{_KANA_KANJI}{_HANGUL}]")
 def tokenize(text: str) -> list[str]:
     """The BM25 terms of `text`, in order (repeats kept: BM25 counts them)."""
     terms: list[str] = []
-    for run in _TERM_RUN.findall(unicodedata.normalize("NFKC", text).lower()):
+    normalized = unicodedata.normalize("NFKC", text).lower().replace(_MIDDLE_DOT, " ")
+    for run in _TERM_RUN.findall(normalized):
         if len(run) > 1 and _BIGRAM_RUN.match(run):
             terms.extend(run[i : i + 2] for i in range(len(run) - 1))
         else:
