@@ -16,8 +16,8 @@ from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
+from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
-from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -56,7 +56,7 @@ def split_markdown(
         scan = scan_markdown(markdown, count_spans)
         title = find_title(scan.pieces, options.title, _stem(source))
         layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-        plans = plan_chunks(layout)
+        planned = plan_mode(layout, title[1])
     sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
     default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
     identity = Identity(
@@ -64,11 +64,11 @@ def split_markdown(
         source=source,
         source_sha256=sha.hexdigest(),
         title=title[0],
-        split_config=options.config(),
+        split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
     with _no_cycle_collection():
-        return build_chunks(layout, plans, scan.page_marks, identity)
+        return build_chunks(planned.layout, planned.plans, scan.page_marks, identity)
 
 
 @contextlib.contextmanager
