@@ -254,6 +254,21 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     split_on: Annotated[str, typer.Option(help="Always cut at h2 or at h3 headings.")] = "h2",
     pages: Annotated[str | None, typer.Option(help="PDF pages to convert, e.g. 3-7,9.")] = None,
     password: Annotated[str | None, typer.Option(help="Password of encrypted PDFs.")] = None,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|rows|qa|auto",
+            help="heading: cut on headings (default). laws: one chunk per article "
+            "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
+            "lines. qa: one chunk per question with its answer. auto: laws when the "
+            "document is mostly articles, else heading. Example: --mode laws",
+        ),
+    ] = "heading",
+    rows_per_chunk: Annotated[
+        int,
+        typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
+    ] = 1,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line."""
     from chunkcli.jsonl import chunks_to_jsonl, write_atomic
@@ -272,6 +287,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             doc_id=doc_id,
             metadata=parse_meta(meta or []),
             split_on=split_on,
+            mode=mode,
+            rows_per_chunk=rows_per_chunk,
         )
         settings = ConvertSettings(parse_page_spec(pages) if pages else None, password)
         stdin = sys.stdin.buffer.read() if "-" in paths else None

@@ -35,6 +35,12 @@ ARTICLE_RE = re.compile(
     rf"(?:第{SP}(?P<ja>{NUMERAL}){SP}条(?:{SP}の{SP}(?P<ja_branch>{NUMERAL}))?(?:{SP}の{SP}{NUMERAL})*"
     rf"|제{SP}(?P<ko>[0-9]+){SP}조(?:{SP}의{SP}(?P<ko_branch>[0-9]+))?)"
 )
+# A notice (告示) numbers its items 第一, 第二, 第三の二 on a line of their own, with the item's
+# caption on the next line: an article-level unit too.
+NOTICE_ITEM_RE = re.compile(
+    rf"第{SP}(?P<ja>{NUMERAL})(?:{SP}の{SP}(?P<ja_branch>{NUMERAL}))?"
+)
+NOTICE_CAPTION_MAX_CHARS = 30  # a caption line is short and is not a sentence
 # 第三条から第五条まで削除 / 제3조부터 제5조까지 삭제: one line standing for several articles.
 RANGE_RE = re.compile(
     rf"{SP}(?:から|乃至|ないし|[～〜－―]|부터|~){SP}"
@@ -43,7 +49,7 @@ RANGE_RE = re.compile(
 )
 # What may follow a structural label: the end, a caption bracket, or a space and then text
 # that does not continue a cross-reference.
-CAPTION_RE = re.compile(r"[（(][^（）()]{1,40}[）)]")
+CAPTION_RE = re.compile(r"[（(][^（）()]{1,80}[）)]")  # 80: Korean captions run long
 CROSS_REFERENCE_RE = re.compile(
     r"(?:及び|又は|並びに|若しくは|から|まで|乃至|ないし|に|の|を|は|が|で|と|、|，|,|・"
     r"|및|또는|내지|부터|까지|에|의|와|과|를|을|는|은|·)"
@@ -96,6 +102,9 @@ def classify(words: str) -> Mark | None:
     article = ARTICLE_RE.match(words)
     if article and _ends_label(words, article.end()):
         return _article(words, article)
+    item = NOTICE_ITEM_RE.fullmatch(words)
+    if item:
+        return _article(words, item)
     division = DIVISION_RE.match(words)
     if division and len(words) <= DIVISION_MAX_CHARS and _ends_label(words, division.end()):
         unit = division.group("ja_unit") or division.group("ko_unit")
@@ -122,12 +131,15 @@ def _ends_label(words: str, end: int) -> bool:
 
 
 def _article(words: str, match: re.Match[str]) -> Mark:
-    ja = match.group("ja")
-    number = parse_numeral(ja) if ja else int(match.group("ko"))
-    branch_text = match.group("ja_branch") or match.group("ko_branch")
+    groups = match.groupdict()
+    ja = groups.get("ja")
+    number = parse_numeral(ja) if ja else int(groups["ko"])
+    branch_text = groups.get("ja_branch") or groups.get("ko_branch")
     branch = parse_numeral(branch_text) if branch_text else 0
     label = re.sub(r"\s", "", match.group())
     caption = CAPTION_RE.match(words, match.end())
+    if match.re is NOTICE_ITEM_RE:
+        return Mark(LawKind.ARTICLE, 0, 0, label, number=number, branch=branch, last=number)
     name = label + caption.group() if caption else label
     last = number
     deleted = RANGE_RE.match(words, match.end())
@@ -152,11 +164,24 @@ def find_marks(lines: list[TextLine], layout: Layout, title_piece: int) -> list[
             caption = lines[index - 1].words
             name = mark.name if "（" in mark.name or "(" in mark.name else mark.name + caption
             mark = _at(mark, lines[index - 1].start, lines[index].start, name)
+        elif mark.kind is LawKind.ARTICLE and NOTICE_ITEM_RE.fullmatch(lines[index].words):
+            name = mark.name + _notice_caption(lines, raw, index)
+            mark = _at(mark, lines[index].start, lines[index].start, name)
         else:
             mark = _at(mark, lines[index].start, lines[index].start, mark.name)
         marks.append(mark)
         index = _toc_end(lines, raw, index) if mark.kind is LawKind.TOC else index + 1
     return marks
+
+
+def _notice_caption(lines: list[TextLine], raw: list[Mark | None], index: int) -> str:
+    """' 届出の通則' when the line after a notice item (第一) is its short caption, else ''."""
+    if index + 1 >= len(lines) or raw[index + 1] is not None:
+        return ""
+    words = lines[index + 1].words
+    if len(words) > NOTICE_CAPTION_MAX_CHARS or any(ch in words for ch in "。、，"):
+        return ""
+    return " " + " ".join(words.split())
 
 
 def _mark_of(line: TextLine, layout: Layout) -> Mark | None:
