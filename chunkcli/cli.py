@@ -349,6 +349,15 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     timeout: Annotated[
         float, typer.Option(min=0, help="Seconds allowed to convert one PDF; 0 = no limit.")
     ] = 120.0,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|auto",
+            help="Split mode the chunks are judged with, as for split --mode; laws (or auto "
+            "finding articles) also warns when articles are missing or out of sequence.",
+        ),
+    ] = "heading",
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
 
@@ -365,12 +374,19 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         min_chunk_tokens=min_chunk_tokens,
         boilerplate_share=boilerplate_share,
         garbage_share=garbage_share,
+        mode=_check_mode(mode),
     )
     with reporting_errors():
         reports = _run_checks(paths, options, jobs, timeout)
     _print_check(reports, options, fmt)
     if any(report.status == "fail" for report in reports):
         raise typer.Exit(1)
+
+
+def _check_mode(mode: str) -> str:
+    if mode not in ("heading", "laws", "auto"):
+        raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
+    return mode
 
 
 def _check_format(output_format: str, as_json: bool) -> str:

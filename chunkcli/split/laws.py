@@ -322,6 +322,44 @@ def article_cuts(lines: list[TextLine], block_starts: list[int]) -> tuple[tuple[
     return paragraphs, items, any_line
 
 
+def merge_small_articles(layout: Layout, segments: list[Segment]) -> list[Segment]:
+    """With --min-tokens, adjacent articles under one division merge while one of them is under
+    that many tokens and the merged text fits the limit; the merged chunk's path stops at the
+    division. Without it every article stays its own chunk (each is cited on its own)."""
+    min_tokens = layout.options.min_tokens
+    if not min_tokens:
+        return segments
+    merged: list[Segment] = []
+    sizes: list[int] = []
+    for segment in segments:
+        size = _tokens(layout, segment.start, segment.end, segment.path)
+        if merged and _mergeable(merged[-1], segment):
+            last = merged[-1]
+            parent = last.path[:-1] if last.path != segment.path[:-1] else last.path
+            small = min(sizes[-1], size) < min_tokens
+            if small and _tokens(layout, last.start, segment.end, parent) <= layout.max_tokens:
+                cuts = tuple(tuple(sorted({*a, segment.start, *b})) for a, b in
+                             zip(last.cuts, segment.cuts, strict=True))
+                merged[-1] = Segment(last.start, segment.end, ChunkKind.ARTICLE,
+                                     ChunkKind.ARTICLE_PART, parent, cuts)
+                sizes[-1] = _tokens(layout, last.start, segment.end, parent)
+                continue
+        merged.append(segment)
+        sizes.append(size)
+    return merged
+
+
+def _mergeable(last: Segment, segment: Segment) -> bool:
+    """Both articles (or a merged run of them) under the same division."""
+    if last.kind is not ChunkKind.ARTICLE or segment.kind is not ChunkKind.ARTICLE:
+        return False
+    return last.path[:-1] == segment.path[:-1] or last.path == segment.path[:-1]
+
+
+def _tokens(layout: Layout, start: int, end: int, path: Path) -> int:
+    return layout.count_tokens(layout.prefix(path)[0] + layout.markdown[start:end])
+
+
 def is_mostly_articles(marks: list[Mark], segments: list[Segment], markdown: str) -> bool:
     """auto mode: at least AUTO_MIN_ARTICLES articles holding AUTO_ARTICLE_SHARE of the text."""
     articles = sum(1 for mark in marks if mark.kind is LawKind.ARTICLE)

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from chunkcli.split.laws import article_cuts, find_marks, is_mostly_articles, law_segments
+from chunkcli.split.laws import (
+    Mark,
+    article_cuts,
+    find_marks,
+    is_mostly_articles,
+    law_segments,
+    merge_small_articles,
+)
 from chunkcli.split.layout import Layout
 from chunkcli.split.lines import text_lines
 from chunkcli.split.options import DEFAULT_MODE
@@ -46,4 +53,19 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
     if mode == "auto" and not is_mostly_articles(marks, law, markdown):
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
     named = replace(layout, names={**layout.names, **names}, prefix_cache={})
-    return ModePlans(plan_segments(named, law), named, "laws")
+    return ModePlans(plan_segments(named, merge_small_articles(named, law)), named, "laws")
+
+
+def find_articles(markdown: str) -> list[Mark]:
+    """The law structure `--mode laws` sees in `markdown` (articles, 附則, divisions, TOC,
+    headings), in order: for `check`, which judges the article numbering."""
+    from chunkcli.split.counting import counter_per_span
+    from chunkcli.split.layout import find_title, make_layout
+    from chunkcli.split.options import SplitOptions
+    from chunkcli.split.scan import scan_markdown
+
+    scan = scan_markdown(markdown, counter_per_span(markdown, len))  # counts are not used
+    title = find_title(scan.pieces, None, "")
+    layout = make_layout(markdown, scan.pieces, title, len, SplitOptions(), sums_exact=False)
+    lines = text_lines(markdown, layout.pieces, line_start_offsets(markdown))
+    return find_marks(lines, layout, title[1])

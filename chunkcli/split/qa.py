@@ -35,7 +35,7 @@ ANSWER_RE = re.compile(
     re.IGNORECASE,
 )
 QUESTION_ENDS = ("?", "？")
-ATX_OR_COMMENT_RE = re.compile(r"(?m)^ {0,3}#{1,6}(?:[ \t].*)?$|<!--.*?-->", re.S)
+ATX_OR_COMMENT_RE = re.compile(r"(?m)^ {0,3}#{1,6}(?:[ \t].*)?$|<!--[\s\S]*?-->")
 
 
 @dataclass(frozen=True, slots=True)
