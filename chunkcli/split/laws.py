@@ -100,7 +100,7 @@ class Mark:
 def classify(words: str) -> Mark | None:
     """The structure a line's words (markup stripped) start with, if any (offsets 0)."""
     article = ARTICLE_RE.match(words)
-    if article and _ends_label(words, article.end()):
+    if article and (_ends_label(words, article.end()) or RANGE_RE.match(words, article.end())):
         return _article(words, article)
     item = NOTICE_ITEM_RE.fullmatch(words)
     if item:
