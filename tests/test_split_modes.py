@@ -114,7 +114,7 @@ def test_cross_references_are_never_structure(words: str) -> None:
         ("제3절 점검", LawKind.DIVISION, 3, "제3절 점검"),
         ("제1관 통칙", LawKind.DIVISION, 4, "제1관 통칙"),
         ("附　則", LawKind.SUPPLEMENT, 0, "附則"),
-        ("附則（令和五年三月一日告示第十号）", LawKind.SUPPLEMENT, 0, "附則 （令和五年三月一日告示第十号）"),
+        ("附則（令和五年告示第十号）", LawKind.SUPPLEMENT, 0, "附則 （令和五年告示第十号）"),
         ("부 칙", LawKind.SUPPLEMENT, 0, "부칙"),
         ("부칙 <제123호, 2020. 1. 1.>", LawKind.SUPPLEMENT, 0, "부칙 <제123호, 2020. 1. 1.>"),
         ("目　次", LawKind.TOC, 0, "目次"),
@@ -336,15 +336,18 @@ def test_one_chunk_per_question_and_answer() -> None:
         ("qa", "サービスFAQ › 한국어 지원"),
     ]
     firsts = [c.body.split("\n")[0] for c in chunks[1:]]
-    assert firsts == ["## 料金について", "Q: 支払い方法を変更できますか？", "問２\u3000領収書は発行できますか。",
-                      "## アカウント", "質問：退会するとデータはどうなりますか？", "## 한국어 지원"]
+    assert firsts == [
+        "## 料金について", "Q: 支払い方法を変更できますか？", "問２\u3000領収書は発行できますか。",
+        "## アカウント", "質問：退会するとデータはどうなりますか？", "## 한국어 지원",
+    ]
     assert chunks[3].body.rstrip().endswith("PDFでダウンロードできます。")
     assert "再設定用のリンクが届きます。" in chunks[4].body
 
 
 def test_a_long_answer_is_windowed_with_the_question_in_every_prefix() -> None:
     answer = "はい、マイページから変更できます。" * 30
-    markdown = f"# FAQ\n\nQ: 支払い方法を変更できますか？\nA: {answer}\n\nQ: 次の質問？\nA: はい。\n"
+    question = "Q: 支払い方法を変更できますか？"
+    markdown = f"# FAQ\n\n{question}\nA: {answer}\n\nQ: 次の質問？\nA: はい。\n"
     chunks = split(markdown, mode="qa", max_tokens=120)
     parts = [c for c in chunks if c.kind is ChunkKind.QA_PART]
     assert len(parts) >= 3
