@@ -81,7 +81,8 @@ def extract_document(
     find_tables: bool = True,
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks."""
-    numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
+    selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
+    numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)

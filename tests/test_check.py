@@ -36,8 +36,9 @@ from chunkcli.check.pages import (
     is_latin1_letter,
     spaced_cjk_share,
 )
-from chunkcli.check.scan import LineKind, scan_markdown, split_cells
+from chunkcli.check.scan import LineKind, scan_markdown
 from chunkcli.check.wording import page_ranges
+from chunkcli.markdown_format import split_cells
 from chunkcli.model import (
     Chunk,
     ChunkKind,

@@ -37,9 +37,8 @@ def golden_name(name: str, options: SplitOptions) -> str:
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[golden_name(*c) for c in CASES])
 def test_mode_chunks_match_golden(name: str, options: SplitOptions) -> None:
     path = FIXTURES / f"{name}.md"
-    data = path.read_bytes()
     source = path.relative_to(REPO_ROOT).as_posix()
-    chunks = split_markdown(data.decode("utf-8"), options, source=source, source_bytes=data)
+    chunks = split_markdown(path.read_text(encoding="utf-8"), options, source=source)
     text = chunks_to_jsonl(chunks)
     golden = FIXTURES / golden_name(name, options)
     if UPDATE:

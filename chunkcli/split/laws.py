@@ -258,7 +258,7 @@ def law_segments(
                                 cuts_within(cuts, 0, first)))
     elif first > 0:
         pending = 0  # only the title (or nothing) before the first mark: it glues on
-    ends = [m.start for m in marks[1:]] + [len(markdown)]
+    ends = [m.start for m in marks[1:]] + [len(markdown)] if marks else []
     for mark, end in zip(marks, ends, strict=True):
         element = mark.piece if mark.kind is LawKind.HEADING else len(layout.pieces) + mark.line
         names[element] = mark.name

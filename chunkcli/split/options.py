@@ -13,6 +13,10 @@ SPLIT_LEVELS = {"h2": 2, "h3": 3}
 # --mode: heading (the default: cut on headings), laws, rows, qa, auto (laws or heading).
 DEFAULT_MODE = "heading"
 SPLIT_MODES = (DEFAULT_MODE, "laws", "rows", "qa", "auto")
+# The smallest --max-tokens the CLI accepts: a title and a two-level heading path alone take
+# 10-15 tokens, so a lower limit makes every chunk an oversize crumb. (The library accepts any
+# limit >= 1, for counters other than tokens.)
+MIN_MAX_TOKENS = 16
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,7 +92,7 @@ def qa_segments(
                                 cuts_within(cuts, 0, first)))
     elif first > 0:
         pending = 0  # only the title (or nothing) before the first question: it glues on
-    ends = [q.start for q in questions[1:]] + [len(markdown)]
+    ends = [q.start for q in questions[1:]] + [len(markdown)] if questions else []
     for question, end in zip(questions, ends, strict=True):
         start = question.start if pending is None else pending
         if question.section or question.heading:

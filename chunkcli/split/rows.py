@@ -10,13 +10,12 @@ header lines and the headings right above a table are carried in every row's pre
 
 from __future__ import annotations
 
-from markdown_it.common.utils import mdTrim
-from markdown_it.rules_block.table import escapedSplit
-
+from chunkcli.markdown_format import split_cells
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import Layout
 from chunkcli.split.plan import Plan, plan_range
 from chunkcli.split.scan import Piece, PieceKind, Row
+from chunkcli.split.segments import trim
 
 GROUP_SEPARATOR = " / "
 
@@ -32,17 +31,26 @@ def plan_rows(layout: Layout) -> list[Plan]:
         last_content = index - 1
         while last_content >= run_start and not pieces[last_content].is_content:
             last_content -= 1
-        plans += plan_range(layout, run_start, last_content + 1)
+        plans += _text_plans(layout, run_start, last_content + 1)
         plans += _table_rows(layout, index, piece)
         run_start = index + 1
-    plans += plan_range(layout, run_start, len(pieces))
+    plans += _text_plans(layout, run_start, len(pieces))
     return plans
+
+
+def _text_plans(layout: Layout, lo: int, hi: int) -> list[Plan]:
+    """The heading mode's plans of pieces[lo:hi], without chunks of format comments alone
+    (the provenance comment over a table that opens the document)."""
+    plans = plan_range(layout, lo, hi)
+    return [p for p in plans if trim(layout.markdown, p.start, p.end) is not None]
 
 
 def _table_rows(layout: Layout, index: int, piece: Piece) -> list[Plan]:
     markdown = layout.markdown
-    header_line = markdown[piece.rows[0].start : piece.rows[0].end].split("\n", 1)[0]
-    names = column_names([cells_of(header_line)])
+    # rows[0]: the header line, the delimiter line, then any further header rows announced
+    # by the table's header-row comment (markdown_format).
+    header = markdown[piece.rows[0].start : piece.rows[0].end].split("\n")
+    names = column_names([cells_of(line) for i, line in enumerate(header) if i != 1 and line])
     path = layout.paths[index]
     path_prefix = layout.prefix(path)[0]
     per_chunk = layout.options.rows_per_chunk
@@ -78,13 +86,8 @@ def _rows_plan(
 
 
 def cells_of(line: str) -> list[str]:
-    """The cells of one pipe-table line, as markdown-it splits them (\\| stays in a cell)."""
-    cells = escapedSplit(mdTrim(line))
-    if cells and cells[0] == "":
-        cells.pop(0)
-    if cells and cells[-1] == "":
-        cells.pop()
-    return [" ".join(cell.replace("\\|", "|").split()) for cell in cells]
+    """The cells of one pipe-table line as text: an escaped pipe is a pipe again."""
+    return [" ".join(cell.replace("\\|", "|").split()) for cell in split_cells(line)]
 
 
 def column_names(header_rows: list[list[str]]) -> list[str]:

@@ -20,9 +20,11 @@ from chunkcli.split.layout import Layout, Path
 from chunkcli.split.plan import Plan
 from chunkcli.split.units import split_units
 
-# Page markers are never at the start or end of a chunk (as in the heading mode).
-LEADING_MARKERS_RE = re.compile(r"(?:\s*<!--\s*page\s+\d+\b[^>]*-->)+\s*")
-TRAILING_MARKERS_RE = re.compile(r"(?:<!--\s*page\s+\d+\b[^>]*-->\s*)+$")
+# Format comments (page markers, provenance, header-row counts: markdown_format) are never at
+# the start or end of a chunk, as in the heading mode.
+FORMAT_COMMENT = r"<!--\s*(?:page\s+\d+\b|chunkcli\s|table:)[^>]*-->"
+LEADING_MARKERS_RE = re.compile(rf"(?:\s*{FORMAT_COMMENT})+\s*")
+TRAILING_MARKERS_RE = re.compile(rf"(?:{FORMAT_COMMENT}\s*)+$")
 LEADING_SPACE_RE = re.compile(r"\s*")
 
 
