@@ -389,3 +389,17 @@ def test_cli_check_mode_laws_warns_on_the_gap() -> None:
     assert result.exit_code == 0, result.output
     assert "laws.article-sequence: 1 article out of sequence or missing: 第5条-第14条 missing" \
         in " ".join(result.output.split())
+
+
+def test_rows_name_columns_from_every_announced_header_row() -> None:
+    markdown = (
+        "# 売上\n\n<!-- table: 2 header rows -->\n\n| | 2023 | | 2024 | |\n|---|---|---|---|---|\n"
+        "| 地域 | Q1 | Q2 | Q1 | Q2 |\n| 東京 | 1 | 2 | 3 | 4 |\n| 大阪 | 5 |  | 7 | 8 |\n"
+    )
+    chunks = split(markdown, mode="rows")
+    assert [c.kind for c in chunks] == [ChunkKind.ROW, ChunkKind.ROW]
+    assert chunks[0].prefix == (
+        "売上\n\n地域: 東京\n2023 / Q1: 1\n2023 / Q2: 2\n2024 / Q1: 3\n2024 / Q2: 4\n\n"
+    )
+    assert chunks[1].body == "| 大阪 | 5 |  | 7 | 8 |\n"
+    assert "2023 / Q2" not in chunks[1].prefix  # an empty cell gives no line
