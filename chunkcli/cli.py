@@ -19,8 +19,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkcli import __version__
+from chunkcli import __version__, lean_import
 from chunkcli.errors import ChunkcliError, UsageError
+
+# The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
+lean_import.install()
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary

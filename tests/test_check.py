@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunkcli.charclasses import LATIN1_LETTER
+from chunkcli.charclasses import UNUSABLE_CHAR as BAD_CHAR
 from chunkcli.check import (
     CheckOptions,
     DocumentReport,
@@ -29,8 +31,6 @@ from chunkcli.check import (
     unreadable_report,
 )
 from chunkcli.check.pages import (
-    BAD_CHAR,
-    LATIN1_LETTER,
     garbage_share,
     is_bad_char,
     is_latin1_letter,

@@ -67,3 +67,17 @@ def test_only_markdown_format_spells_page_markers() -> None:
         if writer in (text := path.read_text(encoding="utf-8")) or reader in text
     ]
     assert spelled == ["markdown_format.py"]
+
+
+def test_the_cli_imports_pymupdf_without_its_layout_model() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, chunkcli.cli, pymupdf;"
+        "lean = 'pymupdf.layout' not in sys.modules and 'onnxruntime' not in sys.modules;"
+        "import pymupdf4llm;"  # still importable on request
+        "print(lean, sys.modules['pymupdf4llm'] is not None)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
