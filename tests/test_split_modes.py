@@ -403,3 +403,15 @@ def test_rows_name_columns_from_every_announced_header_row() -> None:
     )
     assert chunks[1].body == "| 大阪 | 5 |  | 7 | 8 |\n"
     assert "2023 / Q2" not in chunks[1].prefix  # an empty cell gives no line
+
+
+def test_a_caption_line_opens_the_part_with_its_paragraph() -> None:
+    sentence = "当該病棟において看護職員の数は常時一以上であること。"
+    markdown = (
+        f"第五　病院の基準\n\n一般の基準\n\n①　{sentence * 3}\n\n②　{sentence * 3}\n\n"
+        f"十対一の基準\n\n③　{sentence * 3}\n"
+    )
+    chunks = split(markdown, mode="laws", max_tokens=150)
+    starts = [c.body.split("\n")[0] for c in chunks]
+    assert starts == ["第五\u3000病院の基準", f"②\u3000{sentence * 3}", "十対一の基準"]
+    assert chunks[0].body.startswith("第五\u3000病院の基準\n\n一般の基準\n\n①")

@@ -41,6 +41,8 @@ NOTICE_ITEM_RE = re.compile(
     rf"第{SP}(?P<ja>{NUMERAL})(?:{SP}の{SP}(?P<ja_branch>{NUMERAL}))?"
 )
 NOTICE_CAPTION_MAX_CHARS = 30  # a caption line is short and is not a sentence
+SENTENCE_ENDS = ("。", "．", ".", "、", "，", ",")
+CAPTION_LINES_GLUED = 2  # a caption and its sub-caption at most
 # 第三条から第五条まで削除 / 제3조부터 제5조까지 삭제: one line standing for several articles.
 RANGE_RE = re.compile(
     rf"{SP}(?:から|乃至|ないし|[～〜－―]|부터|~){SP}"
@@ -314,12 +316,41 @@ def _content(markdown: str, start: int, end: int, without_headings: bool = False
     return text.strip()
 
 
-def article_cuts(lines: list[TextLine], block_starts: list[int]) -> tuple[tuple[int, ...], ...]:
-    """Where a long article may be cut: before a 項/항, then a 号/호, then any line or block."""
-    paragraphs = tuple(line.start for line in lines if PARAGRAPH_RE.match(line.words))
-    items = tuple(line.start for line in lines if ITEM_RE.match(line.words))
-    any_line = tuple(sorted({line.start for line in lines} | set(block_starts)))
-    return paragraphs, items, any_line
+def article_cuts(
+    markdown: str, lines: list[TextLine], block_starts: list[int]
+) -> tuple[tuple[int, ...], ...]:
+    """Where a long article may be cut: before a 項/항, then a 号/호, then any line or block.
+    A cut moves back over the short caption lines just above it (二十対一入院基本料の施設基準),
+    so that a caption opens the part with its text instead of closing the part before."""
+    paragraphs = [i for i, line in enumerate(lines) if PARAGRAPH_RE.match(line.words)]
+    items = [i for i, line in enumerate(lines) if ITEM_RE.match(line.words)]
+    every = range(len(lines))
+    levels = [
+        tuple(sorted({_before_captions(markdown, lines, i) for i in indices}))
+        for indices in (paragraphs, items, every)
+    ]
+    levels[-1] = tuple(sorted(set(levels[-1]) | set(block_starts)))
+    return tuple(levels)
+
+
+def _before_captions(markdown: str, lines: list[TextLine], index: int) -> int:
+    """The start of lines[index], or of the caption lines right above it."""
+    start = lines[index].start
+    for _ in range(CAPTION_LINES_GLUED):
+        if index == 0 or not _caption_like(lines[index - 1]):
+            break
+        if markdown[lines[index - 1].end : start].strip():
+            break  # something else (a table, a marker) stands between
+        index -= 1
+        start = lines[index].start
+    return start
+
+
+def _caption_like(line: TextLine) -> bool:
+    words = line.words
+    if len(words) > NOTICE_CAPTION_MAX_CHARS or words.endswith(SENTENCE_ENDS):
+        return False
+    return not (PARAGRAPH_RE.match(words) or ITEM_RE.match(words) or classify(words))
 
 
 def merge_small_articles(layout: Layout, segments: list[Segment]) -> list[Segment]:
