@@ -11,7 +11,7 @@ import re
 
 from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
-from chunkcli.text import hyphenated_words, join_lines
+from chunkcli.text import hangul_word_prefixes, hyphenated_words, join_lines
 
 PAGE_MARKERS = {
     PageStatus.TEXT: "<!-- page {n} -->",
@@ -36,13 +36,15 @@ def render_markdown(document: Document) -> str:
 
 
 def document_compounds(document: Document) -> frozenset[str]:
-    """Hyphenated words written inside lines anywhere in the document ("dual-encoder")."""
+    """Hyphenated words written inside lines anywhere in the document ("dual-encoder"), and
+    the starts of the Korean words written inside lines (see chunkcli.text.join_lines)."""
     words: set[str] = set()
     for page in document.pages:
         for block in page.blocks:
             for line in block.lines:
                 if "-" in line.text:
                     words |= hyphenated_words(line.text.rstrip(" -\u2010"))
+                words |= hangul_word_prefixes(line.text)
     return frozenset(words)
 
 

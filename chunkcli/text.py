@@ -43,6 +43,11 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 _HYPHEN_END = re.compile(r"([A-Za-z]+)[-\u2010]$")
 _LEADING_WORD = re.compile(r"[A-Za-z]+")
 _COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
+# Korean words (runs of Hangul syllables). Lines of some documents break inside a word
+# ("중소상" + "공인"); a break is joined without a space when the fragment before it plus the
+# next syllable starts a word the document writes inside a line (see hangul_word_prefixes).
+_HANGUL_RUN = re.compile("[\uac00-\ud7a3]+")
+_HANGUL_END = re.compile("[\uac00-\ud7a3]+$")
 
 
 def is_cjk(char: str) -> bool:
@@ -61,8 +66,9 @@ def clean_line(text: str) -> str:
 def join_lines(lines: list[str], compounds: frozenset[str] = frozenset()) -> str:
     """Join the wrapped lines of one paragraph into a single line of text.
 
-    `compounds` holds lower-case hyphenated words seen inside lines of the document
-    ("dual-encoder"); a break after such a word's hyphen keeps the hyphen.
+    `compounds` holds what the document writes inside lines: lower-case hyphenated words
+    ("dual-encoder"; a break after such a word's hyphen keeps the hyphen) and the starts of
+    Korean words (a break between Hangul that continues one of them gets no space).
     """
     pieces: list[str] = []
     for raw in lines:
@@ -84,6 +90,9 @@ def _joint(left: str, right: str, compounds: frozenset[str]) -> tuple[str, str]:
     if is_cjk(last) or is_cjk(first):
         # Japanese and Chinese put no space at a break, also next to Latin words or digits.
         return left, ""
+    fragment = _HANGUL_END.search(left[-32:]) if _HANGUL_RUN.match(first) else None
+    if fragment and fragment.group(0) + first in compounds:
+        return left, ""  # "중소상" + "공인": the break is inside a word
     match = _HYPHEN_END.search(left[-64:])
     if match and first.islower():
         word = match.group(1)
@@ -115,6 +124,15 @@ def zipf(word: str) -> float:
     import wordfreq
 
     return float(wordfreq.zipf_frequency(word, "en", wordlist=WORD_LIST))
+
+
+def hangul_word_prefixes(text: str) -> frozenset[str]:
+    """The starts (two syllables or more) of the Korean words inside one line of text; the
+    line's first and last word are left out, as a line break may have cut them."""
+    if not _HANGUL_RUN.search(text):
+        return frozenset()
+    words = _HANGUL_RUN.findall(" ".join(text.split()[1:-1]))
+    return frozenset(word[:end] for word in words for end in range(2, len(word) + 1))
 
 
 def hyphenated_words(text: str) -> frozenset[str]:
