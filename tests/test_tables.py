@@ -497,6 +497,16 @@ def test_table_over_three_pages_keeps_the_first_header_on_every_page() -> None:
     assert cells == [[(HEADER, BODY[0])], [(HEADER, BODY[1])], [(HEADER, BODY[2])]]
 
 
+def test_a_running_head_row_above_a_repeated_header_is_never_the_header() -> None:
+    running = ("page 44", "2.3", "")
+    pages = (
+        page_of(43, table(43, [HEADER, BODY[0]])),
+        page_of(44, table(44, [running, HEADER, BODY[1]], x0=150)),
+    )
+    merged = merge_continued_tables(pages)
+    assert [b.cells for b in merged[1].blocks] == [(HEADER, BODY[1])]
+
+
 def test_rows_of_a_continued_table_render_under_their_own_page() -> None:
     pages = (
         page_of(7, paragraph(7, "Intro"), table(7, [HEADER, BODY[0]])),
@@ -844,3 +854,30 @@ def test_aligned_labels_in_separate_boxes_are_not_an_unruled_table() -> None:
     assert tables_of(draw) == []
     without_rules = tables_of(draw, TableOptions(ruled=False))
     assert len(without_rules) == 1  # the same text alone reads as a table: the boxes decide
+
+
+def ruled_columns_unruled_rows(page: pymupdf.Page, rows: Sequence[Sequence[str]]) -> None:
+    """Vertical rules between columns, horizontal rules only above and below the header and
+    at the bottom: the body rows are told apart by their baselines alone."""
+    xs, top = (60.0, 180.0, 260.0, 470.0), 100.0
+    bottom = top + 18 + len(rows) * 14 + 6
+    for y in (top, top + 18, bottom):
+        page.draw_line((xs[0], y), (xs[-1], y))
+    for x in xs:
+        page.draw_line((x, top), (x, bottom))
+    for c, text in enumerate(("Item", "Qty", "Notes")):
+        page.insert_text((xs[c] + 3, top + 13), text, fontname="hebo", fontsize=10)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            page.insert_text((xs[c] + 3, top + 31 + r * 14), text, fontname="helv", fontsize=10)
+
+
+def test_ruled_columns_with_unruled_rows_split_by_baselines_beside_long_notes() -> None:
+    rows = [
+        ("Bolt", "4", "zinc plated bolts for the outer frame"),
+        ("Nut", "8", "stainless nuts for the outer frame"),
+        ("Washer", "12", "nylon washers under every bolt head"),
+        ("Pin", "2", "steel pins"),
+    ]
+    blocks = tables_of(lambda page: ruled_columns_unruled_rows(page, rows))
+    assert [b.cells for b in blocks] == [(("Item", "Qty", "Notes"), *rows)]

@@ -25,9 +25,10 @@ EDGE_TOLERANCE_PT = 8.0
 def merge_continued_tables(pages: Sequence[Page]) -> tuple[Page, ...]:
     """Give a table that starts page N+1 and continues the table ending page N that table's header.
 
-    A continuation has the same column count and either the same header row or the same left
-    and right edges. Its blocks stay on their own page; without a repeated header it gets the
-    first part's header row, so no data row of it is ever read as its header.
+    A continuation has the same column count and either the same header row (possibly under a
+    running head row, which is dropped) or the same left and right edges. Its blocks stay on
+    their own page; without a repeated header it gets the first part's header row, so no data
+    row of it is ever read as its header.
     """
     result: list[Page] = []
     open_table: Block | None = None  # the last table of the pages so far, if it ends them
@@ -65,16 +66,24 @@ def _continues(head: Block, tail: Block) -> bool:
         return False
     if len(head.cells[0]) != len(tail.cells[0]):
         return False
-    if head.cells[0] == tail.cells[0]:
+    if head.cells[0] == tail.cells[0] or _running_head_row(head, tail):
         return True
     same_left = abs(head.bbox.x0 - tail.bbox.x0) <= EDGE_TOLERANCE_PT
     same_right = abs(head.bbox.x1 - tail.bbox.x1) <= EDGE_TOLERANCE_PT
     return same_left and same_right
 
 
+def _running_head_row(head: Block, tail: Block) -> bool:
+    """The continuation repeats the header under a first row of its own: a running head set
+    in the table's columns ("| page 44 | 2.3 | ... |") that detection took into the table."""
+    return len(tail.cells) > 1 and tail.cells[1] == head.cells[0] != tail.cells[0]
+
+
 def _with_header(tail: Block, header: tuple[str, ...]) -> Block:
     if tail.cells[0] == header:
         return tail
+    if len(tail.cells) > 1 and tail.cells[1] == header:
+        return dataclasses.replace(tail, cells=tail.cells[1:])  # the running head row goes
     return dataclasses.replace(tail, cells=(header, *tail.cells))
 
 
