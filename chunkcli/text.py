@@ -12,21 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
-# Scripts written without spaces between words: no space is inserted when a line break
-# falls between two of these characters.
-_NO_SPACE_RANGES = (
-    (0x2E80, 0x2FDF),  # CJK radicals
-    (0x3000, 0x303F),  # CJK symbols and punctuation
-    (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x3100, 0x312F),  # Bopomofo
-    (0x3130, 0x318F),  # Hangul compatibility jamo
-    (0x31F0, 0x31FF),  # Katakana phonetic extensions
-    (0x3400, 0x4DBF),  # CJK extension A
-    (0x4E00, 0x9FFF),  # CJK unified ideographs
-    (0xF900, 0xFAFF),  # CJK compatibility ideographs
-    (0xFF00, 0xFFEF),  # half- and full-width forms
-    (0x20000, 0x3FFFF),  # CJK extensions B+
-)
+from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, is_cjk
 
 # End-of-line hyphenation is decided with wordfreq's English list (Zipf scale: log10 of uses per
 # billion words; the data ships inside the wheel, nothing is downloaded). The joined form at or
@@ -46,15 +32,8 @@ _COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
 # Korean words (runs of Hangul syllables). Lines of some documents break inside a word
 # ("중소상" + "공인"); a break is joined without a space when the fragment before it plus the
 # next syllable starts a word the document writes inside a line (see hangul_word_prefixes).
-_HANGUL_RUN = re.compile("[\uac00-\ud7a3]+")
-_HANGUL_END = re.compile("[\uac00-\ud7a3]+$")
-
-
-def is_cjk(char: str) -> bool:
-    """True for characters of scripts that do not separate words with spaces (not Hangul)."""
-    code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _NO_SPACE_RANGES)
-
+_HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]+")
+_HANGUL_END = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]+$")
 
 
 def clean_line(text: str) -> str:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-HANGUL = re.compile("[\uac00-\ud7a3]")
-SPACED_HANGUL = re.compile("[\uac00-\ud7a3] [\uac00-\ud7a3]")
+from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS
+
+HANGUL = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]")
+SPACED_HANGUL = re.compile(f"[{HANGUL_SYLLABLE_CLASS}] [{HANGUL_SYLLABLE_CLASS}]")
 # A page is read for gap spaces with at least this many Hangul syllables and fewer than this
 # share of them followed by a space and another syllable. On the corpus: the two HWP exports
 # 0.000; Korean documents that write their spaces 0.142-0.240 (first five pages).

@@ -52,13 +52,15 @@ def test_korean_word_spaces_that_are_only_glyph_gaps_become_spaces(tmp_path: Pat
     items = [item for i in range(4) for item in gap_spaced_line(100 + 40 * i, SENTENCE)]
     pdf = make_pdf(tmp_path / "ko.pdf", [items])
     assert pymupdf.open(pdf)[0].get_text().splitlines()[0] == SENTENCE.replace(" ", "")
-    text = convert_pdf(pdf).markdown
+    markdown = convert_pdf(pdf).markdown
+    text = markdown[markdown.index("<!-- page 1 -->") :]  # after the provenance comment
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
 
 
 def test_korean_text_with_its_own_spaces_is_left_alone(tmp_path: Path) -> None:
     lines = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(4)]
-    text = convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown
+    markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown
+    text = markdown[markdown.index("<!-- page 1 -->") :]
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
 
 

@@ -36,7 +36,7 @@ def merge_continued_tables(pages: Sequence[Page]) -> tuple[Page, ...]:
         if open_table is not None and page.number == result[-1].number + 1:
             first = _first_content(page)
             if first is not None and _continues(open_table, page.blocks[first]):
-                continued = _with_header(page.blocks[first], open_table.cells[0])
+                continued = _with_header(page.blocks[first], open_table)
                 page = _replace_block(page, first, continued)
         result.append(page)
         open_table = _next_open_table(page, open_table)
@@ -79,12 +79,15 @@ def _running_head_row(head: Block, tail: Block) -> bool:
     return len(tail.cells) > 1 and tail.cells[1] == head.cells[0] != tail.cells[0]
 
 
-def _with_header(tail: Block, header: tuple[str, ...]) -> Block:
+def _with_header(tail: Block, head: Block) -> Block:
+    """The continuation with the first part's header rows (all of them: group titles too)."""
+    header = head.cells[0]
     if tail.cells[0] == header:
         return tail
     if len(tail.cells) > 1 and tail.cells[1] == header:
         return dataclasses.replace(tail, cells=tail.cells[1:])  # the running head row goes
-    return dataclasses.replace(tail, cells=(header, *tail.cells))
+    rows = head.cells[: head.header_rows]
+    return dataclasses.replace(tail, cells=(*rows, *tail.cells), header_rows=head.header_rows)
 
 
 def _replace_block(page: Page, index: int, block: Block) -> Page:
