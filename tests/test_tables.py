@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable, Iterator, Sequence
 
 import pymupdf
@@ -505,6 +507,14 @@ def test_a_running_head_row_above_a_repeated_header_is_never_the_header() -> Non
     )
     merged = merge_continued_tables(pages)
     assert [b.cells for b in merged[1].blocks] == [(HEADER, BODY[1])]
+
+
+def test_a_continuation_takes_every_header_row_of_the_first_part() -> None:
+    titles = ("Fruit", "Stock", "Stock")
+    first = dataclasses.replace(table(1, [titles, HEADER, BODY[0]]), header_rows=2)
+    pages = (page_of(1, first), page_of(2, table(2, [BODY[1]])))
+    continued = merge_continued_tables(pages)[1].blocks[0]
+    assert (continued.cells, continued.header_rows) == ((titles, HEADER, BODY[1]), 2)
 
 
 def test_rows_of_a_continued_table_render_under_their_own_page() -> None:
