@@ -224,6 +224,11 @@ def _run_batch(
 
 # --- split ---------------------------------------------------------------------------------
 
+FLAT_METADATA_HELP = (
+    "No nested objects or nulls (for Chroma and other flat stores): split_config_version, "
+    "split_max_tokens, ..., --meta keys at the top level, heading_path_text."
+)
+
 
 @app.command()
 def split(  # noqa: PLR0913 - one parameter per documented flag
@@ -246,7 +251,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     ),
     title: Annotated[str | None, typer.Option(help="Document title (default: first H1).")] = None,
     doc_id: Annotated[
-        str | None, typer.Option(help="Document id (default: hash of the file).")
+        str | None,
+        typer.Option(help="Document id (default: the path, relative to a folder given).")
     ] = None,
     meta: Annotated[
         list[str] | None, typer.Option(help="KEY=VALUE copied into every chunk; repeatable.")
@@ -254,9 +260,12 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     split_on: Annotated[str, typer.Option(help="Always cut at h2 or at h3 headings.")] = "h2",
     pages: Annotated[str | None, typer.Option(help="PDF pages to convert, e.g. 3-7,9.")] = None,
     password: Annotated[str | None, typer.Option(help="Password of encrypted PDFs.")] = None,
+    flat_metadata: Annotated[
+        bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)
+    ] = False,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line."""
-    from chunkcli.jsonl import chunks_to_jsonl, write_atomic
+    from chunkcli.jsonl import check_flat_metadata, chunks_to_jsonl, write_atomic
     from chunkcli.pagespec import parse_page_spec
     from chunkcli.split import SplitOptions
     from chunkcli.split.options import parse_meta
@@ -273,16 +282,114 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             metadata=parse_meta(meta or []),
             split_on=split_on,
         )
+        if flat_metadata:
+            check_flat_metadata(options.metadata, options.config())
         settings = ConvertSettings(parse_page_spec(pages) if pages else None, password)
         stdin = sys.stdin.buffer.read() if "-" in paths else None
         chunks = list(split_sources(paths, options, settings, skip=output, stdin=stdin))
-        text = chunks_to_jsonl(chunks)
+        text = chunks_to_jsonl(chunks, flat=flat_metadata)
         if output is None:
             sys.stdout.buffer.write(text.encode("utf-8"))
             sys.stdout.flush()
             return
         write_atomic(output, text)
     err_console.print(f"wrote {len(chunks)} chunks to {output}", soft_wrap=True)
+
+
+# --- sync ----------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from chunkcli.sync import SyncPlan
+
+
+@app.command()
+def sync(  # noqa: PLR0913 - one parameter per documented flag
+    corpus: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="The corpus root: Markdown files or PDFs under it.",
+                       show_default=False),
+    ],
+    manifest: Annotated[
+        Path,
+        typer.Option("--manifest", "-m", metavar="FILE",
+                     help="SQLite manifest of what the index holds (created on the first run)."),
+    ],
+    output: Annotated[
+        str,
+        typer.Option("--output", "-o", metavar="FILE|-",
+                     help="Changes as JSON Lines (written atomically); '-' for stdout."),
+    ],
+    max_tokens: Annotated[int, typer.Option(min=1, metavar="N", help="As for split.")] = 800,
+    min_tokens: Annotated[int, typer.Option(min=0, metavar="N", help="As for split.")] = 0,
+    overlap_sentences: Annotated[
+        int, typer.Option(min=0, metavar="N", help="As for split.")
+    ] = 1,
+    encoding: Annotated[str, typer.Option(metavar="NAME", help="As for split.")] = "cl100k_base",
+    split_on: Annotated[str, typer.Option(metavar="h2|h3", help="As for split.")] = "h2",
+    meta: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Copied into every chunk; repeatable."),
+    ] = None,
+    password: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="Password of encrypted PDFs.")
+    ] = None,
+    flat_metadata: Annotated[
+        bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the summary; write no file, no manifest.")
+    ] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Re-emit every chunk of every document (rebuild).")
+    ] = False,
+) -> None:
+    """Re-index only what changed: upsert/delete lines for a vector store.
+
+    Walks DIR, converts and splits only documents whose bytes or options changed since the
+    manifest's last run, and writes one line per change: {"op": "upsert", <the chunk>} or
+    {"op": "delete", "id": ..., "doc_id": ...}. Removed or renamed files delete their chunks;
+    nothing changed writes an empty file. Document ids are paths relative to DIR. A document
+    that fails to convert keeps its previous chunks (exit 1). Apply the changes file after each
+    run: the next run overwrites it.
+
+    \b
+    Example:
+      chunkcli sync docs/ --manifest index.db -o changes.jsonl --flat-metadata
+    """
+    from chunkcli.jsonl import check_flat_metadata
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.options import parse_meta
+    from chunkcli.sync import SyncOptions, sync_corpus
+
+    with reporting_errors():
+        split_options = SplitOptions(
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
+            encoding=encoding, metadata=parse_meta(meta or []), split_on=split_on,
+        ).validated()
+        if flat_metadata:
+            check_flat_metadata(split_options.metadata, split_options.config())
+        options = SyncOptions(split_options, flat_metadata, full, password)
+        result = sync_corpus(corpus, manifest, output, options, dry_run=dry_run)
+    for failure in result.plan.failures:
+        err_console.print(f"[red]error:[/red] {escape(failure.error)} (previous chunks kept)",
+                          markup=True, soft_wrap=True)
+    err_console.print(_sync_summary(result.plan, dry_run), markup=False, soft_wrap=True)
+    if result.plan.failures:
+        raise typer.Exit(1)
+
+
+def _sync_summary(plan: SyncPlan, dry_run: bool) -> str:
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    c = plan.count
+    head = "dry run: would write" if dry_run else "wrote"
+    return (
+        f"{count(len(plan.changes) - c('deleted'), 'document')}: {c('added')} added, "
+        f"{c('changed')} changed, {c('unchanged')} unchanged, {c('deleted')} deleted, "
+        f"{c('failed')} failed; {head} {count(plan.upserts, 'upsert')}, "
+        f"{count(plan.deletes, 'delete')} ({plan.chunks} chunks indexed)"
+    )
 
 
 # --- check ---------------------------------------------------------------------------------

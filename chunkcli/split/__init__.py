@@ -38,8 +38,9 @@ def split_markdown(
 ) -> list[Chunk]:
     """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
 
-    `source` is the path as given (it names the title when there is no H1); `source_bytes`
-    (default: the Markdown as UTF-8) gives `source_sha256` and the default `doc_id`.
+    `source` is the path as given (it names the title when there is no H1, and is the default
+    `doc_id`: an identity that survives revisions); `source_bytes` (default: the Markdown as
+    UTF-8) gives `source_sha256` (the revision), and the `doc_id` of a nameless source.
     `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
     (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
     every chunk is recounted.
@@ -57,12 +58,13 @@ def split_markdown(
         title = find_title(scan.pieces, options.title, _stem(source))
         layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
         plans = plan_chunks(layout)
-    sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
-    default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
+    markdown_sha = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
+    sha = markdown_sha if source_bytes is None else hashlib.sha256(source_bytes).hexdigest()
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else default_doc_id,
+        doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
         source=source,
-        source_sha256=sha.hexdigest(),
+        source_sha256=sha,
+        markdown_sha256=markdown_sha,
         title=title[0],
         split_config=options.config(),
         metadata=dict(options.metadata),
@@ -103,6 +105,14 @@ def _offline_counter(encoding_name: str) -> TokenCounter:
         return known
 
     return count
+
+
+def default_doc_id(source: str, source_sha256: str) -> str:
+    """The path as given (POSIX separators); stdin or no name: the start of the content hash,
+    which is all there is to name it by."""
+    if source in ("", "-"):
+        return source_sha256[:DOC_ID_HEX_DIGITS]
+    return PurePath(source).as_posix()
 
 
 def _stem(source: str) -> str:

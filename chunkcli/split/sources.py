@@ -8,7 +8,7 @@ skipped), or its PDFs when it holds no Markdown at all.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chunkcli.errors import ChunkcliError, UsageError
@@ -39,18 +39,26 @@ class ConvertSettings:
     password: str | None = None
 
 
-def find_sources(paths: Sequence[str], skip: Path | None = None) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class FoundSource:
+    path: str  # as given, or as found under a folder given
+    name: str  # the document's identity: relative to the folder given, else the path as given
+
+
+def find_sources(paths: Sequence[str], skip: Path | None = None) -> list[FoundSource]:
     """Input files in order; `skip` (the output file) is never read as input."""
-    found: list[str] = []
+    found: dict[str, FoundSource] = {}
     for given in paths:
         path = Path(given)
         if given != STDIN and path.is_dir():
-            found += [str(p) for p in _folder_documents(path) if not _same_file(p, skip)]
+            for p in _folder_documents(path):
+                if not _same_file(p, skip):
+                    found.setdefault(str(p), FoundSource(str(p), p.relative_to(path).as_posix()))
         else:
-            found.append(given)
+            found.setdefault(given, FoundSource(given, given))
     if not found:
         raise UsageError(f"no Markdown or PDF files in: {', '.join(paths)}")
-    return list(dict.fromkeys(found))
+    return list(found.values())
 
 
 def _folder_documents(folder: Path) -> list[Path]:
@@ -108,9 +116,12 @@ def split_sources(
 
     options = options.validated()
     load_encoding(options.encoding)  # an encoding not available offline fails before any read
-    for given in find_sources(paths, skip):
-        document = read_source(given, settings, stdin)
+    for found in find_sources(paths, skip):
+        document = read_source(found.path, settings, stdin)
+        named = options if options.doc_id is not None else replace(options, doc_id=found.name)
+        if found.name == STDIN:
+            named = options  # stdin has no name: the default doc_id is its content hash
         # The default counter: with cl100k/o200k, one encoding of the whole document.
         yield from split_markdown(
-            document.markdown, options, source=document.source, source_bytes=document.source_bytes
+            document.markdown, named, source=document.source, source_bytes=document.source_bytes
         )
