@@ -55,7 +55,8 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
     """The chunk with no nested object and no null, for stores whose metadata is flat
     (Chroma rejects nested dicts and None): `split_config` becomes `split_config_version`,
     `split_max_tokens`, ...; the `--meta` pairs become top-level keys; `heading_path` stays a
-    list of strings and `heading_path_text` joins it; null pages are left out."""
+    list of strings and `heading_path_text` joins it; null pages and empty lists are left out
+    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None)."""
     nested = chunk_to_dict(chunk)
     flat: dict[str, object] = {}
     for name, value in nested.items():
@@ -63,7 +64,7 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
             flat.update(_flat_config(chunk.split_config))
         elif name == "metadata":
             flat.update(chunk.metadata)
-        elif value is not None:
+        elif value is not None and value != []:
             flat[name] = value
         if name == "heading_path":
             flat["heading_path_text"] = HEADING_PATH_JOINER.join(chunk.heading_path)
