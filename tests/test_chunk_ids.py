@@ -54,7 +54,8 @@ def test_revision_and_content_hashes_on_every_chunk() -> None:
     chunks = split_markdown(DOC, SplitOptions(), source="pump.pdf", source_bytes=pdf_bytes)
     record = chunk_to_dict(chunks[1])
     assert record["doc_id"] == "pump.pdf"
-    assert record["doc_revision"] == record["source_sha256"] == hashlib.sha256(pdf_bytes).hexdigest()
+    revision = hashlib.sha256(pdf_bytes).hexdigest()
+    assert record["doc_revision"] == record["source_sha256"] == revision
     assert record["markdown_sha256"] == hashlib.sha256(DOC.encode()).hexdigest()
     assert record["content_sha256"] == hashlib.sha256(str(record["text"]).encode()).hexdigest()
 
