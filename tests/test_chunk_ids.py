@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from chunkcli.cli import app
 from chunkcli.errors import UsageError
+from chunkcli.inputs import InputDocument, read_documents
 from chunkcli.jsonl import check_flat_metadata, chunk_to_dict, chunk_to_flat_dict
 from chunkcli.model import Chunk
 from chunkcli.split import SplitOptions, split_markdown
-from chunkcli.split.sources import find_sources
 
 runner = CliRunner()
 DOC = (
@@ -51,10 +51,10 @@ def test_ids_depend_on_doc_id_and_split_config_and_repeats_get_distinct_ids() ->
 
 def test_revision_and_content_hashes_on_every_chunk() -> None:
     pdf_bytes = b"%PDF- pretend source"
-    chunks = split_markdown(DOC, SplitOptions(), source="pump.pdf", source_bytes=pdf_bytes)
-    record = chunk_to_dict(chunks[1])
-    assert record["doc_id"] == "pump.pdf"
     revision = hashlib.sha256(pdf_bytes).hexdigest()
+    chunks = split_markdown(DOC, SplitOptions(), source="in/pump.pdf", source_sha256=revision)
+    record = chunk_to_dict(chunks[1])
+    assert record["doc_id"] == "pump.pdf"  # the library default: the source's file name
     assert record["doc_revision"] == record["source_sha256"] == revision
     assert record["markdown_sha256"] == hashlib.sha256(DOC.encode()).hexdigest()
     assert record["content_sha256"] == hashlib.sha256(str(record["text"]).encode()).hexdigest()
@@ -64,9 +64,11 @@ def test_default_doc_id_is_the_path_relative_to_the_folder_given(tmp_path: Path)
     (tmp_path / "corpus" / "manuals").mkdir(parents=True)
     (tmp_path / "corpus" / "manuals" / "pump.md").write_text(DOC, encoding="utf-8")
     (tmp_path / "corpus" / "a.md").write_text(DOC, encoding="utf-8")
-    found = find_sources([str(tmp_path / "corpus"), str(tmp_path / "corpus" / "a.md")])
-    assert [(Path(f.path).relative_to(tmp_path).as_posix(), f.name) for f in found] == [
-        ("corpus/a.md", "a.md"), ("corpus/manuals/pump.md", "manuals/pump.md")
+    found = read_documents([str(tmp_path / "corpus"), str(tmp_path / "corpus" / "a.md")])
+    documents = [d for d in found if isinstance(d, InputDocument)]
+    assert [(Path(d.path).relative_to(tmp_path).as_posix(), d.doc_id) for d in documents] == [
+        ("corpus/a.md", "a.md"), ("corpus/manuals/pump.md", "manuals/pump.md"),
+        ("corpus/a.md", "a.md"),  # given by name: its file name
     ]
     result = runner.invoke(app, ["split", str(tmp_path / "corpus")])
     assert result.exit_code == 0, result.output
@@ -101,7 +103,7 @@ def test_a_meta_key_that_clashes_with_a_flat_field_is_a_usage_error(tmp_path: Pa
     source = tmp_path / "pump.md"
     source.write_text(DOC, encoding="utf-8")
     result = runner.invoke(app, ["split", str(source), "--flat-metadata", "--meta", "title=x"])
-    assert result.exit_code == 1 and "'title' is a chunk field" in result.output
+    assert result.exit_code == 2 and "'title' is a chunk field" in result.output
     ok = runner.invoke(app, ["split", str(source), "--flat-metadata", "--meta", "org=acme"])
     assert ok.exit_code == 0, ok.output
     records = [json.loads(line) for line in ok.stdout.splitlines()]

@@ -146,7 +146,7 @@ def test_an_empty_or_missing_corpus_is_an_error_not_a_wipe(tmp_path: Path) -> No
     for path in (tmp_path / "corpus").rglob("*.md"):
         path.unlink()
     code, lines, err = run(tmp_path)
-    assert code == 1 and "no Markdown or PDF files" in err
+    assert code == 2 and "no PDF or Markdown files" in err
     assert len(lines) == 5  # the previous changes file is untouched
 
 

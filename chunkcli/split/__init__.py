@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import PurePath
 
+from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
@@ -32,15 +33,17 @@ def split_markdown(
     markdown: str,
     options: SplitOptions = SplitOptions(),
     *,
-    source: str = "",
-    source_bytes: bytes | None = None,
+    source: str | None = None,
+    source_sha256: str | None = None,
     count_tokens: TokenCounter | None = None,
 ) -> list[Chunk]:
     """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
 
-    `source` is the path as given (it names the title when there is no H1, and is the default
-    `doc_id`: an identity that survives revisions); `source_bytes` (default: the Markdown as
-    UTF-8) gives `source_sha256` (the revision), and the `doc_id` of a nameless source.
+    `source` is the path as given (it names the title when there is no H1, and its file name
+    is the default `doc_id`: an identity that survives revisions) and `source_sha256` the
+    sha256 of its bytes (the revision; the `doc_id` of an unnamed source). Left out, both
+    come from the provenance comment that `convert` writes (the PDF's name and hash), else
+    the source is unnamed and the hash is the Markdown's own.
     `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
     (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
     every chunk is recounted.
@@ -55,16 +58,16 @@ def split_markdown(
     )
     with _no_cycle_collection():
         scan = scan_markdown(markdown, count_spans)
-        title = find_title(scan.pieces, options.title, _stem(source))
+        named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
+        title = find_title(scan.pieces, options.title, _stem(named))
         layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
         plans = plan_chunks(layout)
-    markdown_sha = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
-    sha = markdown_sha if source_bytes is None else hashlib.sha256(source_bytes).hexdigest()
+    source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
         doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
         source=source,
         source_sha256=sha,
-        markdown_sha256=markdown_sha,
+        markdown_sha256=hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
         title=title[0],
         split_config=options.config(),
         metadata=dict(options.metadata),
@@ -88,6 +91,26 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
+    """(source, sha256): as given, else from convert's provenance comment, else the Markdown's."""
+    if source is None or sha256 is None:
+        provenance = parse_provenance(markdown)
+        if provenance is not None:
+            source = provenance.source if source is None else source
+            sha256 = provenance.sha256 if sha256 is None else sha256
+    if sha256 is None:
+        sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
+    return source or "", sha256
+
+
+def default_doc_id(source: str, source_sha256: str) -> str:
+    """The source's file name; unnamed (stdin): the start of its hash, all there is to name it
+    by. Callers that know the corpus root pass the path relative to it instead."""
+    if source in ("", "-"):
+        return source_sha256[:DOC_ID_HEX_DIGITS]
+    return PurePath(source).name
+
+
 def _offline_counter(encoding_name: str) -> TokenCounter:
     """Like tokens.tiktoken_counter (special-token text counted as text), through the
     encoder's plain path, which skips the per-call special-token checks. Counts of very short
@@ -105,14 +128,6 @@ def _offline_counter(encoding_name: str) -> TokenCounter:
         return known
 
     return count
-
-
-def default_doc_id(source: str, source_sha256: str) -> str:
-    """The path as given (POSIX separators); stdin or no name: the start of the content hash,
-    which is all there is to name it by."""
-    if source in ("", "-"):
-        return source_sha256[:DOC_ID_HEX_DIGITS]
-    return PurePath(source).as_posix()
 
 
 def _stem(source: str) -> str:

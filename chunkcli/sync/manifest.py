@@ -1,6 +1,6 @@
 """The sync manifest: an embedded SQLite database (WAL) of what the index holds.
 
-documents: one row per document (doc id, path, source sha256, config hash, generation, status);
+documents: one row per document (doc id, path, file sha256, config hash, generation, status);
 chunks: one row per chunk the index holds (id, doc id, content hash, ordinal, offsets, pages).
 A sync holds one write transaction from start to end (`BEGIN IMMEDIATE`): a second sync on
 the same file fails at once with "manifest is locked", and a run that dies before its commit
@@ -20,7 +20,7 @@ SCHEMA_VERSION = "1"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
-    doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, source_sha256 TEXT NOT NULL,
+    doc_id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, file_sha256 TEXT NOT NULL,
     config_hash TEXT NOT NULL, generation INTEGER NOT NULL, status TEXT NOT NULL,
     error TEXT NOT NULL DEFAULT ''
 );
@@ -44,7 +44,7 @@ class ManifestError(ChunkcliError):
 class DocumentRow:
     doc_id: str
     path: str
-    source_sha256: str
+    file_sha256: str  # of the file read (for a PDF, its source sha256)
     config_hash: str
     generation: int
     status: str
@@ -144,7 +144,7 @@ class Manifest:
         for row in documents:
             db.execute(
                 "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.doc_id, row.path, row.source_sha256, row.config_hash, row.generation,
+                (row.doc_id, row.path, row.file_sha256, row.config_hash, row.generation,
                  row.status, row.error),
             )
         for doc_id, rows in chunks.items():

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chunkcli.errors import ChunkcliError
+from chunkcli.inputs import InputDocument, InputFailure, ReadOptions
 from chunkcli.model import Chunk
 from chunkcli.split import SplitOptions, split_markdown
-from chunkcli.sync.documents import CorpusFile, file_sha256, list_corpus, read_document
+from chunkcli.sync.documents import CorpusFile, file_sha256, list_corpus, read_files
 from chunkcli.sync.manifest import (
     STATUS_FAILED,
     STATUS_OK,
@@ -32,7 +33,7 @@ class SyncOptions:
     split: SplitOptions = SplitOptions()
     flat_metadata: bool = False
     full: bool = False  # rebuild: re-emit every chunk of every document
-    password: str | None = None
+    read: ReadOptions = ReadOptions()  # convert options (password) and the worker pool
 
     def config_hash(self) -> str:
         """What makes the same bytes give different lines: split options, --meta, format."""
@@ -99,50 +100,73 @@ def plan_sync(
     state: ManifestState,
     options: SyncOptions,
     on_document: Callable[[DocumentChange], None] | None = None,
+    skip: Path | None = None,
 ) -> SyncPlan:
-    """Compare the corpus under `root` with the manifest's last generation."""
+    """Compare the corpus under `root` with the manifest's last generation. Unchanged files
+    (same bytes, same options) are not read; the others are read in one batch (PDFs in
+    parallel), split and compared chunk by chunk with what the index holds."""
     generation = state.generation + 1
     config = options.config_hash()
-    found = list_corpus(root)
-    changes = []
+    by_path = {row.path: row for row in state.documents.values()}
+    found = list_corpus(root, skip)
+    changes: list[DocumentChange] = []
+    to_read = []
     for file in found:
-        change = _plan_document(file, state, options, config, generation)
-        changes.append(change)
+        old = by_path.get(file.path)
+        if not options.full and old is not None and old.status == STATUS_OK and (
+            old.config_hash == config and old.file_sha256 == file_sha256(file)
+        ):
+            kept = DocumentChange(old.doc_id, UNCHANGED, row=old,
+                                  chunk_rows=state.chunks.get(old.doc_id, ()), row_changed=False)
+            changes.append(kept)
+        else:
+            to_read.append(file)
+    for file, document in read_files(to_read, options.read):
+        changes += _plan_read(file, document, by_path.get(file.path), state, options, generation)
         if on_document is not None:
-            on_document(change)
-    present = {f.doc_id for f in found}
-    for doc_id in sorted(set(state.documents) - present):
-        old = state.chunks.get(doc_id, ())
-        changes.append(DocumentChange(doc_id, DELETED, deletes=tuple(c.id for c in old)))
+            on_document(changes[-1])
+    changes += _deleted(state, {f.path for f in found}, {c.doc_id for c in changes})
     return SyncPlan(generation, tuple(changes), options)
 
 
-def _plan_document(
-    file: CorpusFile, state: ManifestState, options: SyncOptions, config: str, generation: int
-) -> DocumentChange:
-    old = state.documents.get(file.doc_id)
-    old_chunks = state.chunks.get(file.doc_id, ())
-    kept = DocumentChange(
-        file.doc_id, UNCHANGED, row=old, chunk_rows=old_chunks, row_changed=False
-    )
+def _deleted(state: ManifestState, present: set[str], planned: set[str]) -> list[DocumentChange]:
+    gone = [row for row in state.documents.values()
+            if row.path not in present and row.doc_id not in planned]
+    return [DocumentChange(row.doc_id, DELETED,
+                           deletes=tuple(c.id for c in state.chunks.get(row.doc_id, ())))
+            for row in sorted(gone, key=lambda r: r.doc_id)]
+
+
+def _plan_read(
+    file: CorpusFile,
+    document: InputDocument | InputFailure,
+    old: DocumentRow | None,
+    state: ManifestState,
+    options: SyncOptions,
+    generation: int,
+) -> list[DocumentChange]:
+    """The changes for one file that was read: its new chunks against the old ones. A file
+    whose document id changed (its provenance names another PDF) deletes the old id's chunks."""
+    config = options.config_hash()
+    old_chunks = state.chunks.get(old.doc_id, ()) if old is not None else ()
+    if isinstance(document, InputFailure):
+        return [_failed(file, old, old_chunks, config, generation, document.error)]
+    doc_id = document.doc_id or file.path
+    source = file.path if document.source == document.path else document.source
     try:
-        if not options.full and old is not None and old.status == STATUS_OK and (
-            old.config_hash == config and old.source_sha256 == file_sha256(file.path)
-        ):
-            return kept
-        document = read_document(file, options.password)
-        split = replace(options.split, doc_id=file.doc_id)
-        chunks = split_markdown(
-            document.markdown, split, source=file.doc_id, source_bytes=document.source_bytes
-        )
+        chunks = split_markdown(document.markdown, replace(options.split, doc_id=doc_id),
+                                source=source, source_sha256=document.sha256)
+        sha = file_sha256(file)
     except (ChunkcliError, OSError) as exc:
-        return _failed(file, old, old_chunks, config, generation, str(exc))
-    row = DocumentRow(
-        file.doc_id, str(file.path), chunks[0].source_sha256 if chunks else
-        hashlib.sha256(document.source_bytes).hexdigest(), config, generation, STATUS_OK,
-    )
+        return [_failed(file, old, old_chunks, config, generation, str(exc))]
+    before: list[DocumentChange] = []
+    if old is not None and old.doc_id != doc_id:
+        before = [DocumentChange(old.doc_id, DELETED, deletes=tuple(c.id for c in old_chunks))]
+        old, old_chunks = None, ()
+    row = DocumentRow(doc_id, file.path, sha, config, generation, STATUS_OK)
     rebuild = options.full or old is None or old.config_hash != config
-    return _diff(file.doc_id, chunks, old_chunks, rebuild, row, ADDED if old is None else CHANGED)
+    outcome = ADDED if old is None else CHANGED
+    return [*before, _diff(doc_id, chunks, old_chunks, rebuild, row, outcome)]
 
 
 def _failed(
@@ -155,9 +179,9 @@ def _failed(
 ) -> DocumentChange:
     """The previous chunks stay in the index (and in the manifest); the row says it failed,
     so the next run tries again even when the file did not change."""
-    base = old or DocumentRow(file.doc_id, str(file.path), "", config, generation, STATUS_FAILED)
+    base = old or DocumentRow(file.path, file.path, "", config, generation, STATUS_FAILED)
     row = replace(base, status=STATUS_FAILED, error=error, generation=generation)
-    return DocumentChange(file.doc_id, FAILED, row=row, chunk_rows=old_chunks, error=error)
+    return DocumentChange(base.doc_id, FAILED, row=row, chunk_rows=old_chunks, error=error)
 
 
 def _diff(

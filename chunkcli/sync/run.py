@@ -76,7 +76,8 @@ def sync_corpus(
         return SyncResult(plan, committed=False)
     manifest = Manifest.open_for_sync(manifest_path)
     try:
-        plan = plan_sync(root, manifest.state(), options, on_document)
+        skip = None if output == STDOUT else Path(output)
+        plan = plan_sync(root, manifest.state(), options, on_document, skip)
         write_changes(plan, output)
         if not plan.has_changes:
             return SyncResult(plan, committed=False)
