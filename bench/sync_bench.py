@@ -39,6 +39,14 @@ def run_sync(folder: Path, work: Path) -> tuple[float, list[dict[str, object]], 
     return seconds, [json.loads(line) for line in lines], done.stderr.strip().splitlines()[-1]
 
 
+def revisable(pdf: Path) -> bool:
+    try:
+        with pymupdf.open(pdf) as doc:
+            return not doc.needs_pass and doc.page_count > 0
+    except (RuntimeError, ValueError):
+        return False
+
+
 def revise(pdf: Path) -> None:
     """Append one sentence at the bottom of the last page (a realistic small revision)."""
     doc = pymupdf.open(pdf)
@@ -63,7 +71,9 @@ def main() -> None:
         for pdf in pdfs:
             shutil.copy(pdf, folder / pdf.name)
         first_s, first, first_summary = run_sync(folder, work)
-        for pdf in sorted(folder.glob("*.pdf"))[:: max(1, len(pdfs) // REVISED)][:REVISED]:
+        print(f"first run: {first_s:.1f} s, {first_summary}", flush=True)
+        candidates = [p for p in sorted(folder.glob("*.pdf")) if revisable(p)]
+        for pdf in candidates[:: max(1, len(candidates) // REVISED)][:REVISED]:
             revise(pdf)
         second_s, second, second_summary = run_sync(folder, work)
     upserts = sum(1 for line in second if line["op"] == "upsert")

@@ -396,6 +396,7 @@ FLAT_METADATA_HELP = (
     "No nested objects or nulls (for Chroma and other flat stores): split_config_version, "
     "split_max_tokens, ..., --meta keys at the top level, heading_path_text."
 )
+FlatMetadataOption = Annotated[bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)]
 
 
 @app.command()
@@ -443,9 +444,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
-    flat_metadata: Annotated[
-        bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)
-    ] = False,
+    flat_metadata: FlatMetadataOption = False,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
 
@@ -568,9 +567,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
-    flat_metadata: Annotated[
-        bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)
-    ] = False,
+    flat_metadata: FlatMetadataOption = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the summary; write no file, no manifest.")
     ] = False,
