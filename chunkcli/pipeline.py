@@ -14,7 +14,7 @@ from chunkcli.layout import layout_document
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.render import render_markdown
-from chunkcli.source import open_pdf
+from chunkcli.source import damage_notes, open_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +35,11 @@ def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) ->
     """
     with open_pdf(path, options.password) as doc:
         document = extract_document(path, doc, options.pages, options.tables)
+        warnings = damage_notes(path, doc)
     document = layout_document(document, options.strip_furniture)
     name = options.source_name if options.source_name is not None else Path(path).name
     provenance = Provenance(name, file_sha256(path))
-    return ConvertResult(document, render_markdown(document, provenance))
+    return ConvertResult(document, render_markdown(document, provenance), warnings)
 
 
 def file_sha256(path: str | Path) -> str:

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkcli.jsonl import chunk_to_dict, chunk_to_flat_dict, write_atomic
+from chunkcli.files import write_atomic
+from chunkcli.jsonl import chunk_to_dict, chunk_to_flat_dict
 from chunkcli.sync.manifest import Manifest, read_committed_state
 from chunkcli.sync.plan import DELETED, DocumentChange, SyncOptions, SyncPlan, plan_sync
 
