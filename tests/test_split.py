@@ -331,4 +331,6 @@ def test_convert_provenance_is_in_no_chunk_but_names_the_source(max_tokens: int)
     chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
     assert chunks and all("chunkcli source" not in c.body for c in chunks)
     assert min(c.start for c in chunks) >= markdown.index("<!-- page 1 -->")
-    assert {(c.source, c.source_sha256, c.doc_id) for c in chunks} == {("guide.pdf", sha, sha[:16])}
+    # doc_id: the source's name, an identity that survives revisions (issue #11)
+    identities = {(c.source, c.source_sha256, c.doc_id) for c in chunks}
+    assert identities == {("guide.pdf", sha, "guide.pdf")}
