@@ -463,6 +463,21 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|rows|qa|auto",
+            help="heading: cut on headings (default). laws: one chunk per article "
+            "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
+            "lines. qa: one chunk per question with its answer. auto: laws when the "
+            "document is mostly articles, else heading. Example: --mode laws",
+        ),
+    ] = "heading",
+    rows_per_chunk: Annotated[
+        int,
+        typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
+    ] = 1,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
 
@@ -495,6 +510,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
             encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
             split_on=split_on,
+            mode=mode, rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
         if flat_metadata:
             check_flat_metadata(options.metadata, options.config())
@@ -687,6 +703,15 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     quiet: QuietOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|auto",
+            help="Split mode the chunks are judged with, as for split --mode; laws (or auto "
+            "finding articles) also warns when articles are missing or out of sequence.",
+        ),
+    ] = "heading",
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
 
@@ -709,7 +734,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     fmt = _check_format(output_format, as_json)
     options = CheckOptions(
         max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
-        boilerplate_share=boilerplate_share, garbage_share=garbage_share,
+        boilerplate_share=boilerplate_share, garbage_share=garbage_share, mode=_check_mode(mode),
     )  # fmt: skip
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)
@@ -725,6 +750,12 @@ def _read_options(password: str | None, jobs: int | None, timeout: float) -> Rea
 
     convert_options = _convert_options(None, password)
     return ReadOptions(convert_options, jobs, timeout, keep_documents=True)
+
+
+def _check_mode(mode: str) -> str:
+    if mode not in ("heading", "laws", "auto"):
+        raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
+    return mode
 
 
 def _check_format(output_format: str, as_json: bool) -> str:

@@ -14,8 +14,8 @@ from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
+from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
-from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -57,7 +57,7 @@ def split_markdown(
     named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
     title = find_title(scan.pieces, options.title, _stem(named))
     layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-    plans = plan_chunks(layout)
+    planned = plan_mode(layout, title[1])
     source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
         doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
@@ -65,10 +65,10 @@ def split_markdown(
         source_sha256=sha,
         markdown_sha256=hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
         title=title[0],
-        split_config=options.config(),
+        split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
-    return build_chunks(layout, plans, scan.page_marks, identity)
+    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity)
 
 
 def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
