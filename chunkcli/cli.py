@@ -412,6 +412,12 @@ def _run_batch(  # noqa: PLR0913 - the command's options, passed on
 
 # --- split ---------------------------------------------------------------------------------
 
+FLAT_METADATA_HELP = (
+    "No nested objects or nulls (for Chroma and other flat stores): split_config_version, "
+    "split_max_tokens, ..., --meta keys at the top level, heading_path_text."
+)
+FlatMetadataOption = Annotated[bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)]
+
 
 @app.command()
 def split(  # noqa: PLR0913 - one parameter per documented flag
@@ -438,7 +444,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         str | None, typer.Option(metavar="TEXT", help="Document title (default: first H1).")
     ] = None,
     doc_id: Annotated[
-        str | None, typer.Option(metavar="ID", help="Document id (default: hash of the source).")
+        str | None,
+        typer.Option(metavar="ID", help="Document id (default: the path, relative to a folder "
+                     "given; stdin: a hash of the source)."),
     ] = None,
     source: Annotated[
         str | None,
@@ -456,6 +464,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
+    flat_metadata: FlatMetadataOption = False,
     # --- split modes (issue 12) ---
     mode: Annotated[
         str,
@@ -491,6 +500,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     are still written and the exit code is 1. Exit code 2: bad options or no input.
     """
     from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+    from chunkcli.jsonl import check_flat_metadata
     from chunkcli.split import SplitOptions
     from chunkcli.split.documents import split_documents
     from chunkcli.split.options import parse_meta
@@ -504,6 +514,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             split_on=split_on,
             mode=mode, rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
+        if flat_metadata:
+            check_flat_metadata(options.metadata, options.config())
         skip = Path(output) if output not in (None, "-") else None
         files = find_inputs(paths, skip=skip)
         read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
@@ -511,7 +523,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
         wrote = len(failures) < len(files)  # nothing is written when every input failed
         if wrote:
-            _write_chunks(output, chunks)
+            _write_chunks(output, chunks, flat_metadata)
     to_stdout = output in (None, "-")
     _note(f"wrote {plural(len(chunks), 'chunk')} to {output}", quiet or not wrote or to_stdout)
     _exit_on_failures(failures, len(files), quiet)
@@ -541,16 +553,110 @@ def _collect_chunks(
     return chunks, failures
 
 
-def _write_chunks(output: str | None, chunks: list[Chunk]) -> None:
+def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
     from chunkcli.jsonl import chunks_to_jsonl
 
-    _write_output(output, chunks_to_jsonl(chunks))
+    _write_output(output, chunks_to_jsonl(chunks, flat=flat))
 
 
 def _exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> None:
     if failures:
         _note(f"failed: {len(failures)} of {plural(total, 'document')}", quiet or total == 1)
         raise typer.Exit(EXIT_FAILED)
+
+
+# --- sync ----------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from chunkcli.sync import SyncPlan
+
+
+@app.command()
+def sync(  # noqa: PLR0913 - one parameter per documented flag
+    corpus: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="The corpus root: Markdown files or PDFs under it.",
+                       show_default=False),
+    ],
+    manifest: Annotated[
+        Path,
+        typer.Option("--manifest", "-m", metavar="FILE",
+                     help="SQLite manifest of what the index holds (created on the first run)."),
+    ],
+    output: Annotated[
+        str,
+        typer.Option("--output", "-o", metavar="FILE|-",
+                     help="Changes as JSON Lines (written atomically); '-' for stdout."),
+    ],
+    max_tokens: Annotated[int, typer.Option(min=1, metavar="N", help="As for split.")] = 800,
+    min_tokens: Annotated[int, typer.Option(min=0, metavar="N", help="As for split.")] = 0,
+    overlap_sentences: Annotated[
+        int, typer.Option(min=0, metavar="N", help="As for split.")
+    ] = 1,
+    encoding: Annotated[str, typer.Option(metavar="NAME", help="As for split.")] = "cl100k_base",
+    split_on: Annotated[str, typer.Option(metavar="h2|h3", help="As for split.")] = "h2",
+    meta: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Copied into every chunk; repeatable."),
+    ] = None,
+    password: PasswordOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    jobs: JobsOption = None,
+    quiet: QuietOption = False,
+    flat_metadata: FlatMetadataOption = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the summary; write no file, no manifest.")
+    ] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Re-emit every chunk of every document (rebuild).")
+    ] = False,
+) -> None:
+    """Re-index only what changed: upsert/delete lines for a vector store.
+
+    Walks DIR, converts and splits only documents whose bytes or options changed since the
+    manifest's last run, and writes one line per change: {"op": "upsert", <the chunk>} or
+    {"op": "delete", "id": ..., "doc_id": ...}. Removed or renamed files delete their chunks;
+    nothing changed writes an empty file. Document ids are paths relative to DIR. A document
+    that fails to convert keeps its previous chunks (exit 1). Apply the changes file after each
+    run: the next run overwrites it.
+
+    \b
+    Example:
+      chunkcli sync docs/ --manifest index.db -o changes.jsonl --flat-metadata
+    """
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.jsonl import check_flat_metadata
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.options import parse_meta
+    from chunkcli.sync import SyncOptions, sync_corpus
+
+    with reporting_errors():
+        _require_max_tokens_floor(max_tokens)
+        read = ReadOptions(_convert_options(None, password), jobs, timeout)
+        split_options = SplitOptions(
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
+            encoding=encoding, metadata=parse_meta(meta or []), split_on=split_on,
+        ).validated()
+        if flat_metadata:
+            check_flat_metadata(split_options.metadata, split_options.config())
+        options = SyncOptions(split_options, flat_metadata, full, read)
+        result = sync_corpus(corpus, manifest, output, options, dry_run=dry_run)
+    for failure in result.plan.failures:
+        _error(f"{failure.error} (previous chunks kept)")
+    _note(_sync_summary(result.plan, dry_run), quiet)
+    if result.plan.failures:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _sync_summary(plan: SyncPlan, dry_run: bool) -> str:
+    count, c = plural, plan.count
+    head = "dry run: would write" if dry_run else "wrote"
+    return (
+        f"{count(len(plan.changes) - c('deleted'), 'document')}: {c('added')} added, "
+        f"{c('changed')} changed, {c('unchanged')} unchanged, {c('deleted')} deleted, "
+        f"{c('failed')} failed; {head} {count(plan.upserts, 'upsert')}, "
+        f"{count(plan.deletes, 'delete')} ({plan.chunks} chunks indexed)"
+    )
 
 
 # --- check ---------------------------------------------------------------------------------

@@ -9,7 +9,10 @@ others still come through.
 
 Naming: a document's `source` is what chunks cite: `--source NAME` for standard input, else
 the PDF named in convert's provenance comment, else the path as given (or as found in a
-folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown).
+folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown). Its
+`doc_id`, an identity that survives revisions, is the source's file name, under the folders
+between the corpus root (a folder given) and the file: `sub/a.pdf` for corpus/sub/a.pdf and
+for its converted md/sub/a.md alike; '' for unnamed standard input (split uses a hash).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from chunkcli.errors import ChunkcliError, UsageError
@@ -61,6 +64,7 @@ class InputDocument:
     sha256: str  # of the source's bytes
     markdown: str
     converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
+    doc_id: str = ""  # see the module docstring
 
     @property
     def is_pdf(self) -> bool:
@@ -207,7 +211,7 @@ def _read_markdown(
     if provenance is not None and not (item.path == STDIN and stdin_name):
         source = provenance.source
     sha = provenance.sha256 if provenance else hashlib.sha256(data).hexdigest()
-    return InputDocument(item.path, source, sha, markdown)
+    return InputDocument(item.path, source, sha, markdown, doc_id=document_id(item, source))
 
 
 class _stdin_as_file:
@@ -272,7 +276,20 @@ def _as_document(
     assert isinstance(result, _Converted)
     markdown = result.markdown
     source = item.path if item.path != STDIN else (stdin_name or STDIN)
-    return InputDocument(item.path, source, result.sha256, markdown, result.converted)
+    return InputDocument(
+        item.path, source, result.sha256, markdown, result.converted, document_id(item, source)
+    )
+
+
+def document_id(item: InputFile, source: str) -> str:
+    """The source's file name under the folders from the root to the file (see above)."""
+    if source == STDIN:
+        return ""
+    name = PurePosixPath(source.replace("\\", "/")).name
+    if item.root is None:
+        return name
+    folders = Path(item.path).parent.relative_to(item.root).as_posix()
+    return name if folders == "." else f"{folders}/{name}"
 
 
 @dataclass(frozen=True, slots=True)
