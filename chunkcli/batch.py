@@ -131,13 +131,19 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 # --- converting one file with a time limit ----------------------------------------------------
 
 
-def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
-    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds.
+def convert_with_time_limit(
+    path: Path, options: ConvertOptions, timeout_s: float, *, data: bytes | None = None
+) -> ConvertResult:
+    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds; with `data`,
+    the PDF is those bytes and `path` only names it (a file read elsewhere, e.g. by Ray).
 
     Raises UsageError when --pages selects none of the file's pages.
     """
     with time_limit(timeout_s, path):
-        result = convert_pdf(path, options)
+        if data is None:
+            result = convert_pdf(path, options)
+        else:
+            result = convert_pdf(data, options, name=path)
     if options.pages is not None and not result.pages:
         count = result.document.page_count
         raise UsageError(f"{path}: --pages selects none of its {count} pages")

@@ -79,11 +79,24 @@ def read_source(
         raise SourceReadError(f"{given}: no such file") from None
     except OSError as exc:
         raise SourceReadError(f"{given}: cannot read ({exc.strerror or exc})") from None
-    if path.suffix.lower() == PDF_SUFFIX or data[:1024].lstrip().startswith(b"%PDF"):
+    return document_from_bytes(given, data, settings)
+
+
+def is_pdf(given: str, data: bytes) -> bool:
+    """A .pdf name, or content that starts like a PDF whatever the name."""
+    return Path(given).suffix.lower() == PDF_SUFFIX or data[:1024].lstrip().startswith(b"%PDF")
+
+
+def document_from_bytes(
+    given: str, data: bytes, settings: ConvertSettings = ConvertSettings()
+) -> SourceDocument:
+    """The bytes of the input named `given` as Markdown: a PDF is converted, anything else
+    decoded as UTF-8. Raises SourceReadError or PdfOpenError naming `given`."""
+    if is_pdf(given, data):
         from chunkcli.pipeline import ConvertOptions, convert_pdf
 
         options = ConvertOptions(pages=settings.pages, password=settings.password)
-        return SourceDocument(given, convert_pdf(path, options).markdown, data)
+        return SourceDocument(given, convert_pdf(data, options, name=given).markdown, data)
     return SourceDocument(given, _decode(data, given), data)
 
 
