@@ -90,6 +90,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     no_tables: Annotated[
         bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
     ] = False,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -104,6 +106,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert locked.pdf --password s3cret -o locked.md
       chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
       chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+      chunkcli convert papers/ -o md/ --engine ray --ray-address auto
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -112,7 +115,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     from chunkcli.pipeline import ConvertOptions
 
     options = ConvertOptions(pages=_page_selection(pages), password=password, tables=not no_tables)
-    if _is_folder_mode(inputs, output):
+    if _engine(engine, ray_address) == "ray":
+        _convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
+    elif _is_folder_mode(inputs, output):
         out_dir = _folder_output(output)
         _convert_folder(inputs, out_dir, options, jobs, timeout)
     else:
@@ -254,14 +259,30 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     split_on: Annotated[str, typer.Option(help="Always cut at h2 or at h3 headings.")] = "h2",
     pages: Annotated[str | None, typer.Option(help="PDF pages to convert, e.g. 3-7,9.")] = None,
     password: Annotated[str | None, typer.Option(help="Password of encrypted PDFs.")] = None,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    output_format: Annotated[str, SPLIT_FORMAT_OPTION] = "jsonl",
 ) -> None:
-    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line."""
+    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
+
+    \b
+    Examples:
+      chunkcli split report.md -o chunks.jsonl
+      chunkcli split corpus/ --engine ray -o chunks.jsonl
+      chunkcli split corpus/ --engine ray --format parquet -o s3://bucket/chunks/
+    """
     from chunkcli.jsonl import chunks_to_jsonl, write_atomic
     from chunkcli.pagespec import parse_page_spec
     from chunkcli.split import SplitOptions
     from chunkcli.split.options import parse_meta
     from chunkcli.split.sources import ConvertSettings, split_sources
 
+    if _engine(engine, ray_address) == "ray":
+        _split_on_ray(paths, output, (max_tokens, min_tokens, overlap_sentences, encoding),
+                      (title, doc_id, meta, split_on, pages, password), ray_address, output_format)
+        return
+    if output_format != "jsonl":
+        raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         options = SplitOptions(
             max_tokens=max_tokens,
@@ -283,6 +304,114 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             return
         write_atomic(output, text)
     err_console.print(f"wrote {len(chunks)} chunks to {output}", soft_wrap=True)
+
+
+# --- --engine ray (convert and split on a Ray cluster) ---------------------------------------
+
+ENGINE_OPTION = typer.Option(
+    "--engine", metavar="local|ray",
+    help="local: this machine's processes; ray: a Ray cluster (pip install 'chunkcli[ray]').",
+)
+RAY_ADDRESS_OPTION = typer.Option(
+    "--ray-address", metavar="ADDRESS",
+    help="With --engine ray: the cluster to join (auto, ray://host:10001, host:6379); "
+    "default: start a local one with --jobs CPUs.",
+)
+SPLIT_FORMAT_OPTION = typer.Option(
+    "--format", metavar="jsonl|parquet",
+    help="parquet (--engine ray): -o DIR/ or a URI gets chunks/ and errors/ Parquet datasets.",
+)
+ENGINES = ("local", "ray")
+
+
+def _engine(engine: str, ray_address: str | None) -> str:
+    if engine not in ENGINES:
+        raise typer.BadParameter("must be local or ray", param_hint="--engine")
+    if ray_address is not None and engine != "ray":
+        raise typer.BadParameter("needs --engine ray", param_hint="--ray-address")
+    return engine
+
+
+def _convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
+    inputs: list[Path],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+    ray_address: str | None,
+) -> None:
+    """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
+    the local folder mode."""
+    from chunkcli.batch import find_pdfs, summary_lines
+    from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
+    from chunkcli.distributed.rows import ConvertJob
+
+    with reporting_errors():
+        pdfs = find_pdfs(inputs)
+        job = ConvertJob(options, timeout)
+        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(ray_address, jobs))
+    for line in summary_lines(summary):
+        err_console.print(line, markup=False, soft_wrap=True)
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def _split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are
+    paths: list[str],
+    output: Path | None,
+    sizes: tuple[int, int, int, str],
+    naming: tuple[str | None, str | None, list[str] | None, str, str | None, str | None],
+    ray_address: str | None,
+    output_format: str,
+) -> None:
+    """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
+    (or Parquet); a file that fails is one line on stderr and exit 1, the others' chunks are
+    written."""
+    from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
+    from chunkcli.distributed.rows import SplitJob
+    from chunkcli.jsonl import write_atomic
+    from chunkcli.pagespec import parse_page_spec
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.options import parse_meta
+    from chunkcli.split.sources import ConvertSettings, find_sources
+
+    if output_format not in ("jsonl", "parquet"):
+        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
+    if output_format == "parquet" and output is None:
+        raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")
+    max_tokens, min_tokens, overlap, encoding = sizes
+    title, doc_id, meta, split_on, pages, password = naming
+    settings = RaySettings(ray_address)
+    if output_format != "jsonl":
+        raise typer.BadParameter("needs --engine ray", param_hint="--format")
+    with reporting_errors():
+        options = SplitOptions(
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap,
+            encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
+            split_on=split_on,
+        ).validated()  # fmt: skip
+        selection = parse_page_spec(pages) if pages else None
+        job = SplitJob(options, ConvertSettings(selection, password))
+        if "-" in paths:
+            raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
+        sources = find_sources(paths, skip=output if output_format == "jsonl" else None)
+        if output_format == "parquet":
+            errors = split_to_parquet(sources, job, settings, str(output))
+            written = f"wrote Parquet to {output}"
+        else:
+            outcome = split_to_jsonl(sources, job, settings)
+            errors = outcome.errors
+            written = f"wrote {outcome.chunks} chunks to {output}"
+            if output is None:
+                _write_stdout(outcome.jsonl)
+            else:
+                write_atomic(output, outcome.jsonl)
+    for error in errors:
+        err_console.print(f"error: {error}", markup=False, soft_wrap=True)
+    if output is not None:
+        err_console.print(written, markup=False, soft_wrap=True)
+    if errors:
+        raise typer.Exit(1)
 
 
 # --- check ---------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkcli.distributed.rows import (
     ChunkRows,
@@ -36,6 +36,9 @@ from chunkcli.distributed.rows import (
     split_document,
 )
 from chunkcli.errors import UsageError
+
+if TYPE_CHECKING:
+    from chunkcli.batch import BatchSummary
 from chunkcli.jsonl import CHUNK_FIELDS, chunk_from_dict, chunk_to_dict, chunk_to_json
 
 # Set before Ray is imported: no usage report to the Ray project (no network at run time),
@@ -86,7 +89,9 @@ class RayInput:
 
 def list_inputs(sources: Sequence[str]) -> tuple[RayInput, ...]:
     """The inputs as Ray reads them; names stay as given (`source` in every chunk)."""
-    return tuple(RayInput(i, s, s if "://" in s else os.path.abspath(s)) for i, s in enumerate(sources))
+    return tuple(
+        RayInput(i, s, s if "://" in s else os.path.abspath(s)) for i, s in enumerate(sources)
+    )
 
 
 # --- the cluster ------------------------------------------------------------------------------
@@ -221,7 +226,8 @@ def split_rows(order: int, result: ChunkRows | ErrorRow) -> list[dict[str, objec
 
 def row_to_json(row: dict[str, Any]) -> str:
     """A chunk row back into its JSON Lines line, the same bytes as the local run writes."""
-    data = dict(row, split_config=json.loads(row["split_config"]), metadata=json.loads(row["metadata"]))
+    config, metadata = json.loads(row["split_config"]), json.loads(row["metadata"])
+    data = dict(row, split_config=config, metadata=metadata)
     return chunk_to_json(chunk_from_dict(data))
 
 
@@ -317,3 +323,30 @@ def convert_rows(
 
 def _join(base: str, name: str) -> str:
     return base.rstrip("/") + "/" + name if "://" in base else str(Path(base, name))
+
+
+def convert_to_folder(
+    pdfs: Sequence[tuple[Path, Path]], out_dir: Path, job: ConvertJob, settings: RaySettings
+) -> BatchSummary:
+    """`chunkcli convert` of (pdf, relative .md) pairs on Ray: the driver writes each
+    Markdown file (atomically) under `out_dir`, as the local batch does; a failed PDF writes
+    nothing. The summary lists the outcomes in input order."""
+    import time
+
+    from chunkcli.batch import BatchSummary, FileOutcome, write_atomically
+
+    started = time.perf_counter()
+    outcomes = []
+    for row, (pdf, relative) in zip(
+        convert_rows([str(p) for p, _ in pdfs], job, settings), pdfs, strict=True
+    ):
+        if row["error"] is not None:
+            outcomes.append(FileOutcome(pdf, None, error=row["error"]))
+            continue
+        write_atomically(out_dir / relative, row["markdown"])
+        outcomes.append(FileOutcome(
+            pdf, out_dir / relative, pages=row["pages"], blank=tuple(row["blank"]),
+            image_only=tuple(row["image_only"]), garbage=tuple(row["garbage"]),
+            seconds=row["seconds"], warnings=tuple(row["warnings"]),
+        ))  # fmt: skip
+    return BatchSummary(tuple(outcomes), time.perf_counter() - started)
