@@ -5,14 +5,16 @@ PDF -> pages of positioned text (extract) -> ordered, labelled blocks (layout) -
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
+from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.render import render_markdown
-from chunkcli.source import UNNAMED, PdfInput, open_pdf
+from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,7 @@ class ConvertOptions:
     password: str | None = None
     tables: bool = True  # detect tables (the expensive part)
     strip_furniture: bool = True  # drop running headers, footers, page numbers
+    source_name: str | None = None  # the name the provenance comment gives; None = the file's
 
 
 def convert_pdf(
@@ -40,7 +43,21 @@ def convert_pdf(
     """
     if name is None:
         name = pdf if isinstance(pdf, str | Path) else UNNAMED
-    with open_pdf(pdf, options.password, name=name) as doc:
+    data = pdf.read() if not isinstance(pdf, str | Path | bytes) else pdf
+    with open_pdf(data, options.password, name=name) as doc:
         document = extract_document(name, doc, options.pages, options.tables)
+        warnings = damage_notes(name, doc)
     document = layout_document(document, options.strip_furniture)
-    return ConvertResult(document, render_markdown(document))
+    shown = options.source_name if options.source_name is not None else Path(name).name
+    sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()
+    provenance = Provenance(shown, sha256)
+    return ConvertResult(document, render_markdown(document, provenance), warnings)
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of a file's bytes, read in blocks (a PDF can be hundreds of MB)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -13,9 +13,11 @@ from pdf_factory import Text, make_pdf, wrapped_paragraph
 from typer.testing import CliRunner
 
 from chunkcli.cli import app
+from chunkcli.inputs import InputFile, ReadOptions, find_inputs, read_documents
 from chunkcli.jsonl import chunks_to_jsonl
+from chunkcli.model import Chunk
 from chunkcli.pipeline import convert_pdf
-from chunkcli.split.sources import find_sources, split_sources
+from chunkcli.split.documents import split_documents
 
 pytest.importorskip("ray")
 pytestmark = pytest.mark.slow
@@ -50,7 +52,13 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def good_sources(corpus: Path) -> list[str]:
-    return [s for s in find_sources([str(corpus)]) if not s.endswith("broken.pdf")]
+    return [f.path for f in find_inputs([str(corpus)]) if not f.path.endswith("broken.pdf")]
+
+
+def split_sources(paths: list[str], options: Any) -> list[Chunk]:
+    """The local run's chunks (jobs=1: in this process)."""
+    results = split_documents(read_documents(paths, ReadOptions(jobs=1)), options)
+    return [chunk for result in results if isinstance(result, list) for chunk in result]
 
 
 def test_split_on_ray_writes_the_local_runs_lines(
@@ -64,9 +72,10 @@ def test_split_on_ray_writes_the_local_runs_lines(
     assert result.exit_code == 1
     assert out.read_text(encoding="utf-8") == local
     lines = result.stderr.strip().splitlines()
-    assert lines[0] == f"error: {corpus / 'broken.pdf'}: {BROKEN_ERROR}"
-    assert lines[1] == f"wrote {local.count(chr(10))} chunks to {out}"
-    assert len(lines) == 2
+    assert lines == [
+        f"error: {corpus / 'broken.pdf'}: {BROKEN_ERROR}",
+        f"wrote {local.count(chr(10))} chunks to {out}",
+    ]
 
 
 def test_convert_on_ray_writes_the_local_runs_files(
@@ -97,7 +106,8 @@ def test_split_to_parquet_sorts_back_to_the_local_lines(
 
     # Two files keep it short: this test is about the Parquet layout, the others about output.
     sources = [str(corpus / "broken.pdf"), str(corpus / "alder.pdf")]
-    errors = split_to_parquet(sources, SplitJob(), RaySettings(), str(tmp_path / "pq"))
+    files = [InputFile(source, True) for source in sources]
+    errors = split_to_parquet(files, SplitJob(), RaySettings(), str(tmp_path / "pq"))
     assert errors == (f"{corpus / 'broken.pdf'}: {BROKEN_ERROR}",)
     rows = pq.read_table(tmp_path / "pq" / "chunks").to_pylist()
     rows.sort(key=lambda row: (row["order"], row["chunk_index"]))

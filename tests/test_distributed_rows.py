@@ -19,10 +19,18 @@ from chunkcli.distributed.rows import (
     split_document,
 )
 from chunkcli.errors import PdfOpenError
+from chunkcli.inputs import InputFile, ReadOptions, read_documents
 from chunkcli.jsonl import chunk_to_json
+from chunkcli.model import Chunk
 from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.split import SplitOptions
-from chunkcli.split.sources import split_sources
+from chunkcli.split.documents import split_documents
+
+
+def split_sources(paths: list[str], options: SplitOptions) -> list[Chunk]:
+    """The local run's chunks (jobs=1: in this process)."""
+    results = split_documents(read_documents(paths, ReadOptions(jobs=1)), options)
+    return [chunk for result in results if isinstance(result, list) for chunk in result]
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 BODY = "Beech forests shade the ground so deeply that few flowers grow beneath them in summer."
@@ -58,8 +66,8 @@ def test_errors_from_bytes_name_the_original_path(data: bytes, reason: str) -> N
 def test_split_document_of_pdf_bytes_equals_the_local_split(tmp_path: Path) -> None:
     pdf = report_pdf(tmp_path / "beech.pdf")
     options = SplitOptions(max_tokens=64)
-    result = split_document(str(pdf), pdf.read_bytes(), SplitJob(options))
-    local = list(split_sources([str(pdf)], options))
+    result = split_document(InputFile(str(pdf), True), pdf.read_bytes(), SplitJob(options))
+    local = split_sources([str(pdf)], options)
     assert isinstance(result, ChunkRows)
     assert result.source == str(pdf)
     assert [chunk_to_json(c) for c in result.chunks] == [chunk_to_json(c) for c in local]
@@ -68,7 +76,7 @@ def test_split_document_of_pdf_bytes_equals_the_local_split(tmp_path: Path) -> N
 
 def test_split_document_of_markdown_bytes() -> None:
     markdown = "# Title\n\n## One\n\nFirst part.\n\n## Two\n\nSecond part.\n"
-    result = split_document("notes/a.md", markdown.encode(), SplitJob())
+    result = split_document(InputFile("notes/a.md", False), markdown.encode(), SplitJob())
     assert isinstance(result, ChunkRows)
     assert [c.heading_path for c in result.chunks] == [("Title", "One"), ("Title", "Two")]
     assert [c.body for c in result.chunks] == [
@@ -79,10 +87,11 @@ def test_split_document_of_markdown_bytes() -> None:
 
 def test_a_broken_file_is_one_error_row() -> None:
     data = (SAMPLES / "outline.pdf").read_bytes()[:3000]
-    assert split_document("in/broken.pdf", data, SplitJob()) == ErrorRow(
+    assert split_document(InputFile("in/broken.pdf", True), data, SplitJob()) == ErrorRow(
         "in/broken.pdf", "in/broken.pdf: damaged or truncated: MuPDF cannot read it as a PDF"
     )
-    assert split_document("in/latin1.md", "caf\xe9".encode("latin-1"), SplitJob()) == ErrorRow(
+    latin1 = "caf\xe9".encode("latin-1")
+    assert split_document(InputFile("in/latin1.md", False), latin1, SplitJob()) == ErrorRow(
         "in/latin1.md", "in/latin1.md: not UTF-8 text (bad byte at offset 3)"
     )
     assert convert_document("x.pdf", b"GIF89a", ConvertJob()) == ErrorRow(
@@ -118,7 +127,7 @@ def test_split_rows_round_trip_to_the_same_json_lines() -> None:
 
     options = SplitOptions(max_tokens=40, metadata=(("team", "ops"), ("lang", "ja")))
     for pdf in sorted(SAMPLES.glob("*.pdf")):
-        result = split_document(pdf.name, pdf.read_bytes(), SplitJob(options))
+        result = split_document(InputFile(pdf.name, True), pdf.read_bytes(), SplitJob(options))
         assert isinstance(result, ChunkRows)
         table = pa.Table.from_pylist(split_rows(7, result), schema=split_schema())
         rows = table.to_pylist()

@@ -36,6 +36,7 @@ from chunkcli.distributed.rows import (
     split_document,
 )
 from chunkcli.errors import UsageError
+from chunkcli.inputs import InputFile
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
@@ -79,19 +80,17 @@ class SplitOutcome:
 
 @dataclass(frozen=True, slots=True)
 class RayInput:
-    """One input file: its position in the listed inputs, its name as given, and the path
-    Ray reads it from (absolute for local files, a URI for object storage)."""
+    """One input file: its position in the listed inputs, the input as found (its path as
+    given names it in chunks and errors), and the path Ray reads it from (absolute)."""
 
     order: int
-    source: str
+    item: InputFile
     path: str
 
 
-def list_inputs(sources: Sequence[str]) -> tuple[RayInput, ...]:
+def list_inputs(files: Sequence[InputFile]) -> tuple[RayInput, ...]:
     """The inputs as Ray reads them; names stay as given (`source` in every chunk)."""
-    return tuple(
-        RayInput(i, s, s if "://" in s else os.path.abspath(s)) for i, s in enumerate(sources)
-    )
+    return tuple(RayInput(i, f, os.path.abspath(f.path)) for i, f in enumerate(files))
 
 
 # --- the cluster ------------------------------------------------------------------------------
@@ -157,7 +156,7 @@ class SplitWorker:
 
     Its constructor pays the imports and the tokenizer load once per worker process."""
 
-    def __init__(self, job: SplitJob, names: dict[str, tuple[int, str]]) -> None:
+    def __init__(self, job: SplitJob, names: dict[str, tuple[int, InputFile]]) -> None:
         from chunkcli.tokens import load_encoding
 
         load_encoding(job.split.encoding)
@@ -168,15 +167,15 @@ class SplitWorker:
 
         rows: list[dict[str, object]] = []
         for path, data in zip(batch["path"].to_pylist(), batch["bytes"].to_pylist(), strict=True):
-            order, source = self.names.get(path, (-1, path))
-            rows += split_rows(order, split_document(source, data, self.job))
+            order, item = self.names.get(path, (-1, InputFile(path, path.endswith(".pdf"))))
+            rows += split_rows(order, split_document(item, data, self.job))
         return pa.Table.from_pylist(rows, schema=split_schema())
 
 
 class ConvertWorker:
     """A Ray Data actor: convert each PDF of a batch into one Markdown row or an error row."""
 
-    def __init__(self, job: ConvertJob, names: dict[str, tuple[int, str]]) -> None:
+    def __init__(self, job: ConvertJob, names: dict[str, tuple[int, InputFile]]) -> None:
         import chunkcli.pipeline  # noqa: F401 - PyMuPDF's import, paid once per worker
 
         self.job, self.names = job, names
@@ -186,8 +185,8 @@ class ConvertWorker:
 
         rows = []
         for path, data in zip(batch["path"].to_pylist(), batch["bytes"].to_pylist(), strict=True):
-            order, source = self.names.get(path, (-1, path))
-            rows.append(markdown_row(order, convert_document(source, data, self.job)))
+            order, item = self.names.get(path, (-1, InputFile(path, True)))
+            rows.append(markdown_row(order, convert_document(item.path, data, self.job)))
         return pa.Table.from_pylist(rows, schema=convert_schema())
 
 
@@ -259,7 +258,7 @@ def markdown_row(order: int, result: MarkdownRow | ErrorRow) -> dict[str, object
 
 def _mapped(ray: Any, inputs: Sequence[RayInput], worker: type, job: object, jobs: int) -> Any:
     """read_binary_files -> map_batches(worker): the dataset of rows, not yet executed."""
-    names = {item.path: (item.order, item.source) for item in inputs}
+    names = {entry.path: (entry.order, entry.item) for entry in inputs}
     files = ray.data.read_binary_files(
         [item.path for item in inputs], include_paths=True, num_cpus=READ_TASK_CPUS
     )
@@ -278,9 +277,11 @@ def _rows(dataset: Any) -> Iterator[dict[str, Any]]:
         yield from batch.to_pylist()
 
 
-def split_to_jsonl(sources: Sequence[str], job: SplitJob, settings: RaySettings) -> SplitOutcome:
+def split_to_jsonl(
+    files: Sequence[InputFile], job: SplitJob, settings: RaySettings
+) -> SplitOutcome:
     """Split every input on Ray; the JSON Lines come back in the local run's order."""
-    inputs = list_inputs(sources)
+    inputs = list_inputs(files)
     with ray_cluster(settings) as ray:
         rows = list(_rows(_mapped(ray, inputs, SplitWorker, job, _workers(ray, settings))))
     rows.sort(key=lambda row: (row["order"], row["source"], row["chunk_index"]))
@@ -290,12 +291,12 @@ def split_to_jsonl(sources: Sequence[str], job: SplitJob, settings: RaySettings)
 
 
 def split_to_parquet(
-    sources: Sequence[str], job: SplitJob, settings: RaySettings, out_dir: str
+    files: Sequence[InputFile], job: SplitJob, settings: RaySettings, out_dir: str
 ) -> tuple[str, ...]:
     """Split every input on Ray into Parquet: `out_dir`/chunks/ (the chunk rows) and
     `out_dir`/errors/ (order, source, error); `out_dir` may be a local folder or a URI that
     pyarrow's filesystems know (s3://, gs://, abfs://, hdfs://). Returns the error lines."""
-    inputs = list_inputs(sources)
+    inputs = list_inputs(files)
     target = out_dir if "://" in out_dir else os.path.abspath(out_dir)
     with ray_cluster(settings) as ray:
         from ray.data.expressions import col
@@ -315,7 +316,7 @@ def convert_rows(
     pdfs: Sequence[str], job: ConvertJob, settings: RaySettings
 ) -> Iterator[dict[str, Any]]:
     """Convert every PDF on Ray; yield one row per PDF (Markdown or error), in input order."""
-    inputs = list_inputs(pdfs)
+    inputs = list_inputs([InputFile(pdf, is_pdf=True) for pdf in pdfs])
     with ray_cluster(settings) as ray:
         rows = list(_rows(_mapped(ray, inputs, ConvertWorker, job, _workers(ray, settings))))
     yield from sorted(rows, key=lambda row: (row["order"], row["source"]))
@@ -333,7 +334,8 @@ def convert_to_folder(
     nothing. The summary lists the outcomes in input order."""
     import time
 
-    from chunkcli.batch import BatchSummary, FileOutcome, write_atomically
+    from chunkcli.batch import BatchSummary, FileOutcome
+    from chunkcli.files import write_atomic
 
     started = time.perf_counter()
     outcomes = []
@@ -343,7 +345,7 @@ def convert_to_folder(
         if row["error"] is not None:
             outcomes.append(FileOutcome(pdf, None, error=row["error"]))
             continue
-        write_atomically(out_dir / relative, row["markdown"])
+        write_atomic(out_dir / relative, row["markdown"], make_parents=True)
         outcomes.append(FileOutcome(
             pdf, out_dir / relative, pages=row["pages"], blank=tuple(row["blank"]),
             image_only=tuple(row["image_only"]), garbage=tuple(row["garbage"]),

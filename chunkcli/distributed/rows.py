@@ -12,24 +12,27 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkcli.batch import DEFAULT_TIMEOUT_S, convert_with_time_limit
+from chunkcli.batch import convert_catching
 from chunkcli.errors import ChunkcliError
+from chunkcli.inputs import (
+    DEFAULT_TIMEOUT_S,
+    InputFailure,
+    InputFile,
+    ReadOptions,
+    document_from_bytes,
+)
 from chunkcli.model import Chunk
 from chunkcli.pipeline import ConvertOptions
-from chunkcli.source import damage_notes, forget_damage
 from chunkcli.split import SplitOptions, split_markdown
-from chunkcli.split.sources import ConvertSettings, document_from_bytes
-from chunkcli.workers import time_limit
 
 
 @dataclass(frozen=True, slots=True)
 class SplitJob:
-    """What `chunkcli split` does to each input: the split options, the convert options for
-    PDFs, and the seconds one file may take (conversion and split together; 0 = no limit)."""
+    """What `chunkcli split` does to each input: the split options, and how inputs are read
+    (convert options for PDFs, --timeout per PDF; --jobs is the engine's)."""
 
     split: SplitOptions = SplitOptions()
-    convert: ConvertSettings = ConvertSettings()
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    read: ReadOptions = ReadOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,30 +73,28 @@ class MarkdownRow:
     warnings: tuple[str, ...]
 
 
-def split_document(source: str, data: bytes, job: SplitJob) -> ChunkRows | ErrorRow:
-    """The chunks of the file named `source` whose content is `data` (Markdown, or a PDF that
-    is converted first), exactly as `chunkcli split source` makes them; or its error row."""
+def split_document(item: InputFile, data: bytes, job: SplitJob) -> ChunkRows | ErrorRow:
+    """The chunks of `item` whose content is `data` (Markdown, or a PDF that is converted
+    first under the time limit), exactly as `chunkcli split` makes them; or its error row."""
+    document = document_from_bytes(item, data, job.read)
+    if isinstance(document, InputFailure):
+        return ErrorRow(item.path, document.error)
     try:
-        with time_limit(job.timeout_s, Path(source)):
-            document = document_from_bytes(source, data, job.convert)
-            chunks = split_markdown(
-                document.markdown, job.split, source=source, source_bytes=document.source_bytes
-            )
+        chunks = split_markdown(
+            document.markdown, job.split, source=document.source, source_sha256=document.sha256
+        )
     except Exception as exc:  # noqa: BLE001 - one file's failure is its row, never the job's
-        return ErrorRow(source, _error_line(source, exc))
-    return ChunkRows(source, tuple(chunks))
+        return ErrorRow(item.path, _error_line(item.path, exc))
+    return ChunkRows(document.source, tuple(chunks))
 
 
 def convert_document(source: str, data: bytes, job: ConvertJob) -> MarkdownRow | ErrorRow:
     """The Markdown of the PDF named `source` whose content is `data`, as `chunkcli convert`
     writes it; or its error row."""
     started = time.perf_counter()
-    try:
-        forget_damage()
-        result = convert_with_time_limit(Path(source), job.convert, job.timeout_s, data=data)
-        warnings = damage_notes(source)
-    except Exception as exc:  # noqa: BLE001 - one file's failure is its row, never the job's
-        return ErrorRow(source, _error_line(source, exc))
+    result = convert_catching(Path(source), job.convert, job.timeout_s, data=data)
+    if isinstance(result, ChunkcliError):
+        return ErrorRow(source, str(result))
     return MarkdownRow(
         source=source,
         markdown=result.markdown,
@@ -102,7 +103,7 @@ def convert_document(source: str, data: bytes, job: ConvertJob) -> MarkdownRow |
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
         seconds=time.perf_counter() - started,
-        warnings=warnings,
+        warnings=result.warnings,
     )
 
 
