@@ -335,6 +335,13 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         except OutputWriteError as exc:
             error = f"{pdf}: {exc}"
             return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
+    return converted_outcome(pdf, target, result, time.perf_counter() - started)
+
+
+def converted_outcome(
+    pdf: Path, target: Path | None, result: ConvertResult, seconds: float
+) -> FileOutcome:
+    """The outcome of a PDF that converted (and, when `target` is set, was written there)."""
     return FileOutcome(
         source=pdf,
         output=target,
@@ -342,7 +349,7 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         blank=result.blank_pages,
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
-        seconds=time.perf_counter() - started,
+        seconds=seconds,
         warnings=result.warnings,
     )
 

@@ -113,10 +113,10 @@ def test_convert_document_row_matches_convert_pdf() -> None:
     result = convert_pdf(pdf)
     assert isinstance(row, MarkdownRow)
     assert row.markdown == result.markdown
-    assert (row.pages, row.blank, row.image_only) == (
+    assert (row.outcome.pages, row.outcome.blank, row.outcome.image_only) == (
         len(result.pages), result.blank_pages, result.image_only_pages
     )
-    assert row.warnings == ()
+    assert row.outcome.warnings == ()
 
 
 def test_split_rows_round_trip_to_the_same_json_lines() -> None:

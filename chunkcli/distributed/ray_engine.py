@@ -245,11 +245,12 @@ def convert_schema() -> Any:
 def markdown_row(order: int, result: MarkdownRow | ErrorRow) -> dict[str, object]:
     if isinstance(result, ErrorRow):
         return {"order": order, "source": result.source, "error": result.error}
+    outcome = result.outcome
     return {
         "order": order, "source": result.source, "error": None, "markdown": result.markdown,
-        "pages": result.pages, "blank": list(result.blank), "image_only": list(result.image_only),
-        "garbage": list(result.garbage), "seconds": result.seconds,
-        "warnings": list(result.warnings),
+        "pages": outcome.pages, "blank": list(outcome.blank),
+        "image_only": list(outcome.image_only), "garbage": list(outcome.garbage),
+        "seconds": outcome.seconds, "warnings": list(outcome.warnings),
     }  # fmt: skip
 
 

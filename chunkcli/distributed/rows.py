@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkcli.batch import convert_catching
+from chunkcli.batch import FileOutcome, convert_catching, converted_outcome
 from chunkcli.errors import ChunkcliError
 from chunkcli.inputs import (
     DEFAULT_TIMEOUT_S,
@@ -65,12 +65,7 @@ class MarkdownRow:
 
     source: str
     markdown: str
-    pages: int
-    blank: tuple[int, ...]
-    image_only: tuple[int, ...]
-    garbage: tuple[int, ...]
-    seconds: float
-    warnings: tuple[str, ...]
+    outcome: FileOutcome  # pages, blank/scanned/garbled pages, seconds, warnings
 
 
 def split_document(item: InputFile, data: bytes, job: SplitJob) -> ChunkRows | ErrorRow:
@@ -95,21 +90,12 @@ def convert_document(source: str, data: bytes, job: ConvertJob) -> MarkdownRow |
     result = convert_catching(Path(source), job.convert, job.timeout_s, data=data)
     if isinstance(result, ChunkcliError):
         return ErrorRow(source, str(result))
-    return MarkdownRow(
-        source=source,
-        markdown=result.markdown,
-        pages=len(result.pages),
-        blank=result.blank_pages,
-        image_only=result.image_only_pages,
-        garbage=result.garbage_pages,
-        seconds=time.perf_counter() - started,
-        warnings=result.warnings,
-    )
+    outcome = converted_outcome(Path(source), None, result, time.perf_counter() - started)
+    return MarkdownRow(source, result.markdown, outcome)
 
 
 def _error_line(source: str, exc: Exception) -> str:
-    """Library errors already name the file; anything else is a bug or a MuPDF error, named
-    the way the local batch names it."""
+    """Library errors already name the file; anything else is a bug, named with its type."""
     if isinstance(exc, ChunkcliError):
         return str(exc)
-    return f"{source}: conversion failed: {type(exc).__name__}: {exc}"
+    return f"{source}: split failed: {type(exc).__name__}: {exc}"
