@@ -250,7 +250,7 @@ def test_hyphen_kept_when_the_document_writes_the_compound_elsewhere() -> None:
     assert join_lines(["a dual-", "encoder model"], frozenset({"dual-encoder"})) == (
         "a dual-encoder model"
     )
-    assert join_lines(["a dual-", "encoder model"]) == "a dualencoder model"
+    assert join_lines(["a dual-", "encoder model"]) == "a dual-encoder model"  # word list
 
 
 def test_list_item_with_a_ragged_first_line_keeps_its_hanging_continuation() -> None:
