@@ -266,6 +266,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
     ] = False,
     quiet: QuietOption = False,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -281,6 +283,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert report.pdf -o report.md --pages 3-7
       cat report.pdf | chunkcli convert - -o report.md
       chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
+      chunkcli convert papers/ -o md/ --engine ray --ray-address auto
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -288,7 +291,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     """
     with reporting_errors():
         options = _convert_options(pages, password, tables=not no_tables)
-    if _is_folder_mode(inputs, output):
+    if _engine(engine, ray_address) == "ray":
+        _convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
+    elif _is_folder_mode(inputs, output):
         out_dir = _folder_output(output)
         _convert_folder(inputs, out_dir, options, jobs, timeout, quiet)
     elif inputs == ["-"]:
@@ -480,6 +485,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         int,
         typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
     ] = 1,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    output_format: Annotated[str, SPLIT_FORMAT_OPTION] = "jsonl",
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
 
@@ -495,6 +503,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
       cat notes.md | chunkcli split - --source notes.md
       chunkcli split md/ -o chunks.jsonl --meta team=legal
+      chunkcli split corpus/ --engine ray -o chunks.jsonl
+      chunkcli split corpus/ --engine ray --format parquet -o s3://bucket/chunks/
 
     A file that cannot be read or converted gets a one-line error; the other files' chunks
     are still written and the exit code is 1. Exit code 2: bad options or no input.
@@ -505,6 +515,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     from chunkcli.split.documents import split_documents
     from chunkcli.split.options import parse_meta
 
+    on_ray = _engine(engine, ray_address) == "ray"
+    if output_format != "jsonl" and not on_ray:
+        raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)
         convert_options = _convert_options(pages, password)
@@ -517,8 +530,11 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         if flat_metadata:
             check_flat_metadata(options.metadata, options.config())
         skip = Path(output) if output not in (None, "-") else None
-        files = find_inputs(paths, skip=skip)
         read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
+        if on_ray:
+            _split_on_ray(paths, output, options, read, (ray_address, output_format), quiet)
+            return
+        files = find_inputs(paths, skip=skip)
         documents = read_inputs(files, read, _stdin_bytes(paths))
         chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
         wrote = len(failures) < len(files)  # nothing is written when every input failed
@@ -657,6 +673,98 @@ def _sync_summary(plan: SyncPlan, dry_run: bool) -> str:
         f"{c('failed')} failed; {head} {count(plan.upserts, 'upsert')}, "
         f"{count(plan.deletes, 'delete')} ({plan.chunks} chunks indexed)"
     )
+
+
+# --- --engine ray (convert and split on a Ray cluster) ---------------------------------------
+
+ENGINE_OPTION = typer.Option(
+    "--engine", metavar="local|ray",
+    help="local: this machine's processes; ray: a Ray cluster (pip install 'chunkcli[ray]').",
+)
+RAY_ADDRESS_OPTION = typer.Option(
+    "--ray-address", metavar="ADDRESS",
+    help="With --engine ray: the cluster to join (auto, ray://host:10001, host:6379); "
+    "default: start a local one with --jobs CPUs.",
+)
+SPLIT_FORMAT_OPTION = typer.Option(
+    "--format", metavar="jsonl|parquet",
+    help="parquet (--engine ray): -o DIR/ or a URI gets chunks/ and errors/ Parquet datasets.",
+)
+ENGINES = ("local", "ray")
+
+if TYPE_CHECKING:
+    from chunkcli.split import SplitOptions
+
+
+def _engine(engine: str, ray_address: str | None) -> str:
+    if engine not in ENGINES:
+        raise typer.BadParameter("must be local or ray", param_hint="--engine")
+    if ray_address is not None and engine != "ray":
+        raise typer.BadParameter("needs --engine ray", param_hint="--ray-address")
+    return engine
+
+
+def _convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
+    inputs: list[str],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+    ray_address: str | None,
+) -> None:
+    """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
+    the local folder mode."""
+    from chunkcli.batch import find_pdfs, summary_lines
+    from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
+    from chunkcli.distributed.rows import ConvertJob
+
+    with reporting_errors():
+        pdfs = find_pdfs([Path(i) for i in inputs])
+        job = ConvertJob(options, timeout)
+        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(ray_address, jobs))
+    for line in summary_lines(summary):
+        err_console.print(line, markup=False, soft_wrap=True)
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def _split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are
+    paths: list[str],
+    output: str | None,
+    options: SplitOptions,
+    read: ReadOptions,
+    where: tuple[str | None, str],
+    quiet: bool,
+) -> None:
+    """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
+    (or Parquet); a file that fails is one line on stderr and exit 1, the others' chunks are
+    written."""
+    from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
+    from chunkcli.distributed.rows import SplitJob
+    from chunkcli.inputs import find_inputs
+
+    ray_address, output_format = where
+    if output_format not in ("jsonl", "parquet"):
+        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
+    if output_format == "parquet" and output in (None, "-"):
+        raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")
+    if "-" in paths:
+        raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
+    skip = Path(output) if output not in (None, "-") and output_format == "jsonl" else None
+    files = find_inputs(paths, skip=skip)
+    job, settings = SplitJob(options, read), RaySettings(ray_address, read.jobs)
+    if output_format == "parquet":
+        errors = split_to_parquet(files, job, settings, str(output))
+        written = f"wrote Parquet to {output}"
+    else:
+        outcome = split_to_jsonl(files, job, settings)
+        errors, written = outcome.errors, f"wrote {plural(outcome.chunks, 'chunk')} to {output}"
+        _write_output(output, outcome.jsonl)
+    for error in errors:
+        _error(error)
+    _note(written, quiet or output in (None, "-"))
+    if errors:
+        raise typer.Exit(EXIT_FAILED)
 
 
 # --- check ---------------------------------------------------------------------------------

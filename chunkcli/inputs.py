@@ -191,6 +191,23 @@ def read_documents(
     return read_inputs(find_inputs(paths), options, stdin)
 
 
+def document_from_bytes(
+    item: InputFile, data: bytes, options: ReadOptions = ReadOptions()
+) -> InputDocument | InputFailure:
+    """The document read_inputs makes of `item`, from its bytes read elsewhere (a distributed
+    engine's reader): a PDF is converted in this process under `options.timeout_s`, errors
+    name `item.path`, never a temporary file."""
+    if not item.is_pdf:
+        return _markdown_document(item, data, options.stdin_name)
+    from chunkcli.batch import convert_catching
+    from chunkcli.pipeline import ConvertOptions
+
+    path = Path(item.path)
+    result = convert_catching(path, options.convert or ConvertOptions(), options.timeout_s,
+                              data=data)  # fmt: skip
+    return _as_document(item, path, _markdown_only(path, result), options.stdin_name)
+
+
 def _read_markdown(
     item: InputFile, stdin: bytes | None, stdin_name: str | None
 ) -> InputDocument | InputFailure:
@@ -201,6 +218,12 @@ def _read_markdown(
             data = Path(item.path).read_bytes()
         except OSError as exc:
             return InputFailure(item.path, f"{item.path}: cannot read ({exc.strerror or exc})")
+    return _markdown_document(item, data, stdin_name)
+
+
+def _markdown_document(
+    item: InputFile, data: bytes, stdin_name: str | None
+) -> InputDocument | InputFailure:
     name = "<stdin>" if item.path == STDIN else item.path
     try:
         markdown = data.decode("utf-8-sig")  # a byte-order mark is not text
