@@ -19,6 +19,7 @@ from typing import Any
 
 import pymupdf
 
+from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
 from chunkcli.model import (
     BBox,
@@ -139,13 +140,18 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
     lines: list[Line] = []
+    several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
+                several.append((spans, _is_vertical(raw_line)))
+    gutters = gutter_positions([spans for spans, vertical in several if not vertical])
+    for spans, vertical in several:
+        for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
+            lines.extend(_split_at_gaps(part, vertical))
     return attach_drop_caps(rebuild_vertical_lines(lines))
 
 

@@ -135,6 +135,11 @@ def body(n: int) -> str:
     """BODY with its words rotated by `n`: each page's text differs, as real pages do."""
     shift = n % len(_BODY_WORDS)
     return " ".join(_BODY_WORDS[shift:] + _BODY_WORDS[:shift])
+# Short words, as a justified register column has them: its word gaps stay narrow.
+SHORT_WORDS = (
+    "the log of each unit is kept by the crew at the site and read out at the end of a shift so "
+    "that the next crew can see what was done and what is still to do on the line"
+)
 JA_BODY = "本ガイドラインは、事業者が製品の安全性を確保するために実施すべき事項を定めるものである。"
 
 
@@ -163,7 +168,8 @@ def three_narrow_columns() -> Case:
     width, gutter, x0 = 160.0, 7.0, 40.0
     texts = []
     for index in range(3):
-        words = f"Column {'ABC'[index]} opens here. {BODY}. {BODY}. Column {'ABC'[index]} closes."
+        words = (f"Column {'ABC'[index]} opens here. {SHORT_WORDS}. {SHORT_WORDS}. "
+                 f"Column {'ABC'[index]} closes.")
         texts.append(_fill_lines(words, width, 9.0))
     # Drawn row by row, as such registers are typeset: MuPDF then continues one line across
     # the gutter.
@@ -208,7 +214,8 @@ def chart_beside_column() -> Case:
     """A white paper: the left column holds a chart's labels and values, the right column
     the prose; the two share baselines 8 pt apart."""
     items: list[Item] = []
-    prose = _fill_lines(f"The prose column starts. {BODY}. {BODY}. The prose column ends.", 250, 10)
+    prose = _fill_lines(f"The prose column starts. {SHORT_WORDS}. {SHORT_WORDS}. "
+                        "The prose column ends.", 250, 10)
     labels = ["Region North 12.4", "Region South 9.8", "Region East 15.1", "Region West 7.3"] * 3
     for i, line in enumerate(prose):  # label then prose, row by row
         pieces = ((294 - text_width(labels[i], 10), labels[i]),) if i < len(labels) else ()

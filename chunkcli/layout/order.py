@@ -20,7 +20,7 @@ from chunkcli.model import BBox, Block, BlockKind
 BOX_CORE_MARGIN = 0.25
 MAX_CORE_MARGIN_PT = 40.0
 # A gutter is at least this wide (points): word gaps are far narrower.
-MIN_GUTTER_PT = 7.0
+MIN_GUTTER_PT = 5.0
 # A column's typical line is at least this many line heights wide; a strip of bullets,
 # item numbers or footnote marks beside text is not a column.
 MIN_COLUMN_WIDTH_LINES = 3.0
