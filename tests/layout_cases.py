@@ -315,8 +315,44 @@ def bold_numbered_headings(with_outline: bool) -> Case:
     outline = tuple((1, h, 1) for h in heads) if with_outline else ()
     checks = tuple({"type": "heading", "text": h} for h in heads)
     name = "bold_numbered_outline" if with_outline else "bold_numbered_headings"
-    return Case(name, 4, [items], checks + ({"type": "absent", "text": "controller Operators"},),
-                outline=outline)
+    return Case(name, 4, [items], checks + (
+        {"type": "not_heading", "text": "Operators", "contains": True},), outline=outline)
+
+
+def run_in_headings() -> Case:
+    """Bold numbered headings that run into their paragraph on the same line."""
+    heads = ["2.1 Inspection intervals", "2.2 Replacement of sensors", "2.3 Records"]
+    items: list[Item] = []
+    y = 90.0
+    for n, head in enumerate(heads):
+        lines = wrap_text(f"{body(n)}. {body(n + 2)}.", 480, 10)
+        first = lines[0].split()
+        lead = " ".join(first[: max(1, len(first) - 4)])
+        rest = wrap_text(" ".join(first[len(lead.split()):] + " ".join(lines[1:]).split()), 480,
+                         10)
+        items.append(Text(50, y, head, size=10, bold=True))
+        items.append(Text(50 + text_width(head, 10, bold=True) + 4, y, lead, size=10))
+        items += [Text(50, y + 14 * (i + 1), line, size=10) for i, line in enumerate(rest)]
+        y += 14 * (len(rest) + 1) + 8
+    checks = tuple({"type": "heading", "text": h} for h in heads)
+    return Case("run_in_headings", 4, [items], checks + (
+        {"type": "not_heading", "text": "Operators", "contains": True},))
+
+
+def consecutive_margin_articles() -> Case:
+    """第一条/第二条/第三条 in a margin column on consecutive lines, one-line articles beside."""
+    items: list[Item] = []
+    checks: list[Check] = []
+    for i, number in enumerate(("第一条", "第二条", "第三条", "第四条")):
+        y = 100 + 16 * i
+        items.append(Text(50, y, number, size=10.5, cjk=True))
+        items.append(Text(130, y, f"{number[1]}番目の規定を定める。", size=10.5, cjk=True))
+        checks.append({"type": "order", "before": number, "after": f"{number[1]}番目の規定"})
+    items += [Text(130, 180 + 15 * i, line, size=10.5, cjk=True)
+              for i, line in enumerate(wrap_text(JA_BODY * 4, 400, 10.5, cjk=True))]
+    checks += [{"type": "absent", "text": "第一条第二条"},
+               {"type": "not_heading", "text": "第一条第二条", "contains": True}]
+    return Case("consecutive_margin_articles", 4, [items], tuple(checks))
 
 
 def consecutive_articles() -> Case:
@@ -535,6 +571,8 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     lambda: bold_numbered_headings(False),
     lambda: bold_numbered_headings(True),
     consecutive_articles,
+    run_in_headings,
+    consecutive_margin_articles,
     title_on_two_lines,
     source_line_is_no_title,
     chart_labels_are_no_headings,
