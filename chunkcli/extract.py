@@ -19,8 +19,8 @@ from typing import Any
 
 import pymupdf
 
-from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
+from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.model import (
     BBox,
     Block,

@@ -25,7 +25,15 @@ from typing import Any
 
 import pymupdf
 
-from tests.pdf_factory import Item, Text, TextRow, make_pdf, text_width, wrap_text, wrapped_paragraph
+from tests.pdf_factory import (
+    Item,
+    Text,
+    TextRow,
+    make_pdf,
+    text_width,
+    wrap_text,
+    wrapped_paragraph,
+)
 
 LANDSCAPE = (842.0, 595.0)
 PORTRAIT = (595.0, 842.0)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from chunkcli.glyphs import UNUSABLE_CHAR
 from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
-from chunkcli.model import Block, BlockKind, Document, OutlineEntry, Page
+from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page
 
 # Numbering patterns and their depth rank within their family (0 = chapter-like).
 _KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
@@ -91,6 +91,9 @@ def numbering_pattern(text: str) -> tuple[str, int] | None:
 
 def label_headings(document: Document) -> Document:
     """Mark heading blocks and give each a level (1 = title, 2 = chapter, ...)."""
+    document = replace(document, pages=tuple(
+        replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
+    ))
     body = body_font_size(document)
     candidates = _candidates(document, body)
     levels = _outline_levels(document, candidates) or {}
@@ -114,14 +117,49 @@ def label_headings(document: Document) -> Document:
     return replace(document, pages=pages)
 
 
+def split_run_in_headings(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """A paragraph that opens with a bold numbered heading running into plain text on the same
+    line ("**2.1 Inspection intervals** Operators record …") becomes that heading line and the
+    paragraph after it."""
+    result: list[Block] = []
+    for block in blocks:
+        parts = _run_in_parts(block)
+        result.extend(parts if parts else (block,))
+    return tuple(result)
+
+
+def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
+    if block.kind != BlockKind.PARAGRAPH or block.lines[0].vertical:
+        return None
+    spans = block.lines[0].spans
+    lead = 0
+    while lead < len(spans) and (spans[lead].bold or not spans[lead].text.strip()):
+        lead += 1
+    head = "".join(s.text for s in spans[:lead]).strip()
+    rest = spans[lead:]
+    if not head or not "".join(s.text for s in rest).strip() or len(head) > MAX_HEADING_CHARS:
+        return None
+    if numbering_pattern(head) is None or head.endswith((",", "、", ";")):
+        return None
+    head_line = Line(spans[:lead], BBox.enclosing([s.bbox for s in spans[:lead]]))
+    rest_line = Line(rest, BBox.enclosing([s.bbox for s in rest]))
+    lines = (rest_line, *block.lines[1:])
+    return (
+        Block(BlockKind.PARAGRAPH, (head_line,), head_line.bbox, block.page, column=block.column),
+        Block(BlockKind.PARAGRAPH, lines, BBox.enclosing([ln.bbox for ln in lines]), block.page,
+              column=block.column),
+    )
+
+
 def _without_cover_lines(
     document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],
     body: float,
 ) -> list[_Candidate]:
-    """Drop size-only candidates of a cover page: the page holding the title and almost no
-    body text. Its ministry, company and date lines would head every chunk's path."""
+    """Drop size-only candidates of a cover page: the first of several pages, holding the
+    title and almost no body text. Its ministry, company and date lines would otherwise head
+    every chunk's path."""
     title_pages = {page for (page, _), level in levels.items() if level == 1}
-    if title_pages != {0} or not document.pages:
+    if title_pages != {0} or len(document.pages) < 2:  # a one-page document has no cover
         return candidates
     body_chars = sum(
         len(line.text)
