@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from chunkcli.glyphs import UNUSABLE_CHAR
+from chunkcli.charclasses import UNUSABLE_CHAR
 from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page
 
