@@ -38,9 +38,11 @@ EXIT_FAILED = 1  # a document could not be read or converted, or (check) a docum
 EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
-# The option classes' defaults are the CLI's: one place to change them.
-DEFAULT_TIMEOUT_S = 120.0
-DEFAULT_MAX_TOKENS = 800
+# The option classes' defaults, as typer needs them when this module loads. Importing the
+# classes here would import the split and check packages on every `--help`;
+# tests/test_cli_common.py checks that every flag's default equals its option field's.
+DEFAULT_TIMEOUT_S = 120.0  # ReadOptions.timeout_s
+DEFAULT_MAX_TOKENS = 800  # SplitOptions.max_tokens, CheckOptions.max_tokens
 
 app = typer.Typer(
     name="chunkcli",

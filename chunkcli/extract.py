@@ -34,6 +34,7 @@ from chunkcli.model import (
 )
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
+from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -141,6 +142,8 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
+    if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+        raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
