@@ -20,6 +20,7 @@ from typing import Any
 import pymupdf
 
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
+from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.model import (
     BBox,
     Block,
@@ -144,13 +145,18 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
         raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
+    several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
+                several.append((spans, _is_vertical(raw_line)))
+    gutters = gutter_positions([spans for spans, vertical in several if not vertical])
+    for spans, vertical in several:
+        for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
+            lines.extend(_split_at_gaps(part, vertical))
     return attach_drop_caps(rebuild_vertical_lines(lines))
 
 
