@@ -164,6 +164,7 @@ class PageStatus(StrEnum):
     BLANK = "blank"  # no text, no images
     IMAGE_ONLY = "image_only"  # no text layer: a scan or a picture
     GARBAGE = "garbage"  # text layer unusable (NUL, U+FFFD, (cid:N), private-use glyphs)
+    DAMAGED = "damaged"  # MuPDF could not interpret all of the page: content may be missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +221,10 @@ class ConvertResult:
     @property
     def garbage_pages(self) -> tuple[int, ...]:
         return self.pages_with(PageStatus.GARBAGE)
+
+    @property
+    def damaged_pages(self) -> tuple[int, ...]:
+        return self.pages_with(PageStatus.DAMAGED)
 
 
 class ChunkKind(StrEnum):

@@ -18,6 +18,7 @@ PAGE_MARKERS = {
     PageStatus.BLANK: "<!-- page {n}: blank -->",
     PageStatus.IMAGE_ONLY: "<!-- page {n}: no text layer (image only) -->",
     PageStatus.GARBAGE: "<!-- page {n}: unusable text layer (treated as image only) -->",
+    PageStatus.DAMAGED: "<!-- page {n}: damaged (MuPDF could not read all of it) -->",
 }
 # Characters that would turn a paragraph's first character into Markdown syntax.
 _LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")

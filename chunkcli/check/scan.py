@@ -113,6 +113,8 @@ class ScannedMarkdown:
 def marker_status(note: str | None) -> PageStatus:
     """The page status a marker's note announces (`blank`, `no text layer`, `unusable ...`)."""
     text = (note or "").lower()
+    if "damaged" in text:
+        return PageStatus.DAMAGED
     if "unusable" in text or "garbage" in text:
         return PageStatus.GARBAGE
     if "no text layer" in text or "image only" in text or "image_only" in text:
