@@ -14,11 +14,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 	touch $(STAMP)
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,bench]'
 	touch $(BENCH_STAMP)
 
 ## run: PDFs in samples/ -> out/*.md -> out/chunks.jsonl -> check report
@@ -50,6 +50,9 @@ samples: $(STAMP)
 
 golden: $(STAMP)
 	UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/test_samples.py tests/test_split_golden.py
+	@echo '--- what changed in samples/ (review it before committing):'
+	@git --no-pager diff --stat -- samples/ tests/fixtures/
+	@git --no-pager diff -- samples/ tests/fixtures/ | head -n 400
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

@@ -20,7 +20,7 @@ from typing import Any
 
 import pymupdf
 
-from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
+from chunkcli.charclasses import LATIN1_LETTER, unusable_share
 from chunkcli.model import (
     BBox,
     Block,
@@ -35,6 +35,7 @@ from chunkcli.model import (
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
+from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -64,10 +65,11 @@ LIGATURES = str.maketrans(
      "\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
 )
 
-# Share of unusable characters (NUL, U+FFFD, private use, control) above which a page's text
-# layer is garbage: real text has none; a broken Type3/CID font gives nearly all.
+# Share of unusable glyphs (charclasses.unusable_share: NUL, U+FFFD, private use, control,
+# (cid:N)) above which a page's text layer is garbage and the page is treated as image only:
+# real text has none; a broken Type3/CID font gives nearly all. check warns from a lower share
+# (its --garbage-share, 0.1): a page can be degraded without being unusable.
 GARBAGE_SHARE = 0.3
-_WHITESPACE = re.compile(r"\s")
 # Mojibake: more than this share of the letters are Latin-1 accented letters (French or
 # German text has well under a tenth), counted once there are this many of them.
 MOJIBAKE_SHARE = 0.25
@@ -96,7 +98,8 @@ def extract_document(
     find_tables: bool = True,
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks."""
-    numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
+    selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
+    numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
@@ -163,6 +166,8 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
+    if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+        raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
@@ -269,12 +274,8 @@ def _line(spans: list[Span], vertical: bool) -> Line:
 
 def is_garbage_text(text: str) -> bool:
     """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
-    visible = len(text) - len(_WHITESPACE.findall(text))
-    if not visible:
-        return False
-    cid_chars = sum(len(m) for m in CID_RUN.findall(text))
-    bad = len(UNUSABLE_CHAR.findall(text)) + cid_chars
-    return bad / visible > GARBAGE_SHARE or _is_mojibake(text)
+    share, visible = unusable_share(text)
+    return visible > 0 and (share > GARBAGE_SHARE or _is_mojibake(text))
 
 
 def _is_mojibake(text: str) -> bool:

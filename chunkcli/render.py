@@ -1,8 +1,9 @@
 """Ordered, labelled blocks -> GitHub-Flavored Markdown (pure).
 
-Every page starts with a marker line (`<!-- page N -->`) so that `split` can attribute
-chunks to pages from the Markdown alone. Blocks are separated by one blank line; the items
-of one list by a line break.
+A provenance comment names the PDF, and every page starts with a marker line
+(`<!-- page N -->`), so that `split` can attribute chunks to the file and its pages from the
+Markdown alone; `markdown_format` owns these spellings. Blocks are separated by one blank line;
+the items of one list by a line break.
 """
 
 from __future__ import annotations
@@ -10,18 +11,17 @@ from __future__ import annotations
 import re
 
 from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
-from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
-from chunkcli.text import hyphenated_words, join_lines
+from chunkcli.markdown_format import (
+    PageMarker,
+    Provenance,
+    escape_leading_syntax,
+    format_page_marker,
+    format_provenance,
+    format_table,
+)
+from chunkcli.model import Block, BlockKind, Document, Page
+from chunkcli.text import hangul_word_prefixes, hyphenated_words, join_lines
 
-PAGE_MARKERS = {
-    PageStatus.TEXT: "<!-- page {n} -->",
-    PageStatus.BLANK: "<!-- page {n}: blank -->",
-    PageStatus.IMAGE_ONLY: "<!-- page {n}: no text layer (image only) -->",
-    PageStatus.GARBAGE: "<!-- page {n}: unusable text layer (treated as image only) -->",
-    PageStatus.DAMAGED: "<!-- page {n}: damaged (MuPDF could not read all of it) -->",
-}
-# Characters that would turn a paragraph's first character into Markdown syntax.
-_LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
 # A paragraph this short with no letter or digit is decoration, not content.
 ORNAMENT_MAX_CHARS = 3
 # An item whose bullet starts this far right of the previous item's bullet is nested in it.
@@ -29,26 +29,30 @@ LIST_NEST_PT = 6.0
 _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
 
 
-def render_markdown(document: Document) -> str:
-    """The whole document as GFM text ending in exactly one newline."""
+def render_markdown(document: Document, provenance: Provenance | None = None) -> str:
+    """The whole document as GFM text ending in exactly one newline, headed by `provenance`."""
     compounds = document_compounds(document)
     parts = [render_page(page, compounds) for page in document.pages]
+    if provenance is not None:
+        parts.insert(0, format_provenance(provenance))
     return "\n\n".join(p for p in parts if p).rstrip("\n") + "\n"
 
 
 def document_compounds(document: Document) -> frozenset[str]:
-    """Hyphenated words written inside lines anywhere in the document ("dual-encoder")."""
+    """Hyphenated words written inside lines anywhere in the document ("dual-encoder"), and
+    the starts of the Korean words written inside lines (see chunkcli.text.join_lines)."""
     words: set[str] = set()
     for page in document.pages:
         for block in page.blocks:
             for line in block.lines:
                 if "-" in line.text:
                     words |= hyphenated_words(line.text.rstrip(" -\u2010"))
+                words |= hangul_word_prefixes(line.text)
     return frozenset(words)
 
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
-    pieces: list[str] = [PAGE_MARKERS[page.status].format(n=page.number)]
+    pieces: list[str] = [format_page_marker(PageMarker(page.number, page.status))]
     nesting: list[tuple[float, int]] = []  # (bullet x, content indent) of open list levels
     for block in page.blocks:
         text = render_block(block, compounds)
@@ -77,7 +81,7 @@ def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
     if block.kind == BlockKind.FURNITURE:
         return ""
     if block.kind == BlockKind.TABLE:
-        return render_table(block.cells)
+        return format_table(block.cells, block.header_rows)
     text = join_lines([line.text for line in block.lines], compounds)
     if not text:
         return ""
@@ -102,27 +106,3 @@ def render_list_item(text: str) -> str:
     if ENUMERATOR.match(text):
         return "- " + text
     return text
-
-
-def escape_leading_syntax(text: str) -> str:
-    """Backslash-escape a first character that Markdown would read as syntax."""
-    return "\\" + text if _LEADING_SYNTAX.match(text) else text
-
-
-def render_table(rows: tuple[tuple[str, ...], ...]) -> str:
-    """A GFM pipe table; the first row is the header."""
-    if not rows:
-        return ""
-    width = max(len(row) for row in rows)
-    lines = [_table_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
-    lines.extend(_table_row(row, width) for row in rows[1:])
-    return "\n".join(lines)
-
-
-def _table_row(row: tuple[str, ...], width: int) -> str:
-    cells = [_cell(c) for c in row] + [""] * (width - len(row))
-    return "| " + " | ".join(cells) + " |"
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")

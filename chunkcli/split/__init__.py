@@ -6,18 +6,16 @@ scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
-from collections.abc import Iterator
 from pathlib import PurePath
 
+from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
+from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
-from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -32,14 +30,16 @@ def split_markdown(
     markdown: str,
     options: SplitOptions = SplitOptions(),
     *,
-    source: str = "",
-    source_bytes: bytes | None = None,
+    source: str | None = None,
+    source_sha256: str | None = None,
     count_tokens: TokenCounter | None = None,
 ) -> list[Chunk]:
     """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
 
-    `source` is the path as given (it names the title when there is no H1); `source_bytes`
-    (default: the Markdown as UTF-8) gives `source_sha256` and the default `doc_id`.
+    `source` is the path as given (it names the title when there is no H1) and
+    `source_sha256` the sha256 of its bytes, which gives the default `doc_id`. Left out, both
+    come from the provenance comment that `convert` writes (the PDF's name and hash), else
+    the source is unnamed and the hash is the Markdown's own.
     `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
     (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
     every chunk is recounted.
@@ -52,38 +52,33 @@ def split_markdown(
         if sums_exact
         else counter_per_span(markdown, count)
     )
-    with _no_cycle_collection():
-        scan = scan_markdown(markdown, count_spans)
-        title = find_title(scan.pieces, options.title, _stem(source))
-        layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-        plans = plan_chunks(layout)
-    sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
-    default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
+    scan = scan_markdown(markdown, count_spans)
+    named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
+    title = find_title(scan.pieces, options.title, _stem(named))
+    layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
+    planned = plan_mode(layout, title[1])
+    source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else default_doc_id,
+        doc_id=options.doc_id if options.doc_id is not None else sha[:DOC_ID_HEX_DIGITS],
         source=source,
-        source_sha256=sha.hexdigest(),
+        source_sha256=sha,
         title=title[0],
-        split_config=options.config(),
+        split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
-    with _no_cycle_collection():
-        return build_chunks(layout, plans, scan.page_marks, identity)
+    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity)
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector (if it runs) for the duration. Splitting makes a few
-    hundred thousand small tuples and lists that form no cycles; the collector would walk all
-    of them again and again (5-10 % of split time on 5 MB). Reference counting still frees
-    everything; the collector resumes afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
+    """(source, sha256): as given, else from convert's provenance comment, else the Markdown's."""
+    if source is None or sha256 is None:
+        provenance = parse_provenance(markdown)
+        if provenance is not None:
+            source = provenance.source if source is None else source
+            sha256 = provenance.sha256 if sha256 is None else sha256
+    if sha256 is None:
+        sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
+    return source or "", sha256
 
 
 def _offline_counter(encoding_name: str) -> TokenCounter:
