@@ -40,7 +40,9 @@ def test_count_larger_than_the_page_tree_keeps_the_real_page(tmp_path: Path) -> 
 
 
 def test_page_tree_that_contains_itself_is_a_worded_failure(tmp_path: Path) -> None:
-    data = build_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"])
+    data = build_pdf(
+        [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"]
+    )
     pdf = _write(tmp_path, "loop.pdf", data)
     with pytest.raises(PdfOpenError) as caught:
         convert_pdf(pdf)
@@ -51,7 +53,10 @@ def test_non_finite_span_geometry_is_clamped() -> None:
     span = _span({"text": "Huge", "bbox": (72.0, -math.inf, math.nan, math.inf), "size": math.inf})
     assert span is not None
     assert (span.bbox.x0, span.bbox.top, span.bbox.x1, span.bbox.bottom) == (
-        72.0, -MAX_GEOMETRY_PT, 0.0, MAX_GEOMETRY_PT,
+        72.0,
+        -MAX_GEOMETRY_PT,
+        0.0,
+        MAX_GEOMETRY_PT,
     )
     assert span.size == MAX_GEOMETRY_PT
 
@@ -69,7 +74,9 @@ def test_huge_font_size_converts_the_rest(tmp_path: Path) -> None:
 def test_mupdf_errors_are_worded_without_their_code() -> None:
     import pymupdf
 
-    data = build_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"])
+    data = build_pdf(
+        [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"]
+    )
     with pytest.raises(pymupdf.mupdf.FzErrorBase) as caught:
         pymupdf.open(stream=data).load_page(0)
     assert failure_reason(caught.value) == "MuPDF cannot read it: cycle in page tree"
@@ -104,7 +111,8 @@ def test_garbage_inline_image_keeps_the_text_and_marks_the_page(tmp_path: Path) 
 
 
 def test_check_counts_damaged_pages() -> None:
-    markdown = "<!-- page 1 -->\n\nSome text here.\n\n<!-- page 2: damaged (MuPDF could not read all of it) -->\n"
+    damaged_marker = "<!-- page 2: damaged (MuPDF could not read all of it) -->"
+    markdown = f"<!-- page 1 -->\n\nSome text here.\n\n{damaged_marker}\n"
     report = check_markdown(markdown)
     damaged = [issue for issue in report.issues if issue.code == "pages.damaged"]
     assert [(i.page, i.severity.value) for i in damaged] == [(2, "warn")]

@@ -116,7 +116,9 @@ def time_one(case: str, size: int, tool: str, timeout: float) -> Timing:
     return Timing(float(data["cpu"]), int(data["rss_kb"]), int(data["chars"]))
 
 
-def measure(cases: list[str], tools: list[str], small: int, large: int, timeout: float) -> list[Verdict]:
+def measure(
+    cases: list[str], tools: list[str], small: int, large: int, timeout: float
+) -> list[Verdict]:
     verdicts = []
     for case in cases:
         for tool in tools:
@@ -146,7 +148,9 @@ HEADER = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--small-mb", type=float, default=0.25)
     parser.add_argument("--large-mb", type=float, default=2.0)
     parser.add_argument("--timeout", type=float, default=60.0)
@@ -155,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(HEADER, flush=True)
     verdicts = measure(
-        args.cases.split(","), args.tools.split(","),
-        int(args.small_mb * 1e6), int(args.large_mb * 1e6), args.timeout,
+        args.cases.split(","),
+        args.tools.split(","),
+        int(args.small_mb * 1e6),
+        int(args.large_mb * 1e6),
+        args.timeout,
     )
     failed = [v for v in verdicts if not v.ok]
     print(f"\n{len(verdicts) - len(failed)}/{len(verdicts)} ok")

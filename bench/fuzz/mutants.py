@@ -100,11 +100,21 @@ MUTATIONS: dict[str, Mutation] = {
 }
 # How often each kind is drawn: the cheap byte-level kinds most, the expensive whole-file
 # kinds (which ignore their seed file) a few times each.
-WEIGHTS = {"flip": 30, "truncate": 20, "xref": 15, "length": 15, "loop": 12,
-           "nesting": 4, "textobjects": 2, "zeros": 2}
+WEIGHTS = {
+    "flip": 30,
+    "truncate": 20,
+    "xref": 15,
+    "length": 15,
+    "loop": 12,
+    "nesting": 4,
+    "textobjects": 2,
+    "zeros": 2,
+}
 
 
-def mutants(seeds: Sequence[tuple[str, bytes]], count: int, seed: int = 15) -> Iterator[tuple[str, bytes]]:
+def mutants(
+    seeds: Sequence[tuple[str, bytes]], count: int, seed: int = 15
+) -> Iterator[tuple[str, bytes]]:
     """`count` mutants of the seed files, deterministic for (seeds, count, seed)."""
     kinds = sorted(MUTATIONS)
     for k in range(count):
@@ -126,7 +136,9 @@ def structural() -> dict[str, bytes]:
         "tree-contains-itself": build_pdf([catalog, b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"]),
         "huge-font-size": simple_pdf([huge]),
         "user-unit-0": simple_pdf([HELLO], page_extra=b"/UserUnit 0"),
-        "deep-dictionary": simple_pdf([HELLO], page_extra=b"/Foo " + b"<< /A " * 10000 + b">> " * 10000),
+        "deep-dictionary": simple_pdf(
+            [HELLO], page_extra=b"/Foo " + b"<< /A " * 10000 + b">> " * 10000
+        ),
         "deep-array-in-text": simple_pdf(
             [b"BT /F1 12 Tf 72 700 Td " + b"[" * 10000 + b"(x)" + b"]" * 10000 + b" TJ ET"]
         ),

@@ -37,14 +37,18 @@ def text_content(lines: Sequence[tuple[float, float, float, str]]) -> bytes:
     ops = [b"BT"]
     for x, y, size, text in lines:
         escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        ops.append(b"/F1 %s Tf 1 0 0 1 %s %s Tm (%s) Tj" % (
-            _num(size), _num(x), _num(y), escaped.encode("latin-1")))
+        ops.append(
+            b"/F1 %s Tf 1 0 0 1 %s %s Tm (%s) Tj"
+            % (_num(size), _num(x), _num(y), escaped.encode("latin-1"))
+        )
     ops.append(b"ET")
     return b"\n".join(ops)
 
 
 def _num(value: float) -> bytes:
-    return (b"%d" % value) if float(value).is_integer() and abs(value) < 1e15 else repr(value).encode()
+    return (
+        (b"%d" % value) if float(value).is_integer() and abs(value) < 1e15 else repr(value).encode()
+    )
 
 
 FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"

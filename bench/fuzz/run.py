@@ -116,7 +116,9 @@ def table(results: dict[str, Counter[str]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--mutants", type=int, default=500)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--commands", default="convert,split,check")
