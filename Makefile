@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 JOBS ?=
 
-.PHONY: run test lint bench golden samples clean
+.PHONY: run test lint bench golden samples clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ lint: $(STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/convert_bench.py $(BENCH_DIR)
 	$(BIN)/python bench/split_bench.py
+
+## fuzz: the reliability campaign (>= 500 PDF mutants through convert/split/check, then the
+## pathological Markdown speed table); slow: run it alone, niced
+fuzz: $(STAMP)
+	nice -n 10 $(BIN)/python bench/fuzz/run.py --mutants 500 --markdown
 
 ## samples: regenerate the sample PDFs; golden: regenerate their expected outputs (review the diff!)
 samples: $(STAMP)

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import glob
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -47,6 +48,7 @@ class FileOutcome:
     blank: tuple[int, ...] = ()
     image_only: tuple[int, ...] = ()
     garbage: tuple[int, ...] = ()
+    damaged: tuple[int, ...] = ()  # pages MuPDF could not fully interpret
     seconds: float = 0.0
     error: str | None = None  # one line naming the file and the reason
     warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
@@ -187,7 +189,20 @@ def _convert_catching(
     except ChunkcliError as exc:
         return exc
     except Exception as exc:  # noqa: BLE001 - a bug or a MuPDF error on one file, reported as such
-        return ChunkcliError(f"{path}: conversion failed: {type(exc).__name__}: {exc}")
+        return ChunkcliError(f"{path}: conversion failed: {failure_reason(exc)}")
+
+
+# MuPDF's messages start with its error code ("code=7: cycle in page tree"): no help to a person.
+_MUPDF_CODE_RE = re.compile(r"^code=\d+:\s*")
+
+
+def failure_reason(exc: Exception) -> str:
+    """An unexpected error in words: MuPDF's own message without its code, on one line; other
+    errors keep their type, which names the bug to report."""
+    message = " ".join(str(exc).split())
+    if type(exc).__module__.startswith("pymupdf") or _MUPDF_CODE_RE.match(message):
+        return f"MuPDF cannot read it: {_MUPDF_CODE_RE.sub('', message)}"
+    return f"{type(exc).__name__}: {message}"
 
 
 convert_catching = _convert_catching  # for engines that hand a worker the bytes (distributed)
@@ -349,6 +364,7 @@ def converted_outcome(
         blank=result.blank_pages,
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
+        damaged=result.damaged_pages,
         seconds=seconds,
         warnings=result.warnings,
     )
@@ -376,6 +392,7 @@ def summary_lines(summary: BatchSummary) -> list[str]:
     lines += _page_note(summary, lambda o: o.blank, "blank pages")
     lines += _page_note(summary, lambda o: o.image_only, "pages with no text layer (no OCR)")
     lines += _page_note(summary, lambda o: o.garbage, "pages with an unreadable text layer")
+    lines += _page_note(summary, lambda o: o.damaged, "damaged pages (content may be missing)")
     warnings = [warning for outcome in summary.outcomes for warning in outcome.warnings]
     if warnings:
         lines.append(f"warnings: {len(warnings)}")
@@ -404,6 +421,7 @@ def page_warnings(outcome: FileOutcome) -> list[str]:
     notes = (
         (outcome.image_only, "no text layer (scanned? no OCR is done)"),
         (outcome.garbage, "an unreadable text layer (broken fonts)"),
+        (outcome.damaged, "damaged: MuPDF could not read all of it (content may be missing)"),
     )
     pages = [f"{outcome.source}: page {page_ranges(p)}: {what}" for p, what in notes if p]
     return [*outcome.warnings, *pages]

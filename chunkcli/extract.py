@@ -12,6 +12,7 @@ furniture: that is `chunkcli.layout`.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ from chunkcli.model import (
     PageStatus,
     Span,
 )
+from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
 from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
@@ -75,6 +77,19 @@ MOJIBAKE_SHARE = 0.25
 MIN_MOJIBAKE_LETTERS = 20
 # Pages with fewer drawing commands than this and no image count as blank, not as a picture.
 MIN_DRAWINGS_FOR_FIGURE = 5
+# Geometry enters here and is made finite here, so that no later stage rounds, sorts or
+# compares an infinity or a NaN (a font size of 99999999999999999999 in one Tf reached
+# layout.headings as inf and failed the whole file). PDF pages are at most 14,400 units a
+# side (ISO 32000 Annex C); a coordinate or a font size beyond this bound is clamped to it,
+# so every real page's geometry passes untouched.
+MAX_GEOMETRY_PT = 1_000_000.0
+# A MuPDF warning logged while a page is read that means some of its content was not
+# interpreted: a syntax, format, limit or library error (stack overflow on deep nesting, a
+# broken image, a bad array), an object it cannot load, a truncated stream. The corpus (53
+# files, first 40 pages each) logs none of these on any page; its other warnings (ActualText
+# without position, identity-encoded fonts, invalid link destinations, stream Length
+# incorrect) lose nothing.
+DAMAGE_WARNING_RE = re.compile(r"\berror\b|\bcannot\b|overflow|truncated", re.IGNORECASE)
 
 
 def extract_document(
@@ -111,17 +126,27 @@ def context_page_numbers(page_count: int, selected: list[int]) -> list[int]:
 
 
 def _extract_page_safely(doc: pymupdf.Document, number: int, find_tables: bool) -> Page:
-    """One damaged page must not cost the document: it is reported as unusable instead."""
+    """One damaged page must not cost the document: it is read as far as MuPDF can, and a
+    page MuPDF could not fully interpret (it logged a damage warning, or failed) is DAMAGED.
+
+    The warning log is read, not reset: it also holds the file's repair warning, which
+    `source.damage_notes` reports after the conversion."""
+    seen = len(pymupdf.TOOLS.mupdf_warnings())
     try:
-        return extract_page(doc[number - 1], number, find_tables)
-    except (RuntimeError, ValueError):  # MuPDF's errors derive from RuntimeError
-        return Page(number, 0.0, 0.0, (), PageStatus.GARBAGE)
+        page = extract_page(doc[number - 1], number, find_tables)
+    except MUPDF_ERRORS:
+        return Page(number, 0.0, 0.0, (), PageStatus.DAMAGED)
+    if DAMAGE_WARNING_RE.search(pymupdf.TOOLS.mupdf_warnings()[seen:]):
+        return Page(page.number, page.width, page.height, page.blocks, PageStatus.DAMAGED)
+    return page
 
 
 def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> Page:
     """One PDF page -> Page with raw line blocks, table blocks and a status."""
+    width, height = finite(page.rect.width), finite(page.rect.height)
+    if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
+        return Page(number, width, height, (), PageStatus.DAMAGED)
     lines = page_lines(page)
-    width, height = page.rect.width, page.rect.height
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
     if is_garbage_text("".join(line.text for line in lines)):
@@ -192,7 +217,7 @@ def _span(raw: dict[str, Any]) -> Span | None:
     text = raw["text"].translate(LIGATURES)
     if not text:
         return None
-    x0, top, x1, bottom = raw["bbox"]
+    x0, top, x1, bottom = (finite(v) for v in raw["bbox"])
     font = raw.get("font", "")
     flags = raw.get("flags", 0)
     bold, italic, monospace = font_style(font)
@@ -200,11 +225,19 @@ def _span(raw: dict[str, Any]) -> Span | None:
         text=text,
         bbox=BBox(x0, top, x1, bottom),
         font=font,
-        size=round(float(raw.get("size", 0.0)), 2),
+        size=round(max(0.0, finite(raw.get("size", 0.0))), 2),
         bold=bold or bool(flags & FLAG_BOLD),
         italic=italic or bool(flags & FLAG_ITALIC),
         monospace=monospace or bool(flags & FLAG_MONOSPACE),
     )
+
+
+def finite(value: float) -> float:
+    """`value` as a float within ±MAX_GEOMETRY_PT; NaN (no position at all) becomes 0."""
+    number = float(value)
+    if math.isnan(number):
+        return 0.0
+    return max(-MAX_GEOMETRY_PT, min(MAX_GEOMETRY_PT, number))
 
 
 @functools.lru_cache(maxsize=1024)

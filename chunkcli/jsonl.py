@@ -145,7 +145,11 @@ def chunks_to_jsonl(chunks: Iterable[Chunk], *, flat: bool = False) -> str:
 
 
 def read_jsonl(text: str) -> list[Chunk]:
-    """Chunks from JSON Lines text (blank lines are skipped)."""
-    return [chunk_from_dict(json.loads(line)) for line in text.splitlines() if line.strip()]
+    """Chunks from JSON Lines text (blank lines are skipped).
+
+    Lines end at "\n" only (a "\r" before it is JSON whitespace): str.splitlines() would
+    also break inside a string at U+2028, U+2029, \x85, \x0b, \x0c and \x1c-\x1e, which
+    json.dumps(ensure_ascii=False) writes as they are."""
+    return [chunk_from_dict(json.loads(line)) for line in text.split("\n") if line.strip()]
 
 __all__ = ["OutputWriteError", "write_atomic"]  # written through files.py

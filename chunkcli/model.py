@@ -229,6 +229,10 @@ class ConvertResult:
     def garbage_pages(self) -> tuple[int, ...]:
         return self.pages_with(PageStatus.GARBAGE)
 
+    @property
+    def damaged_pages(self) -> tuple[int, ...]:
+        return self.pages_with(PageStatus.DAMAGED)
+
 
 class ChunkKind(StrEnum):
     SECTION = "section"

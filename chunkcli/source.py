@@ -11,6 +11,7 @@ so a file fails here only when no page of it can be loaded.
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 from typing import BinaryIO
 
@@ -46,6 +47,11 @@ UNNAMED = "<bytes>"
 
 # A PDF as a path, its whole content, or a binary stream (read to its end).
 PdfInput = str | Path | bytes | BinaryIO
+# What MuPDF raises on a page it cannot load: pymupdf's own errors derive from RuntimeError,
+# the bindings' (FzErrorFormat: "cycle in page tree") from FzErrorBase.
+MUPDF_ERRORS = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
+# A reference in a page tree's /Kids array: "4 0 R".
+REFERENCE_RE = re.compile(r"(\d+)\s+\d+\s+R")
 
 
 def open_pdf(
@@ -90,6 +96,7 @@ def _open(
         raise PdfOpenError(f"{path}: damaged or truncated: MuPDF cannot read it as a PDF") from None
     except RuntimeError as exc:  # pymupdf's other open errors derive from RuntimeError
         raise PdfOpenError(f"{path}: cannot open: {_one_line(str(exc))}") from None
+    _count_pages(doc, path)
     if not head.startswith(PDF_HEADER) and doc.page_count == 0:
         doc.close()
         raise PdfOpenError(f"{path}: not a PDF (no %PDF- header, no readable page)")
@@ -166,6 +173,49 @@ def _looks_like_symlink_stub(text: str) -> bool:
 
 
 def _unlock(doc: pymupdf.Document, path: str | Path, password: str | None) -> None:
+def _count_pages(doc: pymupdf.Document, path: Path) -> None:
+    """Make doc.page_count readable. A page tree whose /Count disagrees with its leaves (a
+    /Count 1000 over one page) makes MuPDF refuse to count, and the pages that do exist would be
+    lost: such a tree gets the /Count of the pages it really holds, in memory only."""
+    try:
+        doc.page_count  # noqa: B018 - the property raises on a bad /Count
+        return
+    except RuntimeError:
+        pass
+    try:
+        _recount_page_tree(doc)
+        doc.page_count  # noqa: B018
+    except (RuntimeError, ValueError):
+        doc.close()
+        raise PdfOpenError(f"{path}: damaged: its page tree cannot be read") from None
+
+
+def _recount_page_tree(doc: pymupdf.Document) -> None:
+    """Set each /Pages node's /Count to the number of /Page leaves under it (a node met twice,
+    as in a tree that contains itself, is counted once)."""
+    root = REFERENCE_RE.fullmatch(doc.xref_get_key(doc.pdf_catalog(), "Pages")[1])
+    if root is None:
+        raise ValueError("no page tree")
+    counts: dict[int, int] = {}
+    order: list[tuple[int, list[int]]] = []  # nodes with their kids, parents first
+    stack, seen = [int(root.group(1))], set()
+    while stack:
+        xref = stack.pop()
+        if xref in seen or not 0 < xref < doc.xref_length():
+            continue
+        seen.add(xref)
+        if doc.xref_get_key(xref, "Type")[1] == "/Page":
+            counts[xref] = 1
+            continue
+        kids = [int(m.group(1)) for m in REFERENCE_RE.finditer(doc.xref_get_key(xref, "Kids")[1])]
+        order.append((xref, kids))
+        stack.extend(kids)
+    for xref, kids in reversed(order):  # children before parents
+        counts[xref] = sum(counts.get(kid, 0) for kid in kids)
+        doc.xref_set_key(xref, "Count", str(counts[xref]))
+
+
+def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
     """Authenticate an encrypted document or raise; unencrypted documents pass untouched."""
     if not doc.needs_pass:
         return
@@ -187,20 +237,34 @@ def _require_readable_page(doc: pymupdf.Document, path: str | Path) -> None:
     if doc.page_count == 0:
         doc.close()
         raise PdfOpenError(f"{path}: damaged or truncated: no readable pages")
-    if not doc.is_repaired or any(_has_content(doc, i) for i in range(doc.page_count)):
-        return
     count = doc.page_count
+    if doc.is_repaired:
+        if any(_has_content(doc, i) for i in range(count)):
+            return
+        doc.close()
+        raise PdfOpenError(
+            f"{path}: damaged or truncated: none of its {count} pages has text or images left"
+        )
+    if any(_loads(doc, i) for i in range(count)):  # the first page nearly always does
+        return
     doc.close()
-    raise PdfOpenError(
-        f"{path}: damaged or truncated: none of its {count} pages has text or images left"
-    )
+    reason = "its only page cannot" if count == 1 else f"none of its {count} pages can"
+    raise PdfOpenError(f"{path}: damaged: {reason} be loaded")
+
+
+def _loads(doc: pymupdf.Document, index: int) -> bool:
+    try:
+        doc.load_page(index)
+        return True
+    except MUPDF_ERRORS:  # a page tree that contains itself, a page object cut off
+        return False
 
 
 def _has_content(doc: pymupdf.Document, index: int) -> bool:
     try:
         page = doc.load_page(index)
         return bool(page.get_text("text").strip() or page.get_images())
-    except (RuntimeError, ValueError):  # a page object that was cut off or is malformed
+    except MUPDF_ERRORS:  # a page object that was cut off or is malformed
         return False
 
 

@@ -114,6 +114,7 @@ def check_pages(
     blank = pages_with(statuses, PageStatus.BLANK)
     scanned = pages_with(statuses, PageStatus.IMAGE_ONLY)
     marked_garbage = pages_with(statuses, PageStatus.GARBAGE)
+    damaged = pages_with(statuses, PageStatus.DAMAGED)
     texts = text_by_page(scan)
     measured, measured_pages = measured_garbage(text_units(scan), set(marked_garbage), options)
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
@@ -122,6 +123,7 @@ def check_pages(
     a4_pages = sum(shares.get(p, 1.0) for p in owing) if statuses else 1.0
     issues = [
         *([garbage_status_issue(marked_garbage)] if marked_garbage else []),
+        *([damaged_issue(damaged)] if damaged else []),
         *measured,
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
@@ -152,6 +154,16 @@ def garbage_status_issue(pages: tuple[int, ...]) -> Issue:
         Severity.FAIL,
         f"unusable text layer on {pages_phrase(pages)} (glyphs without Unicode meaning): "
         "treat as scanned and OCR them",
+        page=pages[0],
+    )
+
+
+def damaged_issue(pages: tuple[int, ...]) -> Issue:
+    return Issue(
+        "pages.damaged",
+        Severity.WARN,
+        f"damaged {pages_phrase(pages)}: MuPDF could not read all of it, content may be missing "
+        "(re-export or repair the PDF)",
         page=pages[0],
     )
 

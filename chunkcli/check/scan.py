@@ -192,8 +192,9 @@ class _Scanner:
             level = 1 if underline.group(1).startswith("=") else 2
             first = self.open_paragraph[0].number
             text = " ".join(item.text.strip() for item in self.open_paragraph)
-            for item in self.open_paragraph:
-                self.lines.remove(item)
+            # The paragraph's lines are the last ones added: drop them from the end (a
+            # list.remove per line scanned all lines: quadratic on many setext headings).
+            del self.lines[len(self.lines) - len(self.open_paragraph) :]
             self.open_paragraph = []
             self.add_heading(level, text, first)
             return index + 1

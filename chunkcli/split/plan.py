@@ -294,18 +294,45 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     while i < len(units):
         budget = run.budget(layout.max_tokens, first=i == 0)
         j, total = i + 1, units[i].tokens
-        while j < len(units) and total + units[j].tokens <= budget:
-            total += units[j].tokens
+        while j < len(units):
+            total += _gap_tokens(layout, units[j - 1], units[j]) + units[j].tokens
+            if total > budget:
+                break
             j += 1
-        plan = _window_plan(layout, run, i, j)
-        while plan.oversize and j - i > 1:
-            j -= 1
-            plan = _window_plan(layout, run, i, j)
+        j, plan = _largest_window(layout, run, i, j)
         plans.append(plan)
         if j >= len(units):
             break
         i = j - _overlap(run, i, j, layout.max_tokens)
     return plans
+
+
+def _gap_tokens(layout: Layout, before: Unit, after: Unit) -> int:
+    """Tokens of the whitespace between two units (0 for one space or none: it joins the next
+    word's token). Indentation runs between the lines of a deeply nested list count many
+    tokens; left out of the sum, windows were filled far past the limit and recounted."""
+    if after.start - before.end <= 1:
+        return 0
+    return layout.count_tokens(layout.markdown[before.end : after.start])
+
+
+def _largest_window(layout: Layout, run: Run, i: int, j: int) -> tuple[int, Plan]:
+    """The window units[i:k] with the largest k <= j that fits (units[i:i+1] when none does):
+    a binary search, as a window's count grows with its units (a linear search recounted
+    windows once per unit dropped: quadratic on lists nested hundreds deep)."""
+    plan = _window_plan(layout, run, i, j)
+    if not plan.oversize or j - i <= 1:
+        return j, plan
+    best = (i + 1, _window_plan(layout, run, i, i + 1))
+    lo, hi = i + 2, j - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        candidate = _window_plan(layout, run, i, mid)
+        if candidate.oversize:
+            hi = mid - 1
+        else:
+            best, lo = (mid, candidate), mid + 1
+    return best
 
 
 def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:

@@ -1,0 +1,171 @@
+"""Pathological Markdown: each case is a function size -> text of about `size` characters.
+
+The cases are the shapes that made split or check slow, superlinear or memory-hungry (issue 15,
+class 5), plus ordinary text as the peer they are compared with. Every case is deterministic
+(no randomness), so a slow case is reproduced by its name and size alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+PARAGRAPH = (
+    "Retrieval works best on chunks that keep a heading path. This sentence is ordinary "
+    "text of the kind a converted manual holds, with numbers like 3.14 and a comma, too.\n\n"
+)
+
+
+def _repeat(unit: str, size: int) -> str:
+    """`unit` repeated to at least `size` characters (whole units only)."""
+    return unit * max(1, -(-size // len(unit)))
+
+
+def normal_text(size: int) -> str:
+    """The peer: headings, paragraphs and a small table, as convert writes them."""
+    section = (
+        "## Section\n\n" + PARAGRAPH * 4 + "| a | b |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |\n\n"
+    )
+    return "# Title\n\n" + _repeat(section, size)
+
+
+def nested_list(size: int) -> str:
+    """One bullet list nested as deep as the size allows (item k indented by 2k spaces)."""
+    lines: list[str] = []
+    total, depth = 0, 0
+    while total < size:
+        line = "  " * depth + f"- item {depth}\n"
+        lines.append(line)
+        total += len(line)
+        depth += 1
+    return "".join(lines)
+
+
+def nested_lists_repeated(size: int) -> str:
+    """Many lists, each nested 100 levels deep (the depth at which recounting showed first)."""
+    block = "".join("  " * k + f"- item {k} of a deep list\n" for k in range(100)) + "\n"
+    return _repeat(block, size)
+
+
+def nul_lines(size: int) -> str:
+    return _repeat("\x00" * 60 + "\n", size)
+
+
+def unclosed_div(size: int) -> str:
+    """An HTML block that never ends: the rest of the document is one block."""
+    return "<div>\n" + _repeat("Text inside a div that is never closed, line after line.\n", size)
+
+
+def many_headings(size: int) -> str:
+    return _repeat("# h\n", size)
+
+
+def many_headings_blank(size: int) -> str:
+    return _repeat("# h\n\n", size)
+
+
+def cr_only(size: int) -> str:
+    """Old Mac line endings: every line ends in a lone \\r."""
+    return _repeat("A line of text that ends in a carriage return only.\r\r", size)
+
+
+def blank_lines(size: int) -> str:
+    return "Some text.\n" + "\n" * size + "More text.\n"
+
+
+def single_line(size: int) -> str:
+    """One line without a newline: one paragraph the size of the document."""
+    return _repeat("word ", size)
+
+
+def single_line_no_space(size: int) -> str:
+    return "x" * size
+
+
+def setext_headings(size: int) -> str:
+    return _repeat("Heading text\n===\n\n", size)
+
+
+def setext_headings_tight(size: int) -> str:
+    return _repeat("Heading text\n---\n", size)
+
+
+def deep_quote(size: int) -> str:
+    """A block quote nested as deep as the size allows."""
+    lines: list[str] = []
+    total, depth = 0, 1
+    while total < size:
+        line = ">" * depth + " quoted\n"
+        lines.append(line)
+        total += len(line)
+        depth += 1
+    return "".join(lines)
+
+
+def long_table(size: int) -> str:
+    return "| a | b |\n| --- | --- |\n" + _repeat("| cell | another cell |\n", size)
+
+
+def pipes_only(size: int) -> str:
+    return _repeat("|\n", size)
+
+
+def page_markers(size: int) -> str:
+    lines, total, n = [], 0, 1
+    while total < size:
+        line = f"<!-- page {n} -->\n\ntext {n}\n\n"
+        lines.append(line)
+        total += len(line)
+        n += 1
+    return "".join(lines)
+
+
+def unclosed_fence(size: int) -> str:
+    return "```\n" + _repeat("code line\n", size)
+
+
+def unclosed_comment(size: int) -> str:
+    return "<!--\n" + _repeat("inside a comment that never ends\n", size)
+
+
+def list_items(size: int) -> str:
+    return _repeat("- a list item of ordinary text\n", size)
+
+
+def brackets(size: int) -> str:
+    """Link-reference-definition lookalikes: markdown-it tries each as a definition."""
+    return _repeat("[a]: <b\n", size)
+
+
+def emphasis_runs(size: int) -> str:
+    return _repeat("*a **b _c __d ", size)
+
+
+def backticks(size: int) -> str:
+    return _repeat("`` ` ``` ", size)
+
+
+CASES: dict[str, Callable[[int], str]] = {
+    "normal_text": normal_text,
+    "nested_list": nested_list,
+    "nested_lists_repeated": nested_lists_repeated,
+    "nul_lines": nul_lines,
+    "unclosed_div": unclosed_div,
+    "many_headings": many_headings,
+    "many_headings_blank": many_headings_blank,
+    "cr_only": cr_only,
+    "blank_lines": blank_lines,
+    "single_line": single_line,
+    "single_line_no_space": single_line_no_space,
+    "setext_headings": setext_headings,
+    "setext_headings_tight": setext_headings_tight,
+    "deep_quote": deep_quote,
+    "long_table": long_table,
+    "pipes_only": pipes_only,
+    "page_markers": page_markers,
+    "unclosed_fence": unclosed_fence,
+    "unclosed_comment": unclosed_comment,
+    "list_items": list_items,
+    "brackets": brackets,
+    "emphasis_runs": emphasis_runs,
+    "backticks": backticks,
+}

@@ -1,0 +1,174 @@
+"""Time split and check on the pathological Markdown cases, at two sizes, one child per run.
+
+    python bench/fuzz/markdown_speed.py [--small-mb 0.25] [--large-mb 2] [--timeout 60]
+                                        [--cases a,b] [--tools split,check]
+
+Each (case, size, tool) runs in a fresh child process (a hang is killed at --timeout) that
+builds the text, then measures CPU seconds of the call alone and the peak RSS it added over
+the imports. Verdicts, per case and tool:
+  rate   MB/s (10^6 characters per CPU second) at the large size: at least MIN_MB_PER_S
+  growth CPU(large) / CPU(small) divided by large/small: about 1 when linear; over
+         MAX_GROWTH is superlinear (small sizes include fixed costs, so < 1 is common)
+  memory peak RSS added / input size at the large size: at most MAX_MEMORY_RATIO
+Prints a Markdown table; exit 1 when any run fails a verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from bench.fuzz.markdown_cases import CASES  # noqa: E402
+
+# The issue's goal: any Markdown at 1 MB/s or faster, on this shared 2-core machine.
+MIN_MB_PER_S = 1.0
+# Linear work measured at 8x the size grows 8x; timing noise under load is well under 2x
+# (repeated runs of normal_text varied by 1.3x), a quadratic case grows 8x too much.
+MAX_GROWTH = 2.0
+# Python strings of ASCII text take one byte a character; split keeps the text, its line
+# starts and per-piece records, check its lines: a small multiple of the input.
+MAX_MEMORY_RATIO = 40.0
+# Below this many CPU seconds the growth ratio is timer noise, not a verdict.
+MIN_TIMED_SECONDS = 0.05
+
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from bench.fuzz.markdown_cases import CASES
+from chunkcli.check import check_markdown
+from chunkcli.split import split_markdown
+case, size, tool = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+split_markdown("# warm\n\nup\n")
+check_markdown("# warm\n\nup\n")
+text = CASES[case](size)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.process_time()
+result = split_markdown(text) if tool == "split" else check_markdown(text)
+cpu = time.process_time() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"cpu": cpu, "rss_kb": peak - base, "chars": len(text)}))
+"""
+
+
+@dataclass(frozen=True)
+class Timing:
+    cpu: float | None  # None: the child passed the timeout or failed
+    rss_kb: int
+    chars: int
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    case: str
+    tool: str
+    small: Timing
+    large: Timing
+
+    @property
+    def rate(self) -> float | None:
+        if self.large.cpu is None:
+            return None
+        return self.large.chars / 1e6 / max(self.large.cpu, 1e-6)
+
+    @property
+    def growth(self) -> float | None:
+        if self.small.cpu is None or self.large.cpu is None:
+            return None
+        if self.large.cpu < MIN_TIMED_SECONDS:
+            return 1.0
+        size_ratio = self.large.chars / self.small.chars
+        return self.large.cpu / max(self.small.cpu, 1e-6) / size_ratio
+
+    @property
+    def memory_ratio(self) -> float:
+        return self.large.rss_kb * 1024 / max(self.large.chars, 1)
+
+    @property
+    def ok(self) -> bool:
+        rate, growth = self.rate, self.growth
+        return (
+            rate is not None
+            and growth is not None
+            and rate >= MIN_MB_PER_S
+            and growth <= MAX_GROWTH
+            and self.memory_ratio <= MAX_MEMORY_RATIO
+        )
+
+
+def time_one(case: str, size: int, tool: str, timeout: float) -> Timing:
+    command = [sys.executable, "-c", CHILD, str(REPO_ROOT), case, str(size), tool]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Timing(None, 0, size, f"past {timeout:g} s")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return Timing(None, 0, size, f"exit {done.returncode}: {last}")
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    return Timing(float(data["cpu"]), int(data["rss_kb"]), int(data["chars"]))
+
+
+def measure(
+    cases: list[str], tools: list[str], small: int, large: int, timeout: float
+) -> list[Verdict]:
+    verdicts = []
+    for case in cases:
+        for tool in tools:
+            first = time_one(case, small, tool, timeout)
+            second = time_one(case, large, tool, timeout) if first.cpu is not None else first
+            verdicts.append(Verdict(case, tool, first, second))
+            print(_row(verdicts[-1]), flush=True)
+    return verdicts
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _row(v: Verdict) -> str:
+    note = v.large.error or v.small.error
+    return (
+        f"| {v.case} | {v.tool} | {_fmt(v.small.cpu)} | {_fmt(v.large.cpu)} | {_fmt(v.rate, 1)} "
+        f"| {_fmt(v.growth)} | {v.memory_ratio:.1f} | {'ok' if v.ok else 'FAIL ' + note} |"
+    )
+
+
+HEADER = (
+    "| Case | Tool | CPU s small | CPU s large | MB/s | Growth | Memory × input | Verdict |\n"
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--small-mb", type=float, default=0.25)
+    parser.add_argument("--large-mb", type=float, default=2.0)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--tools", default="split,check")
+    args = parser.parse_args(argv)
+    print(HEADER, flush=True)
+    verdicts = measure(
+        args.cases.split(","),
+        args.tools.split(","),
+        int(args.small_mb * 1e6),
+        int(args.large_mb * 1e6),
+        args.timeout,
+    )
+    failed = [v for v in verdicts if not v.ok]
+    print(f"\n{len(verdicts) - len(failed)}/{len(verdicts)} ok")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
