@@ -167,12 +167,22 @@ class PageStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class OcrInfo:
+    """How a page's text was read by OCR: mean word confidence (0..1), engine, language."""
+
+    confidence: float
+    engine: str
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     number: int  # 1-based physical page
     width: float
     height: float
     blocks: tuple[Block, ...]
     status: PageStatus = PageStatus.TEXT
+    ocr: OcrInfo | None = None  # set when the text came from OCR (status is then TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +203,11 @@ class Document:
     page_count: int = 0  # pages in the file (pages may hold only a selection)
     # Pages outside a selection, read only so that running headers can be recognised.
     context_pages: tuple[Page, ...] = ()
+    # One line per problem with this document (an OCR engine error on a page).
+    notes: tuple[str, ...] = ()
+    # Why pages that needed OCR did not get it (no engine or language data installed): a
+    # set-up problem, told once per run rather than once per file.
+    ocr_missing: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +235,10 @@ class ConvertResult:
     @property
     def garbage_pages(self) -> tuple[int, ...]:
         return self.pages_with(PageStatus.GARBAGE)
+
+    @property
+    def ocr_pages(self) -> tuple[int, ...]:
+        return tuple(p.number for p in self.document.pages if p.ocr is not None)
 
 
 class ChunkKind(StrEnum):

@@ -11,6 +11,7 @@ from pathlib import Path
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
 from chunkcli.model import ConvertResult
+from chunkcli.ocr import OcrOptions
 from chunkcli.render import render_markdown
 from chunkcli.source import open_pdf
 
@@ -23,6 +24,7 @@ class ConvertOptions:
     password: str | None = None
     tables: bool = True  # detect tables (the expensive part)
     strip_furniture: bool = True  # drop running headers, footers, page numbers
+    ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
 
 
 def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) -> ConvertResult:
@@ -31,6 +33,6 @@ def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) ->
     Raises PdfOpenError for files that cannot be read (named in the message).
     """
     with open_pdf(path, options.password) as doc:
-        document = extract_document(path, doc, options.pages, options.tables)
+        document = extract_document(path, doc, options.pages, options.tables, options.ocr)
     document = layout_document(document, options.strip_furniture)
     return ConvertResult(document, render_markdown(document))

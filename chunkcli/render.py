@@ -11,6 +11,7 @@ import re
 
 from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
+from chunkcli.ocr.marker import ocr_note
 from chunkcli.text import hyphenated_words, join_lines
 
 PAGE_MARKERS = {
@@ -46,8 +47,16 @@ def document_compounds(document: Document) -> frozenset[str]:
     return frozenset(words)
 
 
+def page_marker(page: Page) -> str:
+    """`<!-- page N -->`, with a note for blank, image-only, garbage and OCR pages."""
+    if page.ocr is not None:
+        info = page.ocr
+        return f"<!-- page {page.number}: {ocr_note(info.confidence, info.engine, info.lang)} -->"
+    return PAGE_MARKERS[page.status].format(n=page.number)
+
+
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
-    pieces: list[str] = [PAGE_MARKERS[page.status].format(n=page.number)]
+    pieces: list[str] = [page_marker(page)]
     nesting: list[tuple[float, int]] = []  # (bullet x, content indent) of open list levels
     for block in page.blocks:
         text = render_block(block, compounds)
