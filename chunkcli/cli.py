@@ -65,6 +65,15 @@ OcrDpiOption = Annotated[
 ]
 
 
+OcrMinConfidenceOption = Annotated[
+    float,
+    typer.Option(
+        "--ocr-min-confidence", min=0.0, max=1.0, metavar="0..1",
+        help="OCR pages below this mean word confidence are flagged (pages.ocr-low-confidence).",
+    ),
+]
+
+
 def _ocr_options(mode: str, lang: str, dpi: int, jobs: int | None) -> OcrOptions:
     """--ocr* flags -> OcrOptions; one file's pages are OCR'd by up to --jobs processes
     (in folder mode the files run in parallel instead, jobs=1)."""
@@ -380,6 +389,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         float,
         typer.Option(min=0.0, max=1.0, help="This share of unusable glyphs makes a page garbage."),
     ] = 0.1,
+    ocr_min_confidence: OcrMinConfidenceOption = 0.75,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes for PDFs.")
     ] = None,
@@ -402,6 +412,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         min_chunk_tokens=min_chunk_tokens,
         boilerplate_share=boilerplate_share,
         garbage_share=garbage_share,
+        ocr_min_confidence=ocr_min_confidence,
     )
     with reporting_errors():
         reports = _run_checks(paths, options, jobs, timeout)

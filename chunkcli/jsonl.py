@@ -15,8 +15,8 @@ from chunkcli.model import Chunk, ChunkKind
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
     "id", "doc_id", "source", "source_sha256", "title", "heading_path", "kind",
-    "prefix", "body", "text", "start", "end", "page_start", "page_end", "tokens",
-    "oversize", "split_config", "metadata",
+    "prefix", "body", "text", "start", "end", "page_start", "page_end", "ocr_confidence",
+    "tokens", "oversize", "split_config", "metadata",
 )
 
 
@@ -37,6 +37,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "end": chunk.end,
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
+        "ocr_confidence": chunk.ocr_confidence,
         "tokens": chunk.tokens,
         "oversize": chunk.oversize,
         "split_config": dict(chunk.split_config),
@@ -73,7 +74,12 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         split_config=dict(_dict(data.get("split_config"))),
         metadata={str(k): str(v) for k, v in _dict(data.get("metadata")).items()},
         oversize=bool(data.get("oversize", False)),
+        ocr_confidence=_optional_float(data.get("ocr_confidence")),
     )
+
+
+def _optional_float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _list(value: object) -> list[object]:

@@ -269,6 +269,8 @@ class Chunk:
     split_config: dict[str, object] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)
     oversize: bool = False
+    # The lowest OCR confidence (0..1) of the pages the chunk spans; None: no OCR page.
+    ocr_confidence: float | None = None
 
     @property
     def text(self) -> str:

@@ -25,3 +25,6 @@ class CheckOptions:
     garbage_share: float = 0.1
     # Fewer letters and digits than this per page, on average, is "almost no text".
     min_chars_per_page: int = 40
+    # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
+    # Measured with bench/ocr_bench.py (README "OCR"): see the value's evidence there.
+    ocr_min_confidence: float = 0.75

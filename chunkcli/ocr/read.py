@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
 import pymupdf
 
 from chunkcli.model import Line
@@ -29,6 +31,13 @@ from chunkcli.ocr.tesseract import (
 )
 
 POINTS_PER_INCH = 72.0
+# Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of
+# varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
+AUTO_PSM = 3
+COLUMN_PSM = 4
+# Ink: pixels darker than this gray level, counted in square cells of this many pixels.
+INK_LEVEL = 128
+INK_CELL_PX = 8
 # Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
 OTHER_DIRECTION = {"jpn": "jpn_vert", "jpn_vert": "jpn"}
 
@@ -96,11 +105,11 @@ def _read_all(
     notes: list[str] = []
     for number in numbers:
         try:
-            png, dpi = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
+            image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
         except (RuntimeError, ValueError) as exc:  # MuPDF cannot draw this (damaged) page
             notes.append(f"page {number}: OCR failed: cannot render the page: {exc}")
             continue
-        futures.append((number, pool.submit(read_page, number, png, dpi, langs, options)))
+        futures.append((number, pool.submit(read_page, number, image, langs, options)))
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
             futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
@@ -113,32 +122,76 @@ def _read_all(
     return readings, notes
 
 
-def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> tuple[bytes, int]:
+@dataclass(frozen=True, slots=True)
+class PageImage:
+    """A rendered page: PNG bytes for the engine, and where its ink is (a coarse grid)."""
+
+    png: bytes
+    dpi: int
+    ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
+
+
+def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     """The page as a grayscale PNG at `dpi`, lowered so that it has at most `max_pixels`."""
     area_in2 = (page.rect.width / POINTS_PER_INCH) * (page.rect.height / POINTS_PER_INCH)
     if area_in2 > 0 and area_in2 * dpi * dpi > max_pixels:
         dpi = max(1, math.floor(math.sqrt(max_pixels / area_in2)))
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-    return pixmap.tobytes("png"), dpi
+    return PageImage(pixmap.tobytes("png"), dpi, ink_cells(pixmap))
+
+
+def ink_cells(pixmap: pymupdf.Pixmap) -> npt.NDArray[np.bool_]:
+    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+    gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
+    dark = gray[:, : pixmap.width] < INK_LEVEL
+    rows, cols = -(-pixmap.height // INK_CELL_PX), -(-pixmap.width // INK_CELL_PX)
+    padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
+    padded[: dark.shape[0], : dark.shape[1]] = dark
+    return np.asarray(padded.reshape(rows, INK_CELL_PX, cols, INK_CELL_PX).any(axis=(1, 3)))
+
+
+def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
+    """Share of the page's ink cells that lie inside a recognised word's box (1.0: no ink)."""
+    total = int(ink.sum())
+    if not total:
+        return 1.0
+    covered = np.zeros_like(ink)
+    for word in words:
+        top, left = word.top // INK_CELL_PX, word.left // INK_CELL_PX
+        bottom = -(-(word.top + word.height) // INK_CELL_PX)
+        right = -(-(word.left + word.width) // INK_CELL_PX)
+        covered[top:bottom, left:right] = True
+    return float((ink & covered).sum()) / total
 
 
 def read_page(
-    number: int, png: bytes, dpi: int, langs: tuple[str, ...], options: OcrOptions
+    number: int, image: PageImage, langs: tuple[str, ...], options: OcrOptions
 ) -> OcrReading:
-    """OCR one rendered page in langs[0]; below the retry threshold the other languages are
-    tried in turn (until one passes it) and the most confident reading is kept."""
+    """OCR one rendered page in langs[0]. Below the retry confidence the other languages are
+    tried in turn (until one passes it); when the words cover too little of the ink,
+    Tesseract's page segmentation dropped text and the page is read again as one column.
+    The most confident reading (confidence x characters for the layout retry) is kept."""
+    settings = options.settings
     lang = langs[0]
-    words = _words(png, dpi, lang, options)
+    words = _words(image, lang, options, AUTO_PSM)
     confidence = page_confidence(words)
     for other in langs[1:]:
-        if confidence >= options.settings.retry_below:
+        if confidence >= settings.retry_below:
             break
-        other_words = _words(png, dpi, other, options)
+        other_words = _words(image, other, options, AUTO_PSM)
         if page_confidence(other_words) > confidence:
             words, lang, confidence = other_words, other, page_confidence(other_words)
-    scale = POINTS_PER_INCH / dpi
-    lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), options.settings)
+    if ink_coverage(image.ink, words) < settings.min_ink_coverage:
+        column = _words(image, lang, options, COLUMN_PSM)
+        if _confident_chars(column) > _confident_chars(words):
+            words, confidence = column, page_confidence(column)
+    scale = POINTS_PER_INCH / image.dpi
+    lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
     return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+
+
+def _confident_chars(words: Sequence[OcrWord]) -> float:
+    return sum(word.confidence * len(word.text) for word in words)
 
 
 def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[str, ...]:
@@ -151,8 +204,10 @@ def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[s
     return (lang, *others)
 
 
-def _words(png: bytes, dpi: int, lang: str, options: OcrOptions) -> tuple[OcrWord, ...]:
-    return run_tesseract(options.tesseract_cmd, png, lang, dpi, options.page_timeout_s)
+def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+    return run_tesseract(
+        options.tesseract_cmd, image.png, lang, image.dpi, psm, options.page_timeout_s
+    )
 
 
 def page_confidence(words: Sequence[OcrWord]) -> float:
@@ -170,8 +225,8 @@ def _detect_language(
     """The installed candidate language Tesseract reads this page with most confidently,
     at the (low) detection resolution; the first candidate when the page has no words."""
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
-    png, dpi = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
-    runs = [pool.submit(_words, png, dpi, lang, options) for lang in candidates]
+    image = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
+    runs = [pool.submit(_words, image, lang, options, AUTO_PSM) for lang in candidates]
     scores = [_score(run) for run in runs]
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
     return candidates[best]

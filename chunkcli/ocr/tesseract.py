@@ -70,11 +70,11 @@ def tesseract_languages(command: str) -> frozenset[str]:
     return frozenset(line.strip() for line in lines[1:] if line.strip())
 
 
-def run_tesseract(
-    command: str, png: bytes, lang: str, dpi: int, timeout_s: float
+def run_tesseract(  # noqa: PLR0913 - the engine's own parameters
+    command: str, png: bytes, lang: str, dpi: int, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
-    """OCR one page image; raises OcrFailed naming the reason."""
-    argv = [command, "stdin", "stdout", "-l", lang, "--dpi", str(dpi), "--psm", "3", "tsv"]
+    """OCR one page image (psm: Tesseract's page segmentation mode); raises OcrFailed."""
+    argv = [command, "stdin", "stdout", "-l", lang, "--dpi", str(dpi), "--psm", str(psm), "tsv"]
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     try:
         done = subprocess.run(

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import PurePath
 
 from chunkcli.model import Chunk
+from chunkcli.ocr.marker import ocr_confidences
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
@@ -67,8 +68,9 @@ def split_markdown(
         split_config=options.config(),
         metadata=dict(options.metadata),
     )
+    ocr = ocr_confidences(markdown) if "ocr conf=" in markdown else {}
     with _no_cycle_collection():
-        return build_chunks(layout, plans, scan.page_marks, identity)
+        return build_chunks(layout, plans, scan.page_marks, identity, ocr)
 
 
 @contextlib.contextmanager
