@@ -105,12 +105,10 @@ def test_confidence_reaches_every_chunk_of_the_ocr_page_and_none_elsewhere(
     confidence = result.pages[1].ocr.confidence if result.pages[1].ocr else None
     assert result.pages[0].ocr is None and confidence is not None
     chunks = split_markdown(result.markdown, source="mixed.pdf")
-    by_page = {(c.page_start, c.page_end): c.ocr_confidence for c in chunks}
-    expected_conf = float(f"{confidence:.2f}")
-    assert all(
-        value == (expected_conf if end == 2 else None) for (_, end), value in by_page.items()
-    )
-    assert any(end == 2 for _, end in by_page) and any(end == 1 for _, end in by_page)
+    expected = float(f"{confidence:.2f}")
+    found = [(c.page_end, c.ocr_confidence) for c in chunks]
+    assert found == [(end, expected if end == 2 else None) for end, _ in found]
+    assert (2, expected) in found
 
 
 def test_check_flags_a_degraded_scan(tmp_path: Path) -> None:
@@ -171,12 +169,12 @@ def test_output_is_the_same_with_one_or_two_tesseract_processes(
 
     with pymupdf.open(scans["en"][0]) as doc, pymupdf.open(scans["ko"][0]) as other:
         doc.insert_pdf(other)
-        doc.insert_pdf(doc, from_page=0, to_page=0)
-        doc.save(tmp_path / "three.pdf")
-    one = convert_pdf(tmp_path / "three.pdf", ConvertOptions(ocr=OcrOptions(jobs=1)))
-    two = convert_pdf(tmp_path / "three.pdf", ConvertOptions(ocr=OcrOptions(jobs=2)))
+        doc.save(tmp_path / "two.pdf")
+    one = convert_pdf(tmp_path / "two.pdf", ConvertOptions(ocr=OcrOptions(jobs=1)))
+    two = convert_pdf(tmp_path / "two.pdf", ConvertOptions(ocr=OcrOptions(jobs=2)))
     assert one.markdown == two.markdown
-    assert [p.ocr.lang if p.ocr else "" for p in one.pages] == ["eng", "kor", "eng"]
+    # The Korean page of an English document is retried in the other languages (auto).
+    assert [p.ocr.lang if p.ocr else "" for p in one.pages] == ["eng", "kor"]
 
 
 # --- the CLI --------------------------------------------------------------------------------
