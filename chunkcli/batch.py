@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from chunkcli.errors import ChunkcliError, UsageError
+from chunkcli.inputs import DEFAULT_TIMEOUT_S, walk_folder
 from chunkcli.model import ConvertResult
 from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.source import damage_notes, forget_damage
 from chunkcli.workers import run_in_workers, time_limit
 
-DEFAULT_TIMEOUT_S = 120.0
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
 MAX_FILES_LISTED = 10
 
@@ -96,24 +96,13 @@ def find_pdfs(inputs: Sequence[Path]) -> list[tuple[Path, Path]]:
     pairs: list[tuple[Path, Path]] = []
     for item in inputs:
         if item.is_dir():
-            pairs.extend((pdf, pdf.relative_to(item).with_suffix(".md")) for pdf in _walk(item))
+            found = walk_folder(item, pdfs_only=True)
+            pairs.extend((pdf, pdf.relative_to(item).with_suffix(".md")) for pdf in found)
         else:
             pairs.append((item, Path(item.name).with_suffix(".md")))
     if not pairs:
         raise UsageError(f"no PDF files in: {', '.join(str(i) for i in inputs)}")
     return _without_duplicates(pairs)
-
-
-def _walk(folder: Path) -> list[Path]:
-    found: list[Path] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(
-            Path(root, name)
-            for name in sorted(files)
-            if name.lower().endswith(".pdf") and not name.startswith(".")
-        )
-    return found
 
 
 def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:

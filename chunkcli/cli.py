@@ -1,8 +1,15 @@
-"""The command line: parse options, call the library, print. No document logic lives here."""
+"""The command line: parse options, call the library, print. No document logic lives here.
+
+Every command shares the same conventions (README, "Exit codes"): '-' as input is standard
+input, `-o -` is standard output, -q silences progress and summaries, and the same problem gives
+the same exit code everywhere. Heavy modules (PyMuPDF above all) are imported inside the
+commands, so that `--help` and Markdown-only work never pay for them.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +19,28 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkcli.errors import ChunkcliError
+from chunkcli import __version__, lean_import
+from chunkcli.errors import ChunkcliError, UsageError
+
+# The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
+lean_import.install()
+
+if TYPE_CHECKING:
+    from chunkcli.batch import BatchSummary
+    from chunkcli.check import CheckOptions, DocumentReport
+    from chunkcli.inputs import InputFailure, ReadOptions
+    from chunkcli.model import Chunk
+    from chunkcli.pipeline import ConvertOptions
+
+# Exit codes, the same in every command (README, "Exit codes").
+EXIT_OK = 0
+EXIT_FAILED = 1  # a document could not be read or converted, or (check) a document failed
+EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
+# The option classes' defaults are the CLI's: one place to change them.
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_TOKENS = 800
 
 app = typer.Typer(
     name="chunkcli",
@@ -22,26 +50,178 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 err_console = Console(stderr=True, highlight=False)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"chunkcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Turn PDFs into GitHub-Flavored Markdown, then into retrieval-ready chunks, and check a
+    corpus before indexing.
+
+    Pipeline: chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+    """
+
+
+# --- shared options -------------------------------------------------------------------------
+
+OutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE|-", help="Write here (atomically); '-' = stdout."),
+]
+PagesOption = Annotated[
+    str | None,
+    typer.Option("--pages", metavar="SPEC", help="PDF pages, 1-based: 3, 3-7, 2- or 1,3-5."),
+]
+PasswordOption = Annotated[
+    str | None, typer.Option("--password", metavar="TEXT", help="Password of encrypted PDFs.")
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0, metavar="SECONDS",
+        help="Wall-clock seconds allowed to convert one PDF; 0 = no limit.",
+    ),
+]  # fmt: skip
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, metavar="N",
+        help="Worker processes for PDFs [default: CPUs]; 1 converts in this process.",
+    ),
+]  # fmt: skip
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress, no summary: only errors.")
+]
+MaxTokensOption = Annotated[
+    int, typer.Option("--max-tokens", metavar="N", help="Token limit of a chunk's text (>= 16).")
+]
+
+
+def _require_max_tokens_floor(value: int) -> None:
+    from chunkcli.split.options import MIN_MAX_TOKENS
+
+    if value < MIN_MAX_TOKENS:
+        raise UsageError(
+            f"--max-tokens must be at least {MIN_MAX_TOKENS}, got {value}: a title and heading "
+            "path alone take about that many tokens, so every chunk would be over the limit"
+        )
+
+
 @contextlib.contextmanager
 def reporting_errors() -> Iterator[None]:
-    """Turn a library error into one line on stderr and exit code 1."""
+    """A library error -> one line on stderr; exit 2 for usage errors, 1 for the rest."""
     try:
         yield
+    except UsageError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
     except ChunkcliError as exc:
-        # escape: a file named "report [final].pdf" must not be read as rich markup
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
-        raise typer.Exit(1) from None
+        _error(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+
+
+def _error(message: str) -> None:
+    # escape: a file named "report [final].pdf" must not be read as rich markup
+    err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, soft_wrap=True)
+
+
+def _note(message: str, quiet: bool = False) -> None:
+    if not quiet:
+        err_console.print(message, markup=False, soft_wrap=True, highlight=False)
 
 
 def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-# --- OCR options (convert) -----------------------------------------------------------------
+def plural(count: int, noun: str) -> str:
+    """'1 document', '2 documents'."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def _convert_options(
+    pages: str | None, password: str | None, *, tables: bool = True
+) -> ConvertOptions:
+    from chunkcli.pagespec import parse_page_spec
+    from chunkcli.pipeline import ConvertOptions
+
+    selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
+    return ConvertOptions(pages=selection, password=password, tables=tables)
+
+
+def _stdin_bytes(paths: list[str]) -> bytes | None:
+    return sys.stdin.buffer.read() if "-" in paths else None
+
+
+def _write_output(output: str | None, text: str) -> None:
+    """To stdout (None or '-'), else to a file, atomically."""
+    if output in (None, "-"):
+        _write_stdout(text)
+        return
+    from chunkcli.jsonl import write_atomic
+
+    write_atomic(Path(output), text)
+
+
+def _write_stdout(text: str) -> None:
+    """UTF-8 whatever the locale; a reader that closes the pipe early (| head) is no error."""
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        # Point stdout at devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+@contextlib.contextmanager
+def interruptible(what: str, done: list[int], total: int, where: str) -> Iterator[None]:
+    """Ctrl-C -> one line saying how far the work got, and exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        _error(f"interrupted: {done[0]} of {plural(total, what)} finished; {where}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
+    """A transient bar on stderr when it is a terminal (and not -q); else nothing is drawn."""
+    if quiet or not stderr_is_terminal() or total < 2:
+        yield lambda name: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))  # fmt: skip
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task("", total=total)
+        yield lambda name: progress.update(task, advance=1, description=escape(name[:40]))
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    ProgressStep = Callable[[str], None]
+
+
+# --- OCR options (convert, check) ----------------------------------------------------------
 
 OcrModeOption = Annotated[
     str,
@@ -63,8 +243,6 @@ OcrDpiOption = Annotated[
     int,
     typer.Option("--ocr-dpi", min=50, max=600, metavar="DPI", help="Resolution of OCR'd pages."),
 ]
-
-
 OcrMinConfidenceOption = Annotated[
     float,
     typer.Option(
@@ -74,9 +252,12 @@ OcrMinConfidenceOption = Annotated[
 ]
 
 
-def _ocr_options(mode: str, lang: str, dpi: int, jobs: int | None) -> OcrOptions:
-    """--ocr* flags -> OcrOptions; one file's pages are OCR'd by up to --jobs processes
-    (in folder mode the files run in parallel instead, jobs=1)."""
+def _with_ocr(
+    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None
+) -> ConvertOptions:
+    """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
+    Tesseract processes (in folder mode the files run in parallel instead: jobs=1)."""
+    import dataclasses
     import os
 
     from chunkcli.ocr import OcrMode, OcrOptions
@@ -89,26 +270,18 @@ def _ocr_options(mode: str, lang: str, dpi: int, jobs: int | None) -> OcrOptions
         ) from None
     if not lang.strip() or any(not part for part in lang.split("+")):
         raise typer.BadParameter(f"{lang!r} is no language list", param_hint="--ocr-lang")
-    return OcrOptions(mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1)
+    ocr = OcrOptions(mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1)
+    return dataclasses.replace(options, ocr=ocr)
 
 
 # --- convert -------------------------------------------------------------------------------
-
-if TYPE_CHECKING:
-    from chunkcli.batch import BatchSummary
-    from chunkcli.ocr import OcrOptions
-    from chunkcli.pipeline import ConvertOptions
 
 
 @app.command()
 def convert(  # noqa: PLR0913 - one parameter per documented flag
     inputs: Annotated[
-        list[Path],
-        typer.Argument(
-            metavar="PDF_OR_FOLDER",
-            help="PDF files, or folders searched for PDFs recursively.",
-            show_default=False,
-        ),
+        list[str],
+        typer.Argument(metavar="PDF|FOLDER|-", hidden=True, show_default=False),
     ],
     output: Annotated[
         str | None,
@@ -118,35 +291,21 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
             "Default: stdout for one PDF.",
         ),
     ] = None,
-    pages: Annotated[
-        str | None,
-        typer.Option("--pages", metavar="SPEC", help="Pages to convert, 1-based: 3, 3-7 or 1,3-5."),
-    ] = None,
-    password: Annotated[
-        str | None,
-        typer.Option(metavar="TEXT", help="Password of an encrypted PDF (user or owner)."),
-    ] = None,
-    timeout: Annotated[
-        float,
-        typer.Option(
-            min=0, metavar="SECONDS", help="Seconds allowed per PDF before it fails; 0 = no limit."
-        ),
-    ] = 120.0,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs", "-j", min=1, metavar="N",
-            help="Worker processes [default: CPUs]; 1 converts in this process.",
-        ),
-    ] = None,
+    pages: PagesOption = None,
+    password: PasswordOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    jobs: JobsOption = None,
     no_tables: Annotated[
         bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
     ] = False,
+    quiet: QuietOption = False,
     ocr: OcrModeOption = "auto",
     ocr_lang: OcrLangOption = "auto",
     ocr_dpi: OcrDpiOption = 200,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
+
+    PDF|FOLDER|-: PDF files, folders searched for PDFs recursively, or '-' for a PDF on stdin.
 
     One PDF is written to stdout, or to a file with -o. Folders, or several PDFs, need
     -o OUTDIR: every PDF becomes a .md file in a mirrored tree, converted in parallel, and a
@@ -156,47 +315,33 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     Examples:
       chunkcli convert report.pdf > report.md
       chunkcli convert report.pdf -o report.md --pages 3-7
-      chunkcli convert locked.pdf --password s3cret -o locked.md
+      cat report.pdf | chunkcli convert - -o report.md
       chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
-      chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
       chunkcli convert scan.pdf --ocr-lang jpn --ocr-dpi 300 -o scan.md
 
     Pages without a text layer are read by OCR (Tesseract); their page marker carries the
-    confidence: <!-- page 3: ocr conf=0.91 engine=tesseract lang=jpn -->.
+    confidence: <!-- page 3: ocr conf=0.91 engine=tesseract -->.
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
-    files still convert. Exit code 2 means bad options.
+    files still convert. Exit code 2: bad options or no input.
     """
-    from chunkcli.pipeline import ConvertOptions
-
+    with reporting_errors():
+        options = _convert_options(pages, password, tables=not no_tables)
     folder_mode = _is_folder_mode(inputs, output)
-    options = ConvertOptions(
-        pages=_page_selection(pages), password=password, tables=not no_tables,
-        ocr=_ocr_options(ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs),
-    )
+    options = _with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs)
     if folder_mode:
         out_dir = _folder_output(output)
-        _convert_folder(inputs, out_dir, options, jobs, timeout)
+        _convert_folder(inputs, out_dir, options, jobs, timeout, quiet)
+    elif inputs == ["-"]:
+        _convert_stdin(output, options, jobs, timeout)
     else:
-        _convert_file(inputs[0], output, options, timeout, jobs)
+        _convert_file(Path(inputs[0]), output, options, timeout, jobs, quiet)
 
 
-def _page_selection(pages: str | None) -> tuple[int, ...] | None:
-    from chunkcli.errors import UsageError
-    from chunkcli.pagespec import parse_page_spec
-
-    if pages is None:
-        return None
-    try:
-        return parse_page_spec(pages)
-    except UsageError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--pages") from None
-
-
-def _is_folder_mode(inputs: list[Path], output: str | None) -> bool:
+def _is_folder_mode(inputs: list[str], output: str | None) -> bool:
     """Several inputs, a folder input, or an output that names a folder."""
-    if len(inputs) > 1 or inputs[0].is_dir():
+    if len(inputs) > 1 or (inputs[0] != "-" and Path(inputs[0]).is_dir()):
         return True
     return output not in (None, "-") and (output.endswith("/") or Path(output).is_dir())
 
@@ -212,8 +357,29 @@ def _folder_output(output: str | None) -> Path:
     return out_dir
 
 
-def _convert_file(
-    pdf: Path, output: str | None, options: ConvertOptions, timeout: float, jobs: int | None
+def _convert_stdin(
+    output: str | None, options: ConvertOptions, jobs: int | None, timeout: float
+) -> None:
+    """A PDF on standard input -> stdout or a file (named '-' in its provenance)."""
+    from chunkcli.inputs import InputFailure, InputFile, ReadOptions, read_inputs
+
+    stdin = sys.stdin.buffer.read()
+    read = ReadOptions(convert=options, jobs=jobs, timeout_s=timeout)
+    [document] = list(read_inputs([InputFile("-", is_pdf=True)], read, stdin))
+    if isinstance(document, InputFailure):
+        _error(document.error)
+        raise typer.Exit(EXIT_FAILED)
+    with reporting_errors():
+        _write_output(output, document.markdown)
+
+
+def _convert_file(  # noqa: PLR0913 - the command's options, passed on
+    pdf: Path,
+    output: str | None,
+    options: ConvertOptions,
+    timeout: float,
+    jobs: int | None,
+    quiet: bool,
 ) -> None:
     """One PDF -> stdout or a file; warnings about pages without text go to stderr.
 
@@ -221,69 +387,70 @@ def _convert_file(
     becomes a one-line error like any other."""
     from chunkcli.batch import convert_file, page_warnings
 
+    if not pdf.exists():
+        _error(f"{pdf}: no such file or folder")
+        raise typer.Exit(EXIT_USAGE)
     target = None if output in (None, "-") else Path(output)
     if target is not None and target.resolve() == pdf.resolve():
         raise typer.BadParameter(f"{output} is the input PDF itself", param_hint="--output")
     with reporting_errors():
         outcome, markdown = convert_file(pdf, target, options, jobs=jobs, timeout_s=timeout)
     for warning in page_warnings(outcome):
-        err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
+        _note(f"warning: {warning}", quiet)
     if markdown is not None:
         _write_stdout(markdown)
 
 
-def _write_stdout(text: str) -> None:
-    """UTF-8 whatever the locale; a reader that closes the pipe early (| head) is no error."""
-    try:
-        sys.stdout.buffer.write(text.encode("utf-8"))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        import os
-
-        # Point stdout at devnull so the interpreter's final flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-def _convert_folder(
-    inputs: list[Path], out_dir: Path, options: ConvertOptions, jobs: int | None, timeout: float
+def _convert_folder(  # noqa: PLR0913 - the command's options, passed on
+    inputs: list[str],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+    quiet: bool,
 ) -> None:
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
     any failed."""
     from chunkcli.batch import find_pdfs, summary_lines
 
+    if "-" in inputs:
+        raise typer.BadParameter("'-' (stdin) cannot be mixed with other inputs")
     with reporting_errors():
-        pdfs = find_pdfs(inputs)
-        summary = _run_batch(pdfs, out_dir, options, jobs, timeout)
+        pdfs = find_pdfs([Path(i) for i in inputs])
+    done = [0]
+    with interruptible("PDF", done, len(pdfs), f"their Markdown is in {out_dir}/"):
+        summary = _run_batch(pdfs, out_dir, options, (jobs, timeout), quiet, done)
     for line in summary_lines(summary):
-        err_console.print(line, markup=False, soft_wrap=True)
+        _note(line, quiet)
     if summary.failures:
-        raise typer.Exit(1)
+        if quiet:  # the failures are the one thing -q still reports
+            for failure in summary.failures:
+                _error(failure.error or "")
+        raise typer.Exit(EXIT_FAILED)
 
 
-def _run_batch(
+def _run_batch(  # noqa: PLR0913 - the command's options, passed on
     pdfs: list[tuple[Path, Path]],
     out_dir: Path,
     options: ConvertOptions,
-    jobs: int | None,
-    timeout: float,
+    pool: tuple[int | None, float],
+    quiet: bool,
+    done: list[int],
 ) -> BatchSummary:
-    """convert_many, with a progress bar when stderr is a terminal."""
+    """convert_many, counting finished files (for Ctrl-C) and drawing progress."""
     from chunkcli.batch import convert_many
 
-    if not stderr_is_terminal():
-        return convert_many(pdfs, out_dir, options, jobs=jobs, timeout_s=timeout)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    jobs, timeout = pool
+    with progress_bar("converting", len(pdfs), quiet) as step:
 
-    columns = (TextColumn("converting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.description}"))
-    with Progress(*columns, console=err_console, transient=True) as progress:
-        task = progress.add_task("", total=len(pdfs))
+        def finished(outcome: object) -> None:
+            done[0] += 1
+            step(getattr(outcome, "source", Path("")).name)
+
         return convert_many(
-            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout,
-            on_progress=lambda outcome: progress.update(
-                task, advance=1, description=escape(outcome.source.name[:40])
-            ),
+            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished
         )
+
 
 # --- split ---------------------------------------------------------------------------------
 
@@ -292,80 +459,141 @@ def _run_batch(
 def split(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],
-        typer.Argument(help="Markdown files, PDFs (converted first), folders, or '-' for stdin."),
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
     ],
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write JSON Lines here (atomically).")
-    ] = None,
-    max_tokens: Annotated[int, typer.Option(min=1, help="Token limit of a chunk's text.")] = 800,
+    output: OutputOption = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
     min_tokens: Annotated[
-        int, typer.Option(min=0, help="Merge small H3 parts of one H2 section (0 = off).")
+        int,
+        typer.Option(min=0, metavar="N", help="Merge small H3 parts of one H2 section (0 = off)."),
     ] = 0,
     overlap_sentences: Annotated[
-        int, typer.Option(min=0, help="Sentences repeated between windows of one paragraph.")
+        int,
+        typer.Option(
+            min=0, metavar="N", help="Sentences repeated between windows of one paragraph."
+        ),
     ] = 1,
-    encoding: Annotated[str, typer.Option(help="tiktoken encoding, loaded offline.")] = (
-        "cl100k_base"
-    ),
-    title: Annotated[str | None, typer.Option(help="Document title (default: first H1).")] = None,
+    encoding: Annotated[
+        str, typer.Option(metavar="NAME", help="tiktoken encoding, loaded offline.")
+    ] = "cl100k_base",
+    title: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="Document title (default: first H1).")
+    ] = None,
     doc_id: Annotated[
-        str | None, typer.Option(help="Document id (default: hash of the file).")
+        str | None, typer.Option(metavar="ID", help="Document id (default: hash of the source).")
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="The name chunks cite for stdin's document."),
     ] = None,
     meta: Annotated[
-        list[str] | None, typer.Option(help="KEY=VALUE copied into every chunk; repeatable.")
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Copied into every chunk's metadata; repeatable."),
     ] = None,
-    split_on: Annotated[str, typer.Option(help="Always cut at h2 or at h3 headings.")] = "h2",
-    pages: Annotated[str | None, typer.Option(help="PDF pages to convert, e.g. 3-7,9.")] = None,
-    password: Annotated[str | None, typer.Option(help="Password of encrypted PDFs.")] = None,
+    split_on: Annotated[
+        str, typer.Option(metavar="h2|h3", help="Always cut at h2 or at h3 headings.")
+    ] = "h2",
+    pages: PagesOption = None,
+    password: PasswordOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    jobs: JobsOption = None,
+    quiet: QuietOption = False,
 ) -> None:
-    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line."""
-    from chunkcli.jsonl import chunks_to_jsonl, write_atomic
-    from chunkcli.pagespec import parse_page_spec
+    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
+
+    PATH|-: Markdown files, PDFs (converted first), folders of either, or '-' for stdin.
+
+    Chunks cut at H2 (or H3) headings, carry the title and heading path in their prefix,
+    never break a table (later parts repeat its header rows), and keep exact [start, end)
+    offsets into the Markdown. PDFs are converted first, in worker processes.
+
+    \b
+    Examples:
+      chunkcli split report.md -o chunks.jsonl --max-tokens 500
+      chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+      cat notes.md | chunkcli split - --source notes.md
+      chunkcli split md/ -o chunks.jsonl --meta team=legal
+
+    A file that cannot be read or converted gets a one-line error; the other files' chunks
+    are still written and the exit code is 1. Exit code 2: bad options or no input.
+    """
+    from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
     from chunkcli.split import SplitOptions
+    from chunkcli.split.documents import split_documents
     from chunkcli.split.options import parse_meta
-    from chunkcli.split.sources import ConvertSettings, split_sources
 
     with reporting_errors():
+        _require_max_tokens_floor(max_tokens)
+        convert_options = _convert_options(pages, password)
         options = SplitOptions(
-            max_tokens=max_tokens,
-            min_tokens=min_tokens,
-            overlap_sentences=overlap_sentences,
-            encoding=encoding,
-            title=title,
-            doc_id=doc_id,
-            metadata=parse_meta(meta or []),
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
+            encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
             split_on=split_on,
-        )
-        settings = ConvertSettings(parse_page_spec(pages) if pages else None, password)
-        stdin = sys.stdin.buffer.read() if "-" in paths else None
-        chunks = list(split_sources(paths, options, settings, skip=output, stdin=stdin))
-        text = chunks_to_jsonl(chunks)
-        if output is None:
-            sys.stdout.buffer.write(text.encode("utf-8"))
-            sys.stdout.flush()
-            return
-        write_atomic(output, text)
-    err_console.print(f"wrote {len(chunks)} chunks to {output}", soft_wrap=True)
+        ).validated()  # fmt: skip
+        skip = Path(output) if output not in (None, "-") else None
+        files = find_inputs(paths, skip=skip)
+        read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
+        documents = read_inputs(files, read, _stdin_bytes(paths))
+        chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
+        wrote = len(failures) < len(files)  # nothing is written when every input failed
+        if wrote:
+            _write_chunks(output, chunks)
+    to_stdout = output in (None, "-")
+    _note(f"wrote {plural(len(chunks), 'chunk')} to {output}", quiet or not wrote or to_stdout)
+    _exit_on_failures(failures, len(files), quiet)
+
+
+def _collect_chunks(
+    results: Iterator[list[Chunk] | InputFailure], total: int, quiet: bool
+) -> tuple[list[Chunk], list[InputFailure]]:
+    """All chunks in input order, and the inputs that failed (each reported as it comes)."""
+    from chunkcli.inputs import InputFailure
+
+    chunks: list[Chunk] = []
+    failures: list[InputFailure] = []
+    done = [0]
+    with interruptible("document", done, total, "nothing was written"), progress_bar(
+        "splitting", total, quiet
+    ) as step:
+        for result in results:
+            done[0] += 1
+            if isinstance(result, InputFailure):
+                failures.append(result)
+                _error(result.error)
+                step(result.path)
+            else:
+                chunks += result
+                step(result[0].source if result else "")
+    return chunks, failures
+
+
+def _write_chunks(output: str | None, chunks: list[Chunk]) -> None:
+    from chunkcli.jsonl import chunks_to_jsonl
+
+    _write_output(output, chunks_to_jsonl(chunks))
+
+
+def _exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> None:
+    if failures:
+        _note(f"failed: {len(failures)} of {plural(total, 'document')}", quiet or total == 1)
+        raise typer.Exit(EXIT_FAILED)
 
 
 # --- check ---------------------------------------------------------------------------------
 
-if TYPE_CHECKING:
-    from chunkcli.check import CheckOptions, DocumentReport
-
 CHECK_FORMATS = ("table", "json", "github")
 CHECK_STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+# The full table needs about this many columns; narrower terminals get one block per document.
+CHECK_TABLE_MIN_WIDTH = 120
+# Width assumed when stdout is not a terminal and COLUMNS is not set.
+PIPE_WIDTH = 80
 
 
 @app.command()
 def check(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
-        list[Path],
-        typer.Argument(
-            metavar="PATH",
-            help="PDFs, Markdown files, or folders of either; '-' reads Markdown from stdin.",
-            show_default=False,
-        ),
+        list[str],
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
     ],
     output_format: Annotated[
         str,
@@ -374,51 +602,69 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         ),
     ] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    output: OutputOption = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
-    max_tokens: Annotated[
-        int, typer.Option(min=1, help="Chunk size limit, as for split.")
-    ] = 800,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
     min_chunk_tokens: Annotated[
-        int, typer.Option(min=0, help="Chunks under this many tokens are crumbs.")
+        int, typer.Option(min=0, metavar="N", help="Chunks under this many tokens are crumbs.")
     ] = 8,
     boilerplate_share: Annotated[
         float,
-        typer.Option(min=0.0, max=1.0, help="A line on this share of pages is boilerplate."),
+        typer.Option(
+            min=0.0, max=1.0, metavar="SHARE", help="A line on this share of pages is boilerplate."
+        ),
     ] = 0.4,
     garbage_share: Annotated[
         float,
-        typer.Option(min=0.0, max=1.0, help="This share of unusable glyphs makes a page garbage."),
+        typer.Option(
+            min=0.0, max=1.0, metavar="SHARE",
+            help="This share of unusable glyphs makes a page garbage.",
+        ),
     ] = 0.1,
+    password: PasswordOption = None,
+    jobs: JobsOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    quiet: QuietOption = False,
     ocr_min_confidence: OcrMinConfidenceOption = 0.75,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes for PDFs.")
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option(min=0, help="Seconds allowed to convert one PDF; 0 = no limit.")
-    ] = 120.0,
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
 
+    PATH|-: PDFs, Markdown files, folders of either, or '-' for stdin (Markdown or PDF).
+
     PDFs are converted in memory (nothing is written). Prints one row per document, the
     reasons for each warn/fail, and a corpus summary; --json and --format github are for CI.
+
+    \b
+    Examples:
+      chunkcli check docs/
+      chunkcli check report.pdf --strict
+      chunkcli check md/ --format github
+      chunkcli convert report.pdf | chunkcli check -
+
     Exit codes: 0 nothing failed, 1 a document failed (--strict: or warned), 2 bad usage.
     """
     from chunkcli.check import CheckOptions
 
     fmt = _check_format(output_format, as_json)
     options = CheckOptions(
-        max_tokens=max_tokens,
-        strict=strict,
-        min_chunk_tokens=min_chunk_tokens,
-        boilerplate_share=boilerplate_share,
-        garbage_share=garbage_share,
+        max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
+        boilerplate_share=boilerplate_share, garbage_share=garbage_share,
         ocr_min_confidence=ocr_min_confidence,
-    )
+    )  # fmt: skip
     with reporting_errors():
-        reports = _run_checks(paths, options, jobs, timeout)
-    _print_check(reports, options, fmt)
+        _require_max_tokens_floor(max_tokens)
+        read = _read_options(password, jobs, timeout)
+        reports = _run_checks(paths, options, read, quiet)
+        _write_output(output, _check_text(reports, options, fmt, output))
     if any(report.status == "fail" for report in reports):
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _read_options(password: str | None, jobs: int | None, timeout: float) -> ReadOptions:
+    from chunkcli.inputs import ReadOptions
+
+    convert_options = _convert_options(None, password)
+    return ReadOptions(convert_options, jobs, timeout, keep_documents=True)
 
 
 def _check_format(output_format: str, as_json: bool) -> str:
@@ -431,81 +677,105 @@ def _check_format(output_format: str, as_json: bool) -> str:
 
 
 def _run_checks(
-    paths: list[Path], options: CheckOptions, jobs: int | None, timeout: float
+    paths: list[str], options: CheckOptions, read: ReadOptions, quiet: bool
 ) -> list[DocumentReport]:
-    from chunkcli.check import check_markdown
-    from chunkcli.check.corpus import check_paths, find_documents
-    from chunkcli.errors import UsageError
+    from chunkcli.check.corpus import check_documents
+    from chunkcli.inputs import find_inputs, read_inputs
 
-    if [str(p) for p in paths] == ["-"]:
-        return [check_markdown(sys.stdin.read(), options, source="-")]
-    try:
-        documents = find_documents(paths)
-    except UsageError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
-        raise typer.Exit(2) from None
-    reports = check_paths(documents, options, jobs=jobs, timeout_s=timeout)
-    if not stderr_is_terminal():
-        return list(reports)
-    from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.description}"))  # the same bar as convert's
-    with Progress(*columns, console=err_console, transient=True) as progress:
-        task = progress.add_task("", total=len(documents))
-        collected = []
+    files = find_inputs(paths)
+    reports = check_documents(read_inputs(files, read, _stdin_bytes(paths)), options)
+    collected: list[DocumentReport] = []
+    done = [0]
+    with interruptible("document", done, len(files), "no report was written"), progress_bar(
+        "checking", len(files), quiet
+    ) as step:
         for report in reports:
             collected.append(report)
-            name = escape(Path(report.source).name[:40])
-            progress.update(task, advance=1, description=name)
+            done[0] += 1
+            step(Path(report.source).name)
     return collected
 
 
-def _print_check(reports: list[DocumentReport], options: CheckOptions, fmt: str) -> None:
+def _check_text(
+    reports: list[DocumentReport], options: CheckOptions, fmt: str, output: str | None
+) -> str:
     import json
 
     from chunkcli.check import corpus_to_dict, github_annotations
 
     if fmt == "json":
-        typer.echo(json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2))
-    elif fmt == "github":
-        for line in github_annotations(reports):
-            typer.echo(line)
-        typer.echo(_check_summary_text(reports))
-    else:
-        _print_check_table(reports)
-
-
-def _print_check_table(reports: list[DocumentReport]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    table = Table(show_lines=False, pad_edge=False)
-    for name in ("document", "pages", "headings", "depth", "tables", "empty", "scanned",
-                 "boilerplate", "chunks", "tokens", "status", "reasons"):
-        left = name in ("document", "status", "reasons")
-        table.add_column(name, justify="left" if left else "right", overflow="fold")
-    for r in reports:
-        status = f"[{CHECK_STATUS_STYLE[r.status]}]{r.status}[/]"
-        reasons = ", ".join(dict.fromkeys(i.code for i in r.issues if i.severity != "ok"))
-        table.add_row(
-            escape(r.source), str(r.pages), _headings_cell(r.headings_by_level),
-            str(r.max_heading_depth), str(r.tables), str(len(r.empty_pages)),
-            str(len(r.scanned_pages)), str(r.boilerplate_lines), str(r.chunks),
-            f"{r.tokens:,}", status, escape(reasons),
+        return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "github":
+        return "".join(line + "\n" for line in github_annotations(reports)) + (
+            _check_summary_text(reports) + "\n"
         )
-    console.print(table)
+    return _check_table_text(reports, to_terminal=output in (None, "-") and sys.stdout.isatty())
+
+
+def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
+    """The report as the terminal (or COLUMNS) is wide: a table, or a block per document."""
+    import os
+
+    width = None if to_terminal else int(os.environ.get("COLUMNS", PIPE_WIDTH))
+    console = Console(
+        highlight=False, width=width, record=True, file=io.StringIO(), force_terminal=to_terminal,
+        color_system="auto" if to_terminal else None,
+    )  # fmt: skip
+    wide = console.width >= CHECK_TABLE_MIN_WIDTH
+    if wide:
+        console.print(_check_table(reports))
+    else:
+        for r in reports:
+            console.print(_compact_row(r))
     for r in reports:
         for issue in (i for i in r.issues if i.severity != "ok"):
             style = CHECK_STATUS_STYLE[issue.severity]
             console.print(
                 f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
                 f"{escape(issue.message)}",
-                soft_wrap=True,
+                soft_wrap=wide,  # narrow: wrapped at words, not cut off by the terminal
             )
-    console.print(_check_summary_text(reports), soft_wrap=True)
+    console.print(escape(_check_summary_text(reports)), soft_wrap=wide)
+    return console.export_text(styles=to_terminal)
+
+
+def _check_table(reports: list[DocumentReport]) -> object:
+    from rich.table import Table
+
+    table = Table(show_lines=False, pad_edge=False)
+    for name in ("document", "pages", "headings", "depth", "tables", "empty", "scanned",
+                 "boilerplate", "chunks", "tokens", "status", "reasons"):  # fmt: skip
+        left = name in ("document", "status", "reasons")
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    for r in reports:
+        table.add_row(
+            escape(r.source), str(r.pages), _headings_cell(r.headings_by_level),
+            str(r.max_heading_depth), str(r.tables), str(len(r.empty_pages)),
+            str(len(r.scanned_pages)), str(r.boilerplate_lines), str(r.chunks),
+            f"{r.tokens:,}", _status_cell(r.status), escape(_reasons(r)),
+        )  # fmt: skip
+    return table
+
+
+def _compact_row(r: DocumentReport) -> str:
+    """One document in two lines, for narrow terminals: status and name, then the figures."""
+    figures = ", ".join([
+        plural(r.pages, "page"), f"headings {_headings_cell(r.headings_by_level)}",
+        plural(r.tables, "table"), f"{len(r.empty_pages)} empty", f"{len(r.scanned_pages)} scanned",
+        plural(r.chunks, "chunk"), f"{r.tokens:,} tokens",
+    ])  # fmt: skip
+    reasons = _reasons(r)
+    return f"{_status_cell(r.status)} {escape(r.source)}\n    {figures}" + (
+        f"\n    {escape(reasons)}" if reasons else ""
+    )
+
+
+def _status_cell(status: str) -> str:
+    return f"[{CHECK_STATUS_STYLE[status]}]{status}[/]"
+
+
+def _reasons(r: DocumentReport) -> str:
+    return ", ".join(dict.fromkeys(i.code for i in r.issues if i.severity != "ok"))
 
 
 def _headings_cell(by_level: tuple[int, ...]) -> str:
@@ -519,11 +789,12 @@ def _check_summary_text(reports: list[DocumentReport]) -> str:
 
     s = summarize_corpus(reports)
     text = (
-        f"{s.documents} documents: {s.ok} ok, {s.warn} warn, {s.fail} fail; {s.pages} pages "
-        f"({s.scanned_pages} scanned, {s.empty_pages} blank), {s.chunks} chunks, "
-        f"{s.tokens:,} tokens"
+        f"{plural(s.documents, 'document')}: {s.ok} ok, {s.warn} warn, {s.fail} fail\n"
+        f"{plural(s.pages, 'page')} ({s.scanned_pages} scanned, {s.empty_pages} blank), "
+        f"{plural(s.chunks, 'chunk')}, {plural(s.tokens, 'token')}"
     )
     if s.issue_documents:
         common = ", ".join(f"{code} ({n})" for code, n in s.issue_documents[:6])
         text += f"\nmost frequent findings (documents): {common}"
     return text
+

@@ -20,7 +20,7 @@ from typing import Any
 
 import pymupdf
 
-from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
+from chunkcli.charclasses import LATIN1_LETTER, unusable_share
 from chunkcli.model import (
     BBox,
     Block,
@@ -66,10 +66,11 @@ LIGATURES = str.maketrans(
      "\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
 )
 
-# Share of unusable characters (NUL, U+FFFD, private use, control) above which a page's text
-# layer is garbage: real text has none; a broken Type3/CID font gives nearly all.
+# Share of unusable glyphs (charclasses.unusable_share: NUL, U+FFFD, private use, control,
+# (cid:N)) above which a page's text layer is garbage and the page is treated as image only:
+# real text has none; a broken Type3/CID font gives nearly all. check warns from a lower share
+# (its --garbage-share, 0.1): a page can be degraded without being unusable.
 GARBAGE_SHARE = 0.3
-_WHITESPACE = re.compile(r"\s")
 # Mojibake: more than this share of the letters are Latin-1 accented letters (French or
 # German text has well under a tenth), counted once there are this many of them.
 MOJIBAKE_SHARE = 0.25
@@ -87,7 +88,8 @@ def extract_document(
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks; with `ocr`,
     pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR."""
-    numbers = [n for n in range(1, doc.page_count + 1) if pages is None or n in pages]
+    selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
+    numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     run = OcrRun()
     if ocr is not None and ocr.mode != OcrMode.NEVER:
@@ -280,12 +282,8 @@ def _line(spans: list[Span], vertical: bool) -> Line:
 
 def is_garbage_text(text: str) -> bool:
     """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
-    visible = len(text) - len(_WHITESPACE.findall(text))
-    if not visible:
-        return False
-    cid_chars = sum(len(m) for m in CID_RUN.findall(text))
-    bad = len(UNUSABLE_CHAR.findall(text)) + cid_chars
-    return bad / visible > GARBAGE_SHARE or _is_mojibake(text)
+    share, visible = unusable_share(text)
+    return visible > 0 and (share > GARBAGE_SHARE or _is_mojibake(text))
 
 
 def _is_mojibake(text: str) -> bool:

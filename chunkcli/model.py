@@ -149,6 +149,7 @@ class Block:
     level: int = 0  # heading level (1-6); 0 = not a heading
     cells: tuple[tuple[str, ...], ...] = ()  # tables only: header row first
     column: int = 0  # reading-order column index on the page, set by layout
+    header_rows: int = 1  # tables only: rows of `cells` that are header (2: group titles above)
 
     @property
     def text(self) -> str:
@@ -156,7 +157,10 @@ class Block:
 
     def with_column(self, column: int) -> Block:
         """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""
-        return Block(self.kind, self.lines, self.bbox, self.page, self.level, self.cells, column)
+        return Block(
+            self.kind, self.lines, self.bbox, self.page, self.level, self.cells, column,
+            self.header_rows,
+        )
 
 
 class PageStatus(StrEnum):
@@ -164,6 +168,8 @@ class PageStatus(StrEnum):
     BLANK = "blank"  # no text, no images
     IMAGE_ONLY = "image_only"  # no text layer: a scan or a picture
     GARBAGE = "garbage"  # text layer unusable (NUL, U+FFFD, (cid:N), private-use glyphs)
+    OCR = "ocr"  # text read from the page image by an OCR engine
+    DAMAGED = "damaged"  # MuPDF could not interpret all of the page: content may be missing
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Page selections as people type them: "3", "3-7", "1,3-5" -> sorted 1-based page numbers."""
+"""Page selections as people type them: "3", "3-7", "2-", "1,3-5" -> sorted 1-based page numbers."""
 
 from __future__ import annotations
 
@@ -8,19 +8,20 @@ from chunkcli.errors import UsageError
 
 # No real PDF comes near this many pages; the cap keeps "1-999999999" from building a huge tuple.
 MAX_PAGE = 100_000
-PART = re.compile(r"^(\d+)(?:-(\d+))?$")
+PART = re.compile(r"^(\d+)(-(\d*))?$")  # "2-" runs to the last page
 
 
 def parse_page_spec(spec: str) -> tuple[int, ...]:
     """Parse a page selection into sorted, unique 1-based page numbers.
 
-    Accepts comma-separated pages and inclusive ranges ("1,3-5" -> (1, 3, 4, 5)); spaces are
-    ignored. Raises UsageError naming the bad part.
+    Accepts comma-separated pages and inclusive ranges ("1,3-5" -> (1, 3, 4, 5)), and open
+    ranges ("2-": page 2 to the last, as pages up to MAX_PAGE); spaces are ignored.
+    Raises UsageError naming the bad part.
     """
     pages: set[int] = set()
     parts = [part.strip() for part in spec.replace(" ", "").split(",")]
     if not any(parts):
-        raise UsageError(f"empty page selection {spec!r}: use e.g. 3, 3-7 or 1,3-5")
+        raise UsageError(f"--pages: empty page selection {spec!r}: use e.g. 3, 3-7 or 1,3-5")
     for part in parts:
         pages.update(_parse_part(part, spec))
     return tuple(sorted(pages))
@@ -29,13 +30,18 @@ def parse_page_spec(spec: str) -> tuple[int, ...]:
 def _parse_part(part: str, spec: str) -> range:
     match = PART.match(part)
     if match is None:
-        raise UsageError(f"bad page selection {spec!r}: {part!r} is not a page or a range like 3-7")
+        raise UsageError(
+            f"--pages: bad page selection {spec!r}: {part!r} is not a page or a range like 3-7"
+        )
     first = int(match.group(1))
-    last = int(match.group(2) or first)
+    if match.group(2) and not match.group(3):
+        last = max(first, MAX_PAGE)  # an open range: pages past the file's last are ignored
+    else:
+        last = int(match.group(3) or first)
     if first < 1:
-        raise UsageError(f"bad page selection {spec!r}: pages are numbered from 1")
+        raise UsageError(f"--pages: bad page selection {spec!r}: pages are numbered from 1")
     if last < first:
-        raise UsageError(f"bad page selection {spec!r}: range {part!r} runs backwards")
+        raise UsageError(f"--pages: bad page selection {spec!r}: range {part!r} runs backwards")
     if last > MAX_PAGE:
-        raise UsageError(f"bad page selection {spec!r}: pages stop at {MAX_PAGE}")
+        raise UsageError(f"--pages: bad page selection {spec!r}: pages stop at {MAX_PAGE}")
     return range(first, last + 1)

@@ -5,11 +5,13 @@ PDF -> pages of positioned text (extract) -> ordered, labelled blocks (layout) -
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
+from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.ocr import OcrOptions
 from chunkcli.render import render_markdown
@@ -24,6 +26,7 @@ class ConvertOptions:
     password: str | None = None
     tables: bool = True  # detect tables (the expensive part)
     strip_furniture: bool = True  # drop running headers, footers, page numbers
+    source_name: str | None = None  # the name the provenance comment gives; None = the file's
     ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
 
 
@@ -35,4 +38,15 @@ def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) ->
     with open_pdf(path, options.password) as doc:
         document = extract_document(path, doc, options.pages, options.tables, options.ocr)
     document = layout_document(document, options.strip_furniture)
-    return ConvertResult(document, render_markdown(document))
+    name = options.source_name if options.source_name is not None else Path(path).name
+    provenance = Provenance(name, file_sha256(path))
+    return ConvertResult(document, render_markdown(document, provenance))
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of a file's bytes, read in blocks (a PDF can be hundreds of MB)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

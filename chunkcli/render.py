@@ -1,8 +1,9 @@
 """Ordered, labelled blocks -> GitHub-Flavored Markdown (pure).
 
-Every page starts with a marker line (`<!-- page N -->`) so that `split` can attribute
-chunks to pages from the Markdown alone. Blocks are separated by one blank line; the items
-of one list by a line break.
+A provenance comment names the PDF, and every page starts with a marker line
+(`<!-- page N -->`), so that `split` can attribute chunks to the file and its pages from the
+Markdown alone; `markdown_format` owns these spellings. Blocks are separated by one blank line;
+the items of one list by a line break.
 """
 
 from __future__ import annotations
@@ -10,18 +11,17 @@ from __future__ import annotations
 import re
 
 from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
+from chunkcli.markdown_format import (
+    PageMarker,
+    Provenance,
+    escape_leading_syntax,
+    format_page_marker,
+    format_provenance,
+    format_table,
+)
 from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
-from chunkcli.ocr.marker import ocr_note
 from chunkcli.text import hyphenated_words, join_lines
 
-PAGE_MARKERS = {
-    PageStatus.TEXT: "<!-- page {n} -->",
-    PageStatus.BLANK: "<!-- page {n}: blank -->",
-    PageStatus.IMAGE_ONLY: "<!-- page {n}: no text layer (image only) -->",
-    PageStatus.GARBAGE: "<!-- page {n}: unusable text layer (treated as image only) -->",
-}
-# Characters that would turn a paragraph's first character into Markdown syntax.
-_LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
 # A paragraph this short with no letter or digit is decoration, not content.
 ORNAMENT_MAX_CHARS = 3
 # An item whose bullet starts this far right of the previous item's bullet is nested in it.
@@ -29,10 +29,12 @@ LIST_NEST_PT = 6.0
 _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
 
 
-def render_markdown(document: Document) -> str:
-    """The whole document as GFM text ending in exactly one newline."""
+def render_markdown(document: Document, provenance: Provenance | None = None) -> str:
+    """The whole document as GFM text ending in exactly one newline, headed by `provenance`."""
     compounds = document_compounds(document)
     parts = [render_page(page, compounds) for page in document.pages]
+    if provenance is not None:
+        parts.insert(0, format_provenance(provenance))
     return "\n\n".join(p for p in parts if p).rstrip("\n") + "\n"
 
 
@@ -48,11 +50,12 @@ def document_compounds(document: Document) -> frozenset[str]:
 
 
 def page_marker(page: Page) -> str:
-    """`<!-- page N -->`, with a note for blank, image-only, garbage and OCR pages."""
+    """`<!-- page N -->`, with a note for blank, image-only, garbage, damaged and OCR pages."""
     if page.ocr is not None:
-        info = page.ocr
-        return f"<!-- page {page.number}: {ocr_note(info.confidence, info.engine, info.lang)} -->"
-    return PAGE_MARKERS[page.status].format(n=page.number)
+        return format_page_marker(
+            PageMarker(page.number, PageStatus.OCR, page.ocr.confidence, page.ocr.engine)
+        )
+    return format_page_marker(PageMarker(page.number, page.status))
 
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
@@ -85,7 +88,7 @@ def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
     if block.kind == BlockKind.FURNITURE:
         return ""
     if block.kind == BlockKind.TABLE:
-        return render_table(block.cells)
+        return format_table(block.cells, block.header_rows)
     text = join_lines([line.text for line in block.lines], compounds)
     if not text:
         return ""
@@ -110,27 +113,3 @@ def render_list_item(text: str) -> str:
     if ENUMERATOR.match(text):
         return "- " + text
     return text
-
-
-def escape_leading_syntax(text: str) -> str:
-    """Backslash-escape a first character that Markdown would read as syntax."""
-    return "\\" + text if _LEADING_SYNTAX.match(text) else text
-
-
-def render_table(rows: tuple[tuple[str, ...], ...]) -> str:
-    """A GFM pipe table; the first row is the header."""
-    if not rows:
-        return ""
-    width = max(len(row) for row in rows)
-    lines = [_table_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
-    lines.extend(_table_row(row, width) for row in rows[1:])
-    return "\n".join(lines)
-
-
-def _table_row(row: tuple[str, ...], width: int) -> str:
-    cells = [_cell(c) for c in row] + [""] * (width - len(row))
-    return "| " + " | ".join(cells) + " |"
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")

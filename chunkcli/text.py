@@ -10,21 +10,7 @@ from __future__ import annotations
 
 import re
 
-# Scripts written without spaces between words: no space is inserted when a line break
-# falls between two of these characters.
-_NO_SPACE_RANGES = (
-    (0x2E80, 0x2FDF),  # CJK radicals
-    (0x3000, 0x303F),  # CJK symbols and punctuation
-    (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x3100, 0x312F),  # Bopomofo
-    (0x3130, 0x318F),  # Hangul compatibility jamo
-    (0x31F0, 0x31FF),  # Katakana phonetic extensions
-    (0x3400, 0x4DBF),  # CJK extension A
-    (0x4E00, 0x9FFF),  # CJK unified ideographs
-    (0xF900, 0xFAFF),  # CJK compatibility ideographs
-    (0xFF00, 0xFFEF),  # half- and full-width forms
-    (0x20000, 0x3FFFF),  # CJK extensions B+
-)
+from chunkcli.charclasses import is_cjk
 
 # Words that keep their hyphen even at a line end because the hyphen is part of the word.
 _KEEP_HYPHEN_PREFIXES = frozenset(
@@ -36,13 +22,6 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 _HYPHEN_END = re.compile(r"([A-Za-z]+)[-\u2010]$")
 _LEADING_WORD = re.compile(r"[A-Za-z]+")
 _COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
-
-
-def is_cjk(char: str) -> bool:
-    """True for characters of scripts that do not separate words with spaces (not Hangul)."""
-    code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _NO_SPACE_RANGES)
-
 
 
 def clean_line(text: str) -> str:

@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunkcli.charclasses import LATIN1_LETTER
+from chunkcli.charclasses import UNUSABLE_CHAR as BAD_CHAR
 from chunkcli.check import (
     CheckOptions,
     DocumentReport,
@@ -29,15 +31,14 @@ from chunkcli.check import (
     unreadable_report,
 )
 from chunkcli.check.pages import (
-    BAD_CHAR,
-    LATIN1_LETTER,
     garbage_share,
     is_bad_char,
     is_latin1_letter,
     spaced_cjk_share,
 )
-from chunkcli.check.scan import LineKind, scan_markdown, split_cells
+from chunkcli.check.scan import LineKind, scan_markdown
 from chunkcli.check.wording import page_ranges
+from chunkcli.markdown_format import split_cells
 from chunkcli.model import (
     Chunk,
     ChunkKind,

@@ -48,7 +48,7 @@ def test_clean_folder_exits_0_and_ignores_other_files(tmp_path: Path) -> None:
     code, output = invoke(str(tmp_path))
     assert code == 0, output
     assert "guide.md" in output and "chunks.jsonl" not in output
-    assert "1 documents: 1 ok, 0 warn, 0 fail" in output
+    assert "1 document: 1 ok, 0 warn, 0 fail" in output
 
 
 def test_a_failing_document_exits_1_and_says_why(tmp_path: Path) -> None:

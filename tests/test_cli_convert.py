@@ -170,7 +170,7 @@ def test_one_file_into_a_folder(report: Path, tmp_path: Path, trailing_slash: bo
 def test_empty_folder_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     result = convert(tmp_path / "empty", "-o", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "no PDF files in" in result.stderr
 
 

@@ -11,8 +11,10 @@ from chunkcli.layout.furniture import is_page_number, shape_of, strip_running_he
 from chunkcli.layout.headings import numbering_pattern
 from chunkcli.layout.order import order_blocks
 from chunkcli.layout.paragraphs import group_paragraphs
+from chunkcli.markdown_format import escape_leading_syntax
+from chunkcli.markdown_format import format_table as render_table
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page, Span
-from chunkcli.render import escape_leading_syntax, render_list_item, render_markdown, render_table
+from chunkcli.render import render_list_item, render_markdown
 from chunkcli.text import join_lines
 from chunkcli.vertical import rebuild_vertical_lines
 

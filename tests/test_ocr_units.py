@@ -11,10 +11,10 @@ from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
 from chunkcli.extract import needs_ocr
 from chunkcli.jsonl import chunk_from_dict, chunk_to_dict
+from chunkcli.markdown_format import PageMarker, format_page_marker, ocr_confidences
 from chunkcli.model import Page, PageStatus
 from chunkcli.ocr import OcrMode, OcrSettings
 from chunkcli.ocr.lines import words_to_lines
-from chunkcli.ocr.marker import ocr_confidences, ocr_note
 from chunkcli.ocr.read import page_confidence, retry_languages
 from chunkcli.ocr.tesseract import OcrWord, parse_tsv
 from chunkcli.split import split_markdown
@@ -90,8 +90,9 @@ def test_needs_ocr_by_mode_and_status() -> None:
 
 
 def test_marker_note_round_trips() -> None:
-    markdown = f"<!-- page 1 -->\n\nA\n\n<!-- page 2: {ocr_note(0.9149, 'tesseract', 'jpn')} -->"
-    assert markdown.endswith("<!-- page 2: ocr conf=0.91 engine=tesseract lang=jpn -->")
+    marker = format_page_marker(PageMarker(2, PageStatus.OCR, 0.9149, "tesseract"))
+    markdown = f"<!-- page 1 -->\n\nA\n\n{marker}"
+    assert marker == "<!-- page 2: ocr conf=0.91 engine=tesseract -->"
     assert ocr_confidences(markdown) == {2: 0.91}
 
 
@@ -105,7 +106,7 @@ def test_lowest_confidence_over_the_pages_a_chunk_spans() -> None:
 
 MARKDOWN = (
     "<!-- page 1 -->\n\n# Notes\n\nTyped text on the first page.\n\n"
-    "<!-- page 2: ocr conf=0.62 engine=tesseract lang=eng -->\n\n## Scan\n\nScanned text here.\n"
+    "<!-- page 2: ocr conf=0.62 engine=tesseract -->\n\n## Scan\n\nScanned text here.\n"
 )
 
 

@@ -33,6 +33,12 @@ def sample(name: str) -> Path:
     return SAMPLES_DIR / f"{name}.pdf"
 
 
+def sha256_of(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def page_lines(page: pymupdf.Page) -> list[dict[str, object]]:
     blocks = page.get_text("dict", sort=False)["blocks"]
     return [line for block in blocks for line in block.get("lines", [])]
@@ -73,7 +79,9 @@ def test_update_golden_is_off_in_ci() -> None:
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_expected_markdown_follows_the_format_rules(name: str) -> None:
     text = (SAMPLES_DIR / f"{name}.expected.md").read_text(encoding="utf-8")
-    assert text.startswith("<!-- page 1")
+    first, rest = text.split("\n\n", 1)
+    assert first == f'<!-- chunkcli source="{name}.pdf" sha256="{sha256_of(sample(name))}" -->'
+    assert rest.startswith("<!-- page 1")
     assert text.endswith("\n") and not text.endswith("\n\n")
     assert "\n\n\n" not in text
     assert text.count("\n# ") == 1  # the title, once

@@ -100,26 +100,27 @@ def test_a_pdf_is_converted_first_with_the_page_selection(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "message", "code"),
     [
-        (["missing.md"], "missing.md: no such file"),
-        (["BAD"], "not UTF-8"),
-        (["GOOD", "--meta", "novalue"], "KEY=VALUE"),
-        (["GOOD", "--pages", "3-1"], "runs backwards"),
-        (["GOOD", "--split-on", "h5"], "--split-on"),
-        (["GOOD", "--encoding", "nope_base"], "TIKTOKEN_CACHE_DIR"),
-        (["GOOD", "-o", "no/such/dir/out.jsonl"], "no/such/dir/out.jsonl: cannot write"),
+        (["missing.md"], "missing.md: no such file", 2),
+        (["BAD"], "not UTF-8", 1),
+        (["GOOD", "--meta", "novalue"], "KEY=VALUE", 2),
+        (["GOOD", "--pages", "3-1"], "runs backwards", 2),
+        (["GOOD", "--split-on", "h5"], "--split-on", 2),
+        (["GOOD", "--max-tokens", "8"], "at least 16", 2),
+        (["GOOD", "--encoding", "nope_base"], "TIKTOKEN_CACHE_DIR", 1),
+        (["GOOD", "-o", "no/such/dir/out.jsonl"], "no/such/dir/out.jsonl: cannot write", 1),
     ],
 )
-def test_bad_input_is_one_line_exit_1_and_no_output_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+def test_bad_input_is_one_line_and_no_output_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str, code: int
 ) -> None:
     monkeypatch.chdir(tmp_path)
     Path("BAD").write_bytes(b"\xff\xfe not utf-8")
     Path("GOOD").write_text(MANUAL, encoding="utf-8")
     output = [] if "-o" in args else ["-o", "out.jsonl"]
     result = runner.invoke(app, ["split", *args, *output])
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not Path("out.jsonl").exists()
 
@@ -148,7 +149,9 @@ def test_write_atomic_replaces_whole_and_leaves_the_old_file_on_error(tmp_path: 
 def test_parse_page_spec() -> None:
     assert parse_page_spec("3-7,9") == (3, 4, 5, 6, 7, 9)
     assert parse_page_spec(" 2 , 1-2 ") == (1, 2)
-    for bad in ("", "0", "3-", "7-3", "a", "1,,2", "-3"):
+    assert parse_page_spec("99998-")[:3] == (99998, 99999, 100000)  # open: to the last page
+    assert parse_page_spec("2-,1")[:2] == (1, 2)
+    for bad in ("", "0", "0-", "7-3", "a", "1,,2", "-3"):
         with pytest.raises(UsageError):
             parse_page_spec(bad)
 

@@ -26,7 +26,7 @@ def golden_path(markdown_path: Path) -> Path:
 def test_sample_chunks_match_golden(markdown_path: Path) -> None:
     data = markdown_path.read_bytes()
     source = markdown_path.relative_to(REPO_ROOT).as_posix()
-    chunks = split_markdown(data.decode("utf-8"), SplitOptions(), source=source, source_bytes=data)
+    chunks = split_markdown(data.decode("utf-8"), SplitOptions(), source=source)
     text = chunks_to_jsonl(chunks)
     golden = golden_path(markdown_path)
     if UPDATE:

@@ -28,8 +28,8 @@ from chunkcli.check.report import (
 )
 from chunkcli.check.scan import ScannedMarkdown, scan_markdown
 from chunkcli.check.tables import check_tables
+from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
-from chunkcli.ocr.marker import ocr_confidences
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
 A4_AREA = 595.0 * 842.0

@@ -12,21 +12,23 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from chunkcli.charclasses import (
+    CID_RUN,
+    CJK_LETTER_CLASS,
+    CJK_LETTER_RE,
+    LATIN1_LETTER,
+    unusable_share,
+)
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
-from chunkcli.glyphs import CID_RUN, LATIN1_LETTER, UNUSABLE_CHAR
 from chunkcli.model import Issue, PageStatus, Severity
 
 WHITESPACE = re.compile(r"\s")
 ALNUM = re.compile(r"[^\W_]")
-# The regex forms of is_bad_char and is_latin1_letter (they count whole pages at C speed),
-# shared with extraction.
 CID = CID_RUN
-BAD_CHAR = UNUSABLE_CHAR
-CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
-SPACED_CJK = re.compile(f"(?<=[{CJK_CLASS}]) (?=[{CJK_CLASS}])")
+CJK_CHAR = CJK_LETTER_RE
+SPACED_CJK = re.compile(f"(?<=[{CJK_LETTER_CLASS}]) (?=[{CJK_LETTER_CLASS}])")
 # Without page markers, text is judged in windows of about a page's worth of characters, so that
 # a few garbled pages are not diluted by a long clean document.
 WINDOW_CHARS = 3000
@@ -79,11 +81,7 @@ def mojibake_share(text: str) -> float:
 
 def garbage_share(text: str) -> tuple[float, int]:
     """(share of bad glyphs among visible characters, visible count); `(cid:N)` is one glyph."""
-    cids = len(CID.findall(text))
-    rest = CID.sub("", text)
-    visible = cids + len(rest) - len(WHITESPACE.findall(rest))
-    bad = cids + len(BAD_CHAR.findall(rest))
-    return (bad / visible if visible else 0.0), visible
+    return unusable_share(text)
 
 
 def spaced_cjk_share(text: str) -> float:

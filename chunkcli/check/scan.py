@@ -12,16 +12,15 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from chunkcli.markdown_format import parse_page_marker, split_cells
 from chunkcli.model import PageStatus
 
-PAGE_MARKER = re.compile(r"^<!--\s*page\s+(\d+)\s*(?::\s*(.*?))?\s*-->\s*$", re.IGNORECASE)
 HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
-UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
 class LineKind(StrEnum):
@@ -110,28 +109,6 @@ class ScannedMarkdown:
         return len({m.number for m in self.markers if m.status == PageStatus.TEXT})
 
 
-def marker_status(note: str | None) -> PageStatus:
-    """The page status a marker's note announces (`blank`, `no text layer`, `unusable ...`)."""
-    text = (note or "").lower()
-    if "unusable" in text or "garbage" in text:
-        return PageStatus.GARBAGE
-    if "no text layer" in text or "image only" in text or "image_only" in text:
-        return PageStatus.IMAGE_ONLY
-    if "blank" in text:
-        return PageStatus.BLANK
-    return PageStatus.TEXT
-
-
-def split_cells(row: str) -> tuple[str, ...]:
-    """The cells of a GFM table row: split on unescaped pipes, outer pipes optional."""
-    text = row.strip()
-    if text.startswith("|"):
-        text = text[1:]
-    if text.endswith("|") and not text.endswith("\\|"):
-        text = text[:-1]
-    return tuple(cell.strip() for cell in UNESCAPED_PIPE.split(text))
-
-
 def is_delimiter_row(line: str) -> bool:
     if "-" not in line or not (("|" in line) or DELIMITER_CELL.match(line)):
         return False
@@ -190,12 +167,11 @@ class _Scanner:
             self.close_paragraph()
             self.in_list = False
             return index + 1
-        marker = PAGE_MARKER.match(line.strip())
+        marker = parse_page_marker(line) if "<!--" in line else None
         if marker:
             self.close_paragraph()
-            self.page = int(marker.group(1))
-            status = marker_status(marker.group(2))
-            self.markers.append(PageMarker(self.page, status, index + 1))
+            self.page = marker.number
+            self.markers.append(PageMarker(marker.number, marker.status, index + 1))
             return index + 1
         if HTML_COMMENT.match(line):
             return index + 1
@@ -270,7 +246,7 @@ class _Scanner:
         end = index + 2
         rows: list[TableRow] = []
         while end < len(self.raw) and self.raw[end].strip() and "|" in self.raw[end]:
-            if PAGE_MARKER.match(self.raw[end].strip()):
+            if parse_page_marker(self.raw[end]):
                 break
             rows.append(TableRow(end + 1, split_cells(self.raw[end])))
             self.add_line(end, self.raw[end], LineKind.TABLE)

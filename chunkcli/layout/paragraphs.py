@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from statistics import median
 
+from chunkcli.charclasses import SENTENCE_END_CHARS, is_cjk
 from chunkcli.model import Block, BlockKind, Line, Span
-from chunkcli.text import is_cjk
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
 # and ASCII marks that need a space after them ("- item", "* item").
@@ -27,7 +27,7 @@ ENUMERATOR = re.compile(
 TOC_ENTRY = re.compile(
     r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
 )
-SENTENCE_END = tuple(".!?。！？:：」』)）")
+SENTENCE_END = SENTENCE_END_CHARS
 # Extra space above a line beyond the page's usual leading, in font sizes, that starts a paragraph.
 PARAGRAPH_GAP_EM = 0.45
 # Font sizes that differ by more than this (points) belong to different blocks.

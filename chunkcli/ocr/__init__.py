@@ -2,7 +2,7 @@
 
 options (what and how) -> read (render, pick the language, run the engine in parallel) ->
 tesseract (the engine's TSV words) -> lines (words as the Lines a text layer gives).
-marker holds the page-marker note that carries the confidence into Markdown.
+The page marker that carries the confidence into Markdown is chunkcli.markdown_format's.
 """
 
 from chunkcli.ocr.options import OcrMode, OcrOptions, OcrSettings

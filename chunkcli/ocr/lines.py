@@ -11,10 +11,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from chunkcli.charclasses import is_cjk
 from chunkcli.model import BBox, Line, Span
 from chunkcli.ocr.options import OcrSettings
 from chunkcli.ocr.tesseract import OcrWord
-from chunkcli.text import is_cjk
 
 OCR_FONT = "ocr"
 # Sizes are rounded to this step (points): OCR boxes jitter by a pixel or two.

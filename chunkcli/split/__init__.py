@@ -12,8 +12,8 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import PurePath
 
+from chunkcli.markdown_format import ocr_confidences, parse_provenance
 from chunkcli.model import Chunk
-from chunkcli.ocr.marker import ocr_confidences
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
@@ -33,14 +33,16 @@ def split_markdown(
     markdown: str,
     options: SplitOptions = SplitOptions(),
     *,
-    source: str = "",
-    source_bytes: bytes | None = None,
+    source: str | None = None,
+    source_sha256: str | None = None,
     count_tokens: TokenCounter | None = None,
 ) -> list[Chunk]:
     """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
 
-    `source` is the path as given (it names the title when there is no H1); `source_bytes`
-    (default: the Markdown as UTF-8) gives `source_sha256` and the default `doc_id`.
+    `source` is the path as given (it names the title when there is no H1) and
+    `source_sha256` the sha256 of its bytes, which gives the default `doc_id`. Left out, both
+    come from the provenance comment that `convert` writes (the PDF's name and hash), else
+    the source is unnamed and the hash is the Markdown's own.
     `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
     (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
     every chunk is recounted.
@@ -55,20 +57,20 @@ def split_markdown(
     )
     with _no_cycle_collection():
         scan = scan_markdown(markdown, count_spans)
-        title = find_title(scan.pieces, options.title, _stem(source))
+        named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
+        title = find_title(scan.pieces, options.title, _stem(named))
         layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
         plans = plan_chunks(layout)
-    sha = hashlib.sha256(markdown.encode("utf-8") if source_bytes is None else source_bytes)
-    default_doc_id = sha.hexdigest()[:DOC_ID_HEX_DIGITS]
+    source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else default_doc_id,
+        doc_id=options.doc_id if options.doc_id is not None else sha[:DOC_ID_HEX_DIGITS],
         source=source,
-        source_sha256=sha.hexdigest(),
+        source_sha256=sha,
         title=title[0],
         split_config=options.config(),
         metadata=dict(options.metadata),
     )
-    ocr = ocr_confidences(markdown) if "ocr conf=" in markdown else {}
+    ocr = ocr_confidences(markdown) if "conf" in markdown else {}
     with _no_cycle_collection():
         return build_chunks(layout, plans, scan.page_marks, identity, ocr)
 
@@ -86,6 +88,18 @@ def _no_cycle_collection() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
+    """(source, sha256): as given, else from convert's provenance comment, else the Markdown's."""
+    if source is None or sha256 is None:
+        provenance = parse_provenance(markdown)
+        if provenance is not None:
+            source = provenance.source if source is None else source
+            sha256 = provenance.sha256 if sha256 is None else sha256
+    if sha256 is None:
+        sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
+    return source or "", sha256
 
 
 def _offline_counter(encoding_name: str) -> TokenCounter:

@@ -26,8 +26,8 @@ from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
-# What convert writes between pages: <!-- page 3 -->, <!-- page 4: blank -->, ...
-PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->")
+from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+
 # A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs).
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
 # A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
@@ -70,7 +70,7 @@ class BlockKind(StrEnum):
     TEXT = "text"  # paragraph, list item, block quote, HTML, rule
     TABLE = "table"
     CODE = "code"
-    MARKER = "marker"  # a page marker
+    MARKER = "marker"  # a page marker, or another chunkcli comment (page 0): no content
 
 
 class RawBlock(NamedTuple):
@@ -233,7 +233,7 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
     if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
         marker = PAGE_MARKER_RE.fullmatch(text.strip())
         page = int(marker.group(1)) if marker else 0
-        kind = BlockKind.MARKER if page else BlockKind.TEXT
+        kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
         return [RawBlock(kind, line, line + 1, page=page)]
     return None
 
@@ -334,4 +334,6 @@ def _block_kind(token: Token, marker: int) -> BlockKind:
         return BlockKind.TABLE
     if token.type in ("fence", "code_block"):
         return BlockKind.CODE
-    return BlockKind.MARKER if marker else BlockKind.TEXT
+    if marker or (token.type == "html_block" and is_format_comment(token.content)):
+        return BlockKind.MARKER
+    return BlockKind.TEXT

@@ -10,6 +10,10 @@ from chunkcli.errors import UsageError
 SPLIT_VERSION = "split-1"
 
 SPLIT_LEVELS = {"h2": 2, "h3": 3}
+# The smallest --max-tokens the CLI accepts: a title and a two-level heading path alone take
+# 10-15 tokens, so a lower limit makes every chunk an oversize crumb. (The library accepts any
+# limit >= 1, for counters other than tokens.)
+MIN_MAX_TOKENS = 16
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
 
-from chunkcli.split.blocks import PAGE_MARKER_RE, RawBlock, find_blocks
+from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
 from chunkcli.split.blocks import BlockKind as PieceKind
+from chunkcli.split.blocks import RawBlock, find_blocks
 from chunkcli.split.counting import SpanCounter
 
 __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown"]
@@ -76,7 +77,7 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
             bounds.append(start)
     spans = list(zip(bounds, [*bounds[1:], len(markdown)], strict=False))
     counts = count_spans([*bounds, len(markdown)]) if bounds else []
-    pieces = []
+    pieces: list[Piece] = []
     span = 0  # the first span of the block
     for block, start, end in zip(blocks, starts, ends, strict=True):
         if block.kind is PieceKind.TABLE:
@@ -84,6 +85,7 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
             while span < len(spans) and spans[span][0] < end:
                 span += 1
             rows = tuple(Row(*spans[i], counts[i]) for i in range(first, span))
+            rows = _with_header_rows(rows, _announced_header_rows(markdown, pieces))
             pieces.append(Piece(block.kind, start, end, sum(counts[first:span]), rows=rows))
         else:
             content = block.kind not in (PieceKind.HEADING, PieceKind.MARKER)
@@ -93,6 +95,23 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
             span += 1
     page_marks = tuple((line_starts[line], page) for line, page in marks)
     return Scan(tuple(pieces), page_marks)
+
+
+def _announced_header_rows(markdown: str, pieces: list[Piece]) -> int:
+    """The header-row count of the table after `pieces`, from a comment just before it."""
+    if not pieces or pieces[-1].kind is not PieceKind.MARKER:
+        return 1
+    previous = pieces[-1]
+    return parse_header_rows(markdown[previous.start : previous.end]) or 1
+
+
+def _with_header_rows(rows: tuple[Row, ...], header_rows: int) -> tuple[Row, ...]:
+    """rows[0] grown to hold every header row, so that each later part repeats them all."""
+    if header_rows <= 1 or len(rows) <= header_rows:
+        return rows
+    tokens = sum(row.tokens for row in rows[:header_rows])
+    header = Row(rows[0].start, rows[header_rows - 1].end, tokens)
+    return (header, *rows[header_rows:])
 
 
 def _row_starts(block: RawBlock, end: int, line_starts: list[int]) -> list[int]:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from chunkcli.charclasses import KANA_HAN_RE
 from chunkcli.tokens import TokenCounter
 
 # A sentence ends after . ! ? (then closing quotes/brackets) followed by whitespace, or after
@@ -23,7 +24,6 @@ CLAUSE_END_RE = re.compile(r"[、，；：]+|[,;:]+(?=\s)")
 WORD_RE = re.compile(r"\S+")
 # Kana and CJK ideographs: in such text an ASCII space is not a word boundary (it is often an
 # artefact of PDF extraction), so the word level is skipped and cuts go to characters.
-KANA_HAN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # The character level searches for the longest span within budget * this many characters;
 # no tokenizer in use packs more characters into one token on ordinary text.
 MAX_CHARS_PER_TOKEN = 32

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from chunkcli.charclasses import is_cjk
 from chunkcli.model import BBox, Line
 
 # Two pieces are on the same visual row when their vertical overlap is at least this fraction
@@ -178,20 +179,6 @@ def join_text(left: str, right: str) -> str:
     return left + " " + right
 
 
-def is_cjk(char: str) -> bool:
-    """Han, kana and full-width punctuation: scripts written without spaces between words.
-
-    Hangul is left out on purpose: Korean puts spaces between words and wraps at them.
-    """
-    code = ord(char)
-    return (
-        0x3000 <= code <= 0x30FF  # CJK punctuation, hiragana, katakana
-        or 0x3400 <= code <= 0x4DBF  # CJK extension A
-        or 0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
-        or 0xF900 <= code <= 0xFAFF  # compatibility ideographs
-        or 0xFF00 <= code <= 0xFF60  # full-width forms
-        or 0x20000 <= code <= 0x2FA1F  # supplementary ideographs
-    )
 
 
 def is_numeric(text: str) -> bool:

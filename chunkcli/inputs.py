@@ -1,0 +1,306 @@
+"""Paths, folders and standard input -> documents as Markdown, for every command that reads
+documents (split, check, sync, eval).
+
+This is the one place that walks folders, tells a PDF from Markdown and calls the converter:
+PDFs are converted in worker processes with a time limit per file (`chunkcli.batch`), so a
+file that crashes or hangs MuPDF costs only itself. Documents come back in input order; a file
+that cannot be read or converted becomes an `InputFailure` with a one-line reason, and the
+others still come through.
+
+Naming: a document's `source` is what chunks cite: `--source NAME` for standard input, else
+the PDF named in convert's provenance comment, else the path as given (or as found in a
+folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chunkcli.errors import ChunkcliError, UsageError
+from chunkcli.markdown_format import parse_provenance
+
+if TYPE_CHECKING:
+    from chunkcli.model import ConvertResult
+    from chunkcli.pipeline import ConvertOptions
+
+STDIN = "-"
+PDF_SUFFIX = ".pdf"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# Readers accept "%PDF-" within the first 1024 bytes (see source.py), so the sniffer does too.
+SNIFF_BYTES = 1024
+PDF_HEADER = b"%PDF-"
+DEFAULT_TIMEOUT_S = 120.0
+
+
+class InputError(ChunkcliError):
+    """An input is missing, unreadable or not UTF-8 text."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """One input to read: a path as given or found under a folder, or '-' for stdin."""
+
+    path: str
+    is_pdf: bool
+    root: str | None = None  # the folder it was found in; None when given by name
+
+
+@dataclass(frozen=True, slots=True)
+class InputDocument:
+    """One document as Markdown, with what its chunks should cite."""
+
+    path: str  # the file read ('-' for stdin)
+    source: str  # the name chunks cite (see the module docstring)
+    sha256: str  # of the source's bytes
+    markdown: str
+    converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
+
+    @property
+    def is_pdf(self) -> bool:
+        return self.converted is not None
+
+
+@dataclass(frozen=True, slots=True)
+class InputFailure:
+    """An input that could not be read or converted; `error` names the file and the reason."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How inputs are read: the convert options for PDFs and the worker pool's settings."""
+
+    convert: ConvertOptions | None = None  # None: ConvertOptions()
+    jobs: int | None = None  # worker processes for PDFs; None = one per CPU; 1 = in-process
+    timeout_s: float = DEFAULT_TIMEOUT_S  # per PDF; 0 = no limit
+    keep_documents: bool = False  # carry each PDF's ConvertResult (check needs the layout)
+    stdin_name: str | None = None  # the source name of standard input (--source)
+
+
+# --- finding ----------------------------------------------------------------------------------
+
+
+def find_inputs(
+    paths: Sequence[str], *, skip: Path | None = None, pdfs_only: bool = False
+) -> list[InputFile]:
+    """Every input under `paths`, in order: files given by name whatever their suffix, and the
+    PDFs and Markdown files of folders (recursively, sorted, hidden entries skipped).
+
+    `skip` (an output file) is never read as input. Raises UsageError naming a path that does
+    not exist, or when nothing is found.
+    """
+    found: list[InputFile] = []
+    for given in paths:
+        if given == STDIN:
+            found.append(InputFile(STDIN, is_pdf=False))
+            continue
+        path = Path(given)
+        if not path.exists():
+            raise UsageError(f"{given}: no such file or folder")
+        if path.is_dir():
+            found += [
+                InputFile(str(p), is_pdf_file(p), root=given)
+                for p in walk_folder(path, pdfs_only=pdfs_only)
+                if not _same_file(p, skip)
+            ]
+        else:
+            found.append(InputFile(given, is_pdf_file(path)))
+    if not found:
+        kinds = "PDF" if pdfs_only else "PDF or Markdown"
+        raise UsageError(f"no {kinds} files in: {', '.join(paths)}")
+    return list(dict.fromkeys(found))
+
+
+def walk_folder(folder: Path, *, pdfs_only: bool = False) -> list[Path]:
+    """PDFs (and Markdown files) under `folder`, recursively, in sorted path order; hidden
+    files and folders are skipped, other files (such as split's chunks.jsonl) ignored."""
+    wanted = (PDF_SUFFIX,) if pdfs_only else (PDF_SUFFIX, *MARKDOWN_SUFFIXES)
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [
+            Path(root, name)
+            for name in sorted(files)
+            if name.lower().endswith(wanted) and not name.startswith(".")
+        ]
+    return found
+
+
+def is_pdf_file(path: Path) -> bool:
+    """A PDF by its suffix; a file with another suffix (not .md) by a `%PDF-` header."""
+    suffix = path.suffix.lower()
+    if suffix == PDF_SUFFIX:
+        return True
+    if suffix in MARKDOWN_SUFFIXES:
+        return False
+    try:
+        with path.open("rb") as stream:
+            return looks_like_pdf(stream.read(SNIFF_BYTES))
+    except OSError:
+        return False
+
+
+def looks_like_pdf(head: bytes) -> bool:
+    return PDF_HEADER in head[:SNIFF_BYTES]
+
+
+def _same_file(path: Path, other: Path | None) -> bool:
+    return other is not None and other.exists() and path.resolve() == other.resolve()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def read_inputs(
+    files: Sequence[InputFile], options: ReadOptions = ReadOptions(), stdin: bytes | None = None
+) -> Iterator[InputDocument | InputFailure]:
+    """Each input as a document or a failure, in the order of `files`.
+
+    PDFs (and a PDF on standard input) are converted in worker processes, all of them at once
+    across `options.jobs`; Markdown is read in this process.
+    """
+    if any(f.path == STDIN for f in files) and stdin is None:
+        raise UsageError("'-' needs standard input")
+    pdfs = [f for f in files if f.is_pdf or (f.path == STDIN and looks_like_pdf(stdin or b""))]
+    with _stdin_as_file(pdfs, stdin) as stdin_pdf:
+        conversions = _convert_all(pdfs, stdin_pdf, options)
+        for item in files:
+            if item in pdfs:
+                yield next(conversions)
+            else:
+                yield _read_markdown(item, stdin, options.stdin_name)
+
+
+def read_documents(
+    paths: Sequence[str], options: ReadOptions = ReadOptions(), stdin: bytes | None = None
+) -> Iterator[InputDocument | InputFailure]:
+    """find_inputs + read_inputs, for callers that start from paths."""
+    return read_inputs(find_inputs(paths), options, stdin)
+
+
+def _read_markdown(
+    item: InputFile, stdin: bytes | None, stdin_name: str | None
+) -> InputDocument | InputFailure:
+    if item.path == STDIN:
+        data = stdin or b""
+    else:
+        try:
+            data = Path(item.path).read_bytes()
+        except OSError as exc:
+            return InputFailure(item.path, f"{item.path}: cannot read ({exc.strerror or exc})")
+    name = "<stdin>" if item.path == STDIN else item.path
+    try:
+        markdown = data.decode("utf-8-sig")  # a byte-order mark is not text
+    except UnicodeDecodeError as exc:
+        return InputFailure(item.path, f"{name}: not UTF-8 text (bad byte at offset {exc.start})")
+    provenance = parse_provenance(markdown)
+    source = item.path if item.path != STDIN else (stdin_name or STDIN)
+    if provenance is not None and not (item.path == STDIN and stdin_name):
+        source = provenance.source
+    sha = provenance.sha256 if provenance else hashlib.sha256(data).hexdigest()
+    return InputDocument(item.path, source, sha, markdown)
+
+
+class _stdin_as_file:
+    """A PDF on standard input, written to a private temporary file for the workers to open
+    (MuPDF needs a file or the whole buffer; a file is what a worker can be handed)."""
+
+    def __init__(self, pdfs: list[InputFile], stdin: bytes | None) -> None:
+        self.needed = any(f.path == STDIN for f in pdfs)
+        self.stdin = stdin or b""
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
+
+    def __enter__(self) -> Path | None:
+        if not self.needed:
+            return None
+        self.folder = tempfile.TemporaryDirectory(prefix="chunkcli-stdin-")
+        path = Path(self.folder.name, "stdin.pdf")
+        path.write_bytes(self.stdin)
+        return path
+
+    def __exit__(self, *exc: object) -> None:
+        if self.folder is not None:
+            self.folder.cleanup()
+
+
+def _convert_all(
+    pdfs: list[InputFile], stdin_pdf: Path | None, options: ReadOptions
+) -> Iterator[InputDocument | InputFailure]:
+    """Converted PDFs in order, through the worker pool."""
+    if not pdfs:
+        return
+    from chunkcli.batch import map_conversions
+    from chunkcli.pipeline import ConvertOptions
+
+    convert = options.convert or ConvertOptions()
+    then = _keep_converted if options.keep_documents else _markdown_only
+    files = [f for f in pdfs if f.path != STDIN]
+    results = iter(map_conversions(
+        [Path(f.path) for f in files], convert, then, jobs=options.jobs,
+        timeout_s=options.timeout_s,
+    )) if files else iter(())  # fmt: skip
+    for item in pdfs:
+        if item.path == STDIN and stdin_pdf is not None:
+            # Standard input converts on its own, under the name it is given (or '-').
+            named = dataclasses.replace(convert, source_name=options.stdin_name or STDIN)
+            [(path, result)] = map_conversions(
+                [stdin_pdf], named, then, jobs=options.jobs, timeout_s=options.timeout_s
+            )
+        else:
+            path, result = next(results)
+        yield _as_document(item, path, result, options.stdin_name)
+
+
+def _as_document(
+    item: InputFile, path: Path, result: object, stdin_name: str | None
+) -> InputDocument | InputFailure:
+    """A worker's answer as a document; errors name the input, never a temporary file."""
+    if isinstance(result, ChunkcliError):
+        message = str(result)
+        if item.path == STDIN:
+            message = message.replace(str(path), "<stdin>")
+        return InputFailure(item.path, message)
+    assert isinstance(result, _Converted)
+    markdown = result.markdown
+    source = item.path if item.path != STDIN else (stdin_name or STDIN)
+    return InputDocument(item.path, source, result.sha256, markdown, result.converted)
+
+
+@dataclass(frozen=True, slots=True)
+class _Converted:
+    """What a worker sends back: the Markdown, its PDF's hash and, on request, the result."""
+
+    markdown: str
+    sha256: str
+    converted: ConvertResult | None
+
+
+def _markdown_only(path: Path, result: ConvertResult | ChunkcliError) -> _Converted | ChunkcliError:
+    """Only the Markdown crosses back from the worker (a pickled document costs ~2 ms a page)."""
+    if isinstance(result, ChunkcliError):
+        return result
+    provenance = parse_provenance(result.markdown)
+    sha = provenance.sha256 if provenance else ""
+    return _Converted(result.markdown, sha, None)
+
+
+def _keep_converted(
+    path: Path, result: ConvertResult | ChunkcliError
+) -> _Converted | ChunkcliError:
+    kept = _markdown_only(path, result)
+    if isinstance(kept, ChunkcliError) or isinstance(result, ChunkcliError):
+        return kept
+    return _Converted(kept.markdown, kept.sha256, result)
+
+
+def failures_of(items: Sequence[InputDocument | InputFailure]) -> list[InputFailure]:
+    return [item for item in items if isinstance(item, InputFailure)]

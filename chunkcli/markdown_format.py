@@ -1,0 +1,213 @@
+"""The Markdown that the stages exchange: what `convert` writes and `split`/`check` read back.
+
+Everything chunkcli adds to plain GFM is an HTML comment on a line of its own, so any Markdown
+viewer shows the document unchanged:
+
+- provenance, the first line of a converted document:
+  `<!-- chunkcli source="report.pdf" sha256="3b1f…" -->` (the PDF's name and the sha256 of its
+  bytes, so that `split` of the Markdown names the PDF and gives the same `doc_id`);
+- a page marker before each page's content: `<!-- page 3 -->`, `<!-- page 4: blank -->`,
+  `<!-- page 5: no text layer (image only) -->`,
+  `<!-- page 6: unusable text layer (treated as image only) -->`,
+  `<!-- page 7: ocr conf=0.91 engine=tesseract -->`, `<!-- page 8: damaged … -->`;
+- a header-row count before a pipe table whose header is more than GFM's one row (a row of
+  group titles over sub-columns): `<!-- table: 2 header rows -->`; the first body row is then
+  header too, and `split` repeats both rows on every part of the table.
+
+This module is the only place that knows these spellings; readers are lenient (case, spaces,
+notes written by other tools) so that Markdown edited by hand still reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chunkcli.model import PageStatus
+
+# --- page markers ---------------------------------------------------------------------------
+
+# Any page marker, as split's block finder sees one line: <!-- page 3 -->, <!-- page 4: … -->.
+PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->", re.IGNORECASE)
+# The same with its note (after a colon) captured, for readers that need the page's status.
+_PAGE_MARKER_NOTE_RE = re.compile(r"<!--\s*page\s+(\d+)\s*(?::\s*(.*?))?\s*-->", re.IGNORECASE)
+_OCR_CONFIDENCE_RE = re.compile(r"\bconf(?:idence)?\s*=\s*([0-9]*\.?[0-9]+)")
+_OCR_ENGINE_RE = re.compile(r"\bengine\s*=\s*([\w.+-]+)")
+
+_STATUS_NOTES = {
+    PageStatus.TEXT: "",
+    PageStatus.BLANK: "blank",
+    PageStatus.IMAGE_ONLY: "no text layer (image only)",
+    PageStatus.GARBAGE: "unusable text layer (treated as image only)",
+    PageStatus.DAMAGED: "damaged (MuPDF could not read all of it)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PageMarker:
+    """One page's marker: its 1-based number, what the page held, and OCR details if any."""
+
+    number: int
+    status: PageStatus = PageStatus.TEXT
+    ocr_confidence: float | None = None  # 0..1, the page's mean word confidence
+    ocr_engine: str | None = None
+
+
+def format_page_marker(marker: PageMarker) -> str:
+    """The marker line (no newline) for `marker`."""
+    if marker.status is PageStatus.OCR:
+        details = []
+        if marker.ocr_confidence is not None:
+            details.append(f"conf={marker.ocr_confidence:.2f}")
+        if marker.ocr_engine:
+            details.append(f"engine={marker.ocr_engine}")
+        return f"<!-- page {marker.number}: {' '.join(['ocr', *details])} -->"
+    note = _STATUS_NOTES[marker.status]
+    return f"<!-- page {marker.number}: {note} -->" if note else f"<!-- page {marker.number} -->"
+
+
+def parse_page_marker(line: str) -> PageMarker | None:
+    """The marker on `line` (surrounding spaces allowed), or None when it is not one."""
+    match = _PAGE_MARKER_NOTE_RE.fullmatch(line.strip())
+    if match is None:
+        return None
+    number = int(match.group(1))
+    note = (match.group(2) or "").lower()
+    status = _status_of(note)
+    if status is not PageStatus.OCR:
+        return PageMarker(number, status)
+    confidence = _OCR_CONFIDENCE_RE.search(note)
+    engine = _OCR_ENGINE_RE.search(note)
+    return PageMarker(
+        number,
+        status,
+        float(confidence.group(1)) if confidence else None,
+        engine.group(1) if engine else None,
+    )
+
+
+def ocr_confidences(markdown: str) -> dict[int, float]:
+    """Page number -> OCR confidence for every OCR page marker that gives one."""
+    found = {}
+    for match in PAGE_MARKER_RE.finditer(markdown):
+        marker = parse_page_marker(match.group(0))
+        if marker is not None and marker.ocr_confidence is not None:
+            found[marker.number] = marker.ocr_confidence
+    return found
+
+
+def _status_of(note: str) -> PageStatus:
+    """The status a marker's note announces; other tools' wording is read too."""
+    if note.startswith("ocr"):
+        return PageStatus.OCR
+    if "damaged" in note:
+        return PageStatus.DAMAGED
+    if "unusable" in note or "garbage" in note:
+        return PageStatus.GARBAGE
+    if "no text layer" in note or "image only" in note or "image_only" in note:
+        return PageStatus.IMAGE_ONLY
+    if "blank" in note:
+        return PageStatus.BLANK
+    return PageStatus.TEXT
+
+
+# --- provenance -----------------------------------------------------------------------------
+
+_SOURCE_RE = re.compile(
+    r'<!--\s*chunkcli\s+source="((?:[^"\\]|\\.)*)"\s+sha256="([0-9a-f]{64})"\s*-->'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a converted document came from: the PDF's name as given, and its bytes' sha256."""
+
+    source: str
+    sha256: str
+
+
+def format_provenance(provenance: Provenance) -> str:
+    """The provenance comment line (no newline)."""
+    name = provenance.source.replace("\\", "\\\\").replace('"', '\\"').replace("--", "-\\-")
+    name = " ".join(name.split())  # a newline in a file name must not end the comment early
+    return f'<!-- chunkcli source="{name}" sha256="{provenance.sha256}" -->'
+
+
+def parse_provenance(markdown: str) -> Provenance | None:
+    """The provenance comment on the document's first line, if it has one."""
+    first_line = markdown[: markdown.find("\n")] if "\n" in markdown else markdown
+    match = _SOURCE_RE.fullmatch(first_line.strip())
+    if match is None:
+        return None
+    name = re.sub(r"\\(.)", r"\1", match.group(1))
+    return Provenance(name, match.group(2))
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+_HEADER_ROWS_RE = re.compile(r"<!--\s*table:\s*(\d+)\s+header\s+rows?\s*-->", re.IGNORECASE)
+
+
+def format_table(rows: tuple[tuple[str, ...], ...], header_rows: int = 1) -> str:
+    """A GFM pipe table (rows padded to the widest); a header of more than one row is announced
+    by a header-row comment on the line before, separated by a blank line."""
+    if not rows:
+        return ""
+    width = max(len(row) for row in rows)
+    lines = [_table_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
+    lines.extend(_table_row(row, width) for row in rows[1:])
+    table = "\n".join(lines)
+    header_rows = min(header_rows, len(rows))
+    if header_rows > 1:
+        return f"<!-- table: {header_rows} header rows -->\n\n{table}"
+    return table
+
+
+def parse_header_rows(line: str) -> int | None:
+    """The header-row count a table comment announces, or None when `line` is not one."""
+    match = _HEADER_ROWS_RE.fullmatch(line.strip())
+    return int(match.group(1)) if match else None
+
+
+def _table_row(row: tuple[str, ...], width: int) -> str:
+    cells = [escape_cell(c) for c in row] + [""] * (width - len(row))
+    return "| " + " | ".join(cells) + " |"
+
+
+def escape_cell(text: str) -> str:
+    """A cell's text on one line with its pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def split_cells(row: str) -> tuple[str, ...]:
+    """The cells of a pipe-table row: split on unescaped pipes, outer pipes optional."""
+    text = row.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return tuple(cell.strip() for cell in _UNESCAPED_PIPE.split(text))
+
+
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+# --- all of the above ----------------------------------------------------------------------
+
+
+def is_format_comment(text: str) -> bool:
+    """True for a line chunkcli writes as format (a page marker, provenance, a header-row
+    count): none of them is content to index."""
+    line = text.strip()
+    patterns = (PAGE_MARKER_RE, _SOURCE_RE, _HEADER_ROWS_RE)
+    return any(pattern.fullmatch(line) for pattern in patterns)
+
+
+# --- escapes --------------------------------------------------------------------------------
+
+# Characters that would turn a paragraph's first character into Markdown syntax.
+_LEADING_SYNTAX = re.compile(r"^([#>=|`~]|[-+*](?=\s)|\d+[.)](?=\s))")
+
+
+def escape_leading_syntax(text: str) -> str:
+    """Backslash-escape a first character that Markdown would read as syntax."""
+    return "\\" + text if _LEADING_SYNTAX.match(text) else text

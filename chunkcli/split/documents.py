@@ -1,0 +1,31 @@
+"""Documents from the input layer -> chunks, in input order, failures passed through.
+
+`chunkcli.inputs` reads paths, folders and stdin (converting PDFs in worker processes); this
+splits each document it yields, so that a file that fails costs only itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from chunkcli.inputs import InputDocument, InputFailure
+from chunkcli.model import Chunk
+from chunkcli.split.options import SplitOptions
+
+
+def split_documents(
+    documents: Iterable[InputDocument | InputFailure], options: SplitOptions
+) -> Iterator[list[Chunk] | InputFailure]:
+    """Each document's chunks (one list per document), or its failure, in input order."""
+    from chunkcli.split import split_markdown
+    from chunkcli.tokens import load_encoding
+
+    options = options.validated()
+    load_encoding(options.encoding)  # an encoding not available offline fails before any read
+    for document in documents:
+        if isinstance(document, InputFailure):
+            yield document
+            continue
+        yield split_markdown(
+            document.markdown, options, source=document.source, source_sha256=document.sha256
+        )

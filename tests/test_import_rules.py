@@ -1,0 +1,83 @@
+"""The one-way data flow, enforced on the source: who may import whom.
+
+- The CLI alone imports typer and rich (tests/test_cli_convert.py).
+- split and check read documents through `chunkcli.inputs`: neither imports the convert
+  pipeline nor the batch runner, so a PDF given to them is converted in the worker pool with
+  its time limit, exactly as `convert` converts it.
+- convert's stages never import split, and split never imports convert's stages.
+- Only `markdown_format` spells the page markers: no other module writes the pattern.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "chunkcli"
+CONVERT_STAGES = ("chunkcli.extract", "chunkcli.layout", "chunkcli.tables", "chunkcli.render",
+                  "chunkcli.vertical", "chunkcli.pipeline", "chunkcli.batch")  # fmt: skip
+
+
+def full_imports(path: Path) -> set[str]:
+    """Every module `path` imports, at any depth (imports inside functions count too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def files_of(package: str) -> list[Path]:
+    return sorted((PACKAGE / package).rglob("*.py"))
+
+
+def importers_of(files: list[Path], targets: tuple[str, ...]) -> dict[str, list[str]]:
+    hits = {}
+    for path in files:
+        bad = sorted(m for m in full_imports(path) if m.startswith(targets))
+        if bad:
+            hits[path.relative_to(PACKAGE).as_posix()] = bad
+    return hits
+
+
+@pytest.mark.parametrize("package", ["split", "check"])
+def test_split_and_check_read_through_the_input_layer(package: str) -> None:
+    assert importers_of(files_of(package), ("chunkcli.pipeline", "chunkcli.batch")) == {}
+
+
+def test_split_never_imports_convert_stages() -> None:
+    assert importers_of(files_of("split"), CONVERT_STAGES) == {}
+
+
+def test_convert_stages_never_import_split_or_check() -> None:
+    stages = [PACKAGE / f"{name.split('.')[1]}.py" for name in CONVERT_STAGES]
+    files = [p for p in stages if p.exists()] + files_of("layout") + files_of("tables")
+    assert importers_of(files, ("chunkcli.split", "chunkcli.check")) == {}
+
+
+def test_only_markdown_format_spells_page_markers() -> None:
+    writer, reader = "<!-- page {", r"<!--\s*page"  # a format string and a pattern
+    spelled = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if writer in (text := path.read_text(encoding="utf-8")) or reader in text
+    ]
+    assert spelled == ["markdown_format.py"]
+
+
+def test_the_cli_imports_pymupdf_without_its_layout_model() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, chunkcli.cli, pymupdf;"
+        "lean = 'pymupdf.layout' not in sys.modules and 'onnxruntime' not in sys.modules;"
+        "import pymupdf4llm;"  # still importable on request
+        "print(lean, sys.modules['pymupdf4llm'] is not None)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
