@@ -83,10 +83,11 @@ def test_needs_ocr_by_mode_and_status() -> None:
     def page(status: PageStatus) -> Page:
         return Page(1, 595.0, 842.0, (), status)
 
-    statuses = list(PageStatus)
-    assert [needs_ocr(page(s), OcrMode.AUTO) for s in statuses] == [False, False, True, True]
-    assert [needs_ocr(page(s), OcrMode.FORCE) for s in statuses] == [True, False, True, True]
-    assert [needs_ocr(page(s), OcrMode.NEVER) for s in statuses] == [False] * 4
+    statuses = [PageStatus.TEXT, PageStatus.BLANK, PageStatus.IMAGE_ONLY, PageStatus.GARBAGE,
+                PageStatus.DAMAGED]  # fmt: skip
+    assert [needs_ocr(page(s), OcrMode.AUTO) for s in statuses] == [0, 0, 1, 1, 0]
+    assert [needs_ocr(page(s), OcrMode.FORCE) for s in statuses] == [1, 0, 1, 1, 1]
+    assert [needs_ocr(page(s), OcrMode.NEVER) for s in statuses] == [0] * 5
 
 
 def test_marker_note_round_trips() -> None:

@@ -109,6 +109,8 @@ def _read_all(
         except (RuntimeError, ValueError) as exc:  # MuPDF cannot draw this (damaged) page
             notes.append(f"page {number}: OCR failed: cannot render the page: {exc}")
             continue
+        if image.dark_share > options.settings.max_dark_share:
+            continue  # a photograph or a dark picture, not text: it stays an image-only page
         futures.append((number, pool.submit(read_page, number, image, langs, options)))
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
@@ -129,6 +131,7 @@ class PageImage:
     png: bytes
     dpi: int
     ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
+    dark_share: float  # share of all pixels that are dark
 
 
 def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
@@ -137,14 +140,15 @@ def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     if area_in2 > 0 and area_in2 * dpi * dpi > max_pixels:
         dpi = max(1, math.floor(math.sqrt(max_pixels / area_in2)))
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-    return PageImage(pixmap.tobytes("png"), dpi, ink_cells(pixmap))
-
-
-def ink_cells(pixmap: pymupdf.Pixmap) -> npt.NDArray[np.bool_]:
-    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
     gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
     dark = gray[:, : pixmap.width] < INK_LEVEL
-    rows, cols = -(-pixmap.height // INK_CELL_PX), -(-pixmap.width // INK_CELL_PX)
+    return PageImage(pixmap.tobytes("png"), dpi, ink_cells(dark), float(dark.mean()))
+
+
+def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+    height, width = dark.shape
+    rows, cols = -(-height // INK_CELL_PX), -(-width // INK_CELL_PX)
     padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
     padded[: dark.shape[0], : dark.shape[1]] = dark
     return np.asarray(padded.reshape(rows, INK_CELL_PX, cols, INK_CELL_PX).any(axis=(1, 3)))
