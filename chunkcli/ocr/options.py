@@ -49,8 +49,8 @@ class OcrSettings:
     min_ink_coverage: float = 0.7
     # A page with more than this share of dark pixels is a picture (a photo, a texture), not
     # text, and is not OCR'd: text pages measured 0.005-0.08 dark (corpus scans 0.06), and
-    # Tesseract spent 49 s on
-    # one page of gray noise (0.5 dark). White-on-black scans are skipped too.
+    # Tesseract spent 49 s on one page of gray noise (0.5 dark). White-on-black scans are
+    # skipped too.
     max_dark_share: float = 0.35
     # A page is rendered with at most this many pixels (a poster at 200 dpi would need ~2 GB of
     # Tesseract memory); the dpi is lowered to fit. A4 at 300 dpi is 8.7 M pixels.
