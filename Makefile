@@ -14,11 +14,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
 	touch $(STAMP)
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,bench]'
 	touch $(BENCH_STAMP)
 
 # OCR's default engine: Tesseract 5 and its language data, Debian packages. Installed with

@@ -9,7 +9,6 @@ The worker processes, and killing a runaway one, live in workers.py.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import glob
@@ -22,10 +21,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from chunkcli.errors import ChunkcliError, UsageError
+from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.inputs import DEFAULT_TIMEOUT_S, walk_folder
 from chunkcli.model import ConvertResult
+from chunkcli.pagespec import format_page_ranges as page_ranges
 from chunkcli.pipeline import ConvertOptions, convert_pdf
-from chunkcli.source import damage_notes, forget_damage
 from chunkcli.workers import run_in_workers, time_limit
 
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
@@ -316,15 +316,14 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
     pickled document costs about as much as a fifth of its conversion)."""
     pdf, target = job
     started = time.perf_counter()
-    forget_damage()
     result = _convert_catching(pdf, options, timeout_s)
     if isinstance(result, ChunkcliError):
         return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
     if target is not None:
         try:
-            write_atomically(target, result.markdown)
-        except OSError as exc:
-            error = f"{pdf}: cannot write {target}: {exc.strerror or exc}"
+            write_atomic(target, result.markdown, make_parents=True)
+        except OutputWriteError as exc:
+            error = f"{pdf}: {exc}"
             return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
     return FileOutcome(
         source=pdf,
@@ -336,7 +335,7 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         ocr=result.ocr_pages,
         ocr_missing=result.document.ocr_missing,
         seconds=time.perf_counter() - started,
-        warnings=damage_notes(pdf) + tuple(f"{pdf}: {n}" for n in result.document.notes),
+        warnings=result.warnings,
     )
 
 
@@ -347,24 +346,6 @@ def _lost(job: FileJob, error: ChunkcliError, seconds: float) -> FileOutcome:
         for stray in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
             stray.unlink(missing_ok=True)
     return FileOutcome(pdf, None, seconds=seconds, error=str(error))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write UTF-8 `text` to `path` via a temporary file in the same folder and os.replace.
-
-    Readers see the old file or the new one, never a half-written one.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.chmod(temp_name, 0o644)  # mkstemp makes 0600; give the file the usual permissions
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
 
 
 # --- the summary as text ----------------------------------------------------------------------
@@ -410,17 +391,6 @@ def _page_note(
     more = len(hits) - MAX_FILES_LISTED
     tail = f"; and {more} more files" if more > 0 else ""
     return [f"{label}: {total}: " + "; ".join(listed) + tail]
-
-
-def page_ranges(pages: Sequence[int]) -> str:
-    """(1, 2, 3, 5, 7, 8) -> "1-3, 5, 7-8"."""
-    runs: list[list[int]] = []
-    for page in sorted(set(pages)):
-        if runs and page == runs[-1][-1] + 1:
-            runs[-1].append(page)
-        else:
-            runs.append([page])
-    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
 
 
 def page_warnings(outcome: FileOutcome) -> list[str]:

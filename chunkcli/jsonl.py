@@ -1,15 +1,11 @@
-"""Chunk <-> one JSON object per line, and writing an output file atomically."""
+"""Chunk <-> one JSON object per line (files are written by `chunkcli.files`)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
-from chunkcli.errors import ChunkcliError
+from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.model import Chunk, ChunkKind
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
@@ -104,34 +100,4 @@ def read_jsonl(text: str) -> list[Chunk]:
     """Chunks from JSON Lines text (blank lines are skipped)."""
     return [chunk_from_dict(json.loads(line)) for line in text.splitlines() if line.strip()]
 
-
-class OutputWriteError(ChunkcliError):
-    """The output file cannot be written (missing folder, no permission, disk full)."""
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write `text` (UTF-8) to `path` so that readers see the old file or the whole new one.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, then renamed
-    over `path`; on any error the temporary file is removed and `path` is left untouched.
-    Raises OutputWriteError (naming the file) when the file system refuses.
-    """
-    target = Path(path)
-    try:
-        fd, temp_name = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-        )
-    except OSError as exc:
-        raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, target)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp_name)
-        if isinstance(exc, OSError):
-            raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
-        raise
+__all__ = ["OutputWriteError", "write_atomic"]  # written through files.py

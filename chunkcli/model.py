@@ -222,6 +222,7 @@ class ConvertResult:
 
     document: Document
     markdown: str
+    warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
 
     @property
     def pages(self) -> tuple[Page, ...]:

@@ -1,8 +1,10 @@
-"""Page selections as people type them: "3", "3-7", "2-", "1,3-5" -> sorted 1-based page numbers."""
+"""Page selections as people type them: "3", "3-7", "2-", "1,3-5" -> sorted 1-based page numbers,
+and page numbers back into that form for messages."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from chunkcli.errors import UsageError
 
@@ -45,3 +47,14 @@ def _parse_part(part: str, spec: str) -> range:
     if last > MAX_PAGE:
         raise UsageError(f"--pages: bad page selection {spec!r}: pages stop at {MAX_PAGE}")
     return range(first, last + 1)
+
+
+def format_page_ranges(pages: Iterable[int]) -> str:
+    """(1, 2, 3, 5, 7, 8) -> "1-3, 5, 7-8": the inverse of parse_page_spec, for messages."""
+    runs: list[list[int]] = []
+    for page in sorted(set(pages)):
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)

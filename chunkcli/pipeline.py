@@ -15,7 +15,7 @@ from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.ocr import OcrOptions
 from chunkcli.render import render_markdown
-from chunkcli.source import open_pdf
+from chunkcli.source import damage_notes, open_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +37,12 @@ def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) ->
     """
     with open_pdf(path, options.password) as doc:
         document = extract_document(path, doc, options.pages, options.tables, options.ocr)
+        # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
+        warnings = damage_notes(path, doc) + tuple(f"{path}: {n}" for n in document.notes)
     document = layout_document(document, options.strip_furniture)
     name = options.source_name if options.source_name is not None else Path(path).name
     provenance = Provenance(name, file_sha256(path))
-    return ConvertResult(document, render_markdown(document, provenance))
+    return ConvertResult(document, render_markdown(document, provenance), warnings)
 
 
 def file_sha256(path: str | Path) -> str:

@@ -37,8 +37,6 @@ KNOWN_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"{\\rtf", "an RTF document"),
     (b"%!PS", "a PostScript file"),
 )
-# What MuPDF logs when it rebuilds the cross-reference table of a damaged (often truncated) file.
-REPAIR_WARNING = "repairing PDF document"
 # How much of a text file to quote in the error: enough to recognise a git symlink stub
 # ("../../docs/x.pdf") or an HTML error page, short enough to keep the error on one line.
 TEXT_PREVIEW_CHARS = 60
@@ -67,14 +65,10 @@ def open_pdf(path: str | Path, password: str | None = None) -> pymupdf.Document:
     return doc
 
 
-def forget_damage() -> None:
-    """Clear MuPDF's warning log (one per process) before a conversion: see damage_notes."""
-    pymupdf.TOOLS.reset_mupdf_warnings()
-
-
-def damage_notes(path: str | Path) -> tuple[str, ...]:
-    """Warnings about damage MuPDF met since forget_damage(): a repaired file may miss content."""
-    if REPAIR_WARNING in pymupdf.TOOLS.mupdf_warnings(reset=True):
+def damage_notes(path: str | Path, doc: pymupdf.Document) -> tuple[str, ...]:
+    """A note when MuPDF had to rebuild the file (read off the document, not MuPDF's
+    process-wide warning log): a repaired file may miss content."""
+    if doc.is_repaired:
         return (f"{path}: damaged file, repaired by MuPDF: some content may be missing",)
     return ()
 

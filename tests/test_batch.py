@@ -30,9 +30,10 @@ from chunkcli.batch import (
     page_ranges,
     summary_lines,
     time_limit,
-    write_atomically,
 )
 from chunkcli.errors import ChunkcliError, ConversionTimeout, UsageError
+from chunkcli.files import OutputWriteError
+from chunkcli.files import write_atomic as write_atomically
 from chunkcli.model import ConvertResult, Document
 from chunkcli.pagespec import parse_page_spec
 from chunkcli.pipeline import ConvertOptions
@@ -367,7 +368,7 @@ def test_map_conversions_runs_then_in_the_worker(corpus: Path, jobs: int) -> Non
 
 def test_write_atomically_replaces_and_leaves_no_temp_file(tmp_path: Path) -> None:
     target = tmp_path / "deep" / "er" / "x.md"
-    write_atomically(target, "first\n")
+    write_atomically(target, "first\n", make_parents=True)
     write_atomically(target, "second ✓\n")
     assert target.read_bytes() == "second ✓\n".encode()
     assert [p.name for p in target.parent.iterdir()] == ["x.md"]
@@ -387,7 +388,7 @@ def test_write_atomically_failure_leaves_nothing(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputWriteError, match="No space left on device"):
         write_atomically(tmp_path / "x.md", "text")
     assert list(tmp_path.iterdir()) == []
 

@@ -260,8 +260,9 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     for i in range(40):
         make_pdf(src / f"r{i:02}.pdf", [report_items()] * 30)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Workers (the default) ignore SIGINT; the parent, waiting on them, takes it.
     command = [sys.executable, "-m", "chunkcli", "convert", str(src), "-o", str(tmp_path / "md"),
-               "--jobs", "1"]
+               "--jobs", "2"]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list((tmp_path / "md").glob("*.md")):

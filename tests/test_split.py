@@ -317,3 +317,16 @@ def test_an_encoding_not_available_offline_says_how_to_provide_it(
     monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
     with pytest.raises(EncodingUnavailable, match="TIKTOKEN_CACHE_DIR"):
         split_markdown(MANUAL, SplitOptions(encoding="no_such_encoding"))
+
+
+@pytest.mark.parametrize("max_tokens", [16, 48, 800])
+def test_convert_provenance_is_in_no_chunk_but_names_the_source(max_tokens: int) -> None:
+    sha = "ab" * 32
+    markdown = (
+        f'<!-- chunkcli source="guide.pdf" sha256="{sha}" -->\n\n<!-- page 1 -->\n\n'
+        "# Guide\n\nBirch trees grow in cold climates and shed their bark in thin layers.\n"
+    )
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
+    assert chunks and all("chunkcli source" not in c.body for c in chunks)
+    assert min(c.start for c in chunks) >= markdown.index("<!-- page 1 -->")
+    assert {(c.source, c.source_sha256, c.doc_id) for c in chunks} == {("guide.pdf", sha, sha[:16])}

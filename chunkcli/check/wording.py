@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from chunkcli.pagespec import format_page_ranges as page_ranges
+
+__all__ = ["examples", "page_ranges", "pages_phrase", "quote"]
+
 # Messages quote document text; past this many characters the quote is cut with an ellipsis.
 QUOTE_CHARS = 60
 # Lists of examples in one message stop after this many, ending with "...".
@@ -16,28 +20,6 @@ def quote(text: str, limit: int = QUOTE_CHARS) -> str:
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
     return f'"{flat}"'
-
-
-def page_ranges(pages: Iterable[int]) -> str:
-    """'1, 3-5, 9' for pages 1, 3, 4, 5, 9."""
-    ordered = sorted(set(pages))
-    parts: list[str] = []
-    start = previous = None
-    for page in ordered:
-        if start is None:
-            start = previous = page
-        elif previous is not None and page == previous + 1:
-            previous = page
-        else:
-            parts.append(_range(start, previous))
-            start = previous = page
-    if start is not None:
-        parts.append(_range(start, previous))
-    return ", ".join(parts)
-
-
-def _range(start: int, end: int | None) -> str:
-    return str(start) if end is None or end == start else f"{start}-{end}"
 
 
 def pages_phrase(pages: Iterable[int]) -> str:

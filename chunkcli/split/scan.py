@@ -66,6 +66,10 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
     Every piece (a table: every row) is one span of the document; `count_spans` counts them
     all in one call."""
     blocks, marks = find_blocks(markdown, fast_path)
+    # Convert's provenance comment heads the document: no chunk holds it (chunks carry the
+    # source and its hash as fields), so the pieces start after it.
+    while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
+        blocks = blocks[1:]
     line_starts = line_start_offsets(markdown)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []

@@ -1,0 +1,42 @@
+"""The one place eval reads its sources: PDFs (converted) or Markdown files -> their Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chunkcli.errors import UsageError
+
+if TYPE_CHECKING:
+    from chunkcli.inputs import InputFailure, ReadOptions
+
+
+def read_sources(
+    paths: Sequence[Path], read: ReadOptions | None = None
+) -> list[str | InputFailure]:
+    """The Markdown of each source, or why it could not be read, in order.
+
+    Through the input layer, all sources in one call: PDFs are converted together in its
+    worker pool (default convert options, its time limit), exactly as `chunkcli split FILE`
+    reads them, so that eval scores the Markdown that split chunks.
+    """
+    from chunkcli.inputs import InputFailure, ReadOptions, find_inputs, read_inputs
+
+    folders = [p for p in paths if p.is_dir()]
+    if folders:
+        raise UsageError(f"{folders[0]}: a gold source must be a file, not a folder")
+    documents = read_inputs(find_inputs([str(p) for p in paths]), read or ReadOptions())
+    return [d if isinstance(d, InputFailure) else d.markdown for d in documents]
+
+
+def load_sources(paths: Sequence[Path], read: ReadOptions | None = None) -> list[str]:
+    """Like read_sources, but the first source that fails raises its one-line error."""
+    from chunkcli.inputs import InputError
+
+    markdowns: list[str] = []
+    for result in read_sources(paths, read):
+        if not isinstance(result, str):
+            raise InputError(result.error)
+        markdowns.append(result)
+    return markdowns
