@@ -169,8 +169,10 @@ def main() -> None:
         started = time.time()
         for sample in samples:
             for quality in qualities:
-                readings.extend(measure(sample, quality, folder, not args.no_peer))
-                print(readings[-1], file=sys.stderr, flush=True)
+                cell = measure(sample, quality, folder, not args.no_peer)
+                readings.extend(cell)
+                for reading in cell:  # every reading, so that a cut-short run still tells
+                    print(reading, file=sys.stderr, flush=True)
     print(f"pymupdf {pymupdf.__version__}; {len(samples)} pages x {len(qualities)} qualities; "
           f"{time.time() - started:.0f} s wall")  # fmt: skip
     print("\n".join(table(readings)))
