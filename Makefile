@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 JOBS ?=
 
-.PHONY: run test lint bench golden samples clean fuzz
+.PHONY: run test lint bench golden samples clean fuzz ocr-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +21,38 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray,bench]'
 	touch $(BENCH_STAMP)
 
+# OCR's default engine: Tesseract 5 and its language data, Debian packages. Installed with
+# apt-get when missing and permitted (root, or sudo without a password); otherwise the command to
+# run is printed and the target goes on (convert then marks scanned pages as it did before OCR).
+OCR_DEBS := tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-eng
+OCR_LANGS := jpn jpn_vert kor eng
+
+## ocr-deps: install Tesseract and its jpn/jpn_vert/kor/eng data when missing (never fails)
+ocr-deps:
+	@langs="$$(tesseract --list-langs 2>/dev/null)"; missing=""; \
+	for lang in $(OCR_LANGS); do printf '%s\n' "$$langs" | grep -qx "$$lang" || missing="$$missing $$lang"; done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else sudo=no; fi; \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$sudo" != no ]; then \
+	  echo "OCR: installing Tesseract (missing:$$missing): apt-get install $(OCR_DEBS)"; \
+	  { $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	    --no-install-recommends $(OCR_DEBS) >/dev/null; } \
+	  || echo "OCR: apt-get failed; scanned pages stay without text until Tesseract is installed"; \
+	else \
+	  echo "OCR: Tesseract 5 with$$missing is missing; scanned pages stay without text. Install:"; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(OCR_DEBS)"; \
+	  echo "  macOS: brew install tesseract tesseract-lang; Fedora: sudo dnf install tesseract \
+	tesseract-langpack-jpn tesseract-langpack-jpn_vert tesseract-langpack-kor"; \
+	fi
+
 ## run: PDFs in samples/ -> out/*.md -> out/chunks.jsonl -> check report
-run: $(STAMP)
+run: ocr-deps $(STAMP)
 	$(BIN)/chunkcli convert samples -o out
 	$(BIN)/chunkcli split out -o out/chunks.jsonl
 	$(BIN)/chunkcli check out
 
 ## test: the whole test suite
-test: $(STAMP)
+test: ocr-deps $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -49,6 +49,8 @@ class FileOutcome:
     image_only: tuple[int, ...] = ()
     garbage: tuple[int, ...] = ()
     damaged: tuple[int, ...] = ()  # pages MuPDF could not fully interpret
+    ocr: tuple[int, ...] = ()  # pages whose text was read by OCR
+    ocr_missing: str = ""  # why OCR did not run on pages that needed it (what to install)
     seconds: float = 0.0
     error: str | None = None  # one line naming the file and the reason
     warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
@@ -365,6 +367,8 @@ def converted_outcome(
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
         damaged=result.damaged_pages,
+        ocr=result.ocr_pages,
+        ocr_missing=result.document.ocr_missing,
         seconds=seconds,
         warnings=result.warnings,
     )
@@ -390,9 +394,11 @@ def summary_lines(summary: BatchSummary) -> list[str]:
         f"in {summary.seconds:.1f} s ({summary.pages_per_s:.1f} pages/s)"
     ]
     lines += _page_note(summary, lambda o: o.blank, "blank pages")
+    lines += _page_note(summary, lambda o: o.ocr, "pages read by OCR")
     lines += _page_note(summary, lambda o: o.image_only, "pages with no text layer (no OCR)")
     lines += _page_note(summary, lambda o: o.garbage, "pages with an unreadable text layer")
     lines += _page_note(summary, lambda o: o.damaged, "damaged pages (content may be missing)")
+    lines += _ocr_missing_note(summary)
     warnings = [warning for outcome in summary.outcomes for warning in outcome.warnings]
     if warnings:
         lines.append(f"warnings: {len(warnings)}")
@@ -401,6 +407,13 @@ def summary_lines(summary: BatchSummary) -> list[str]:
         lines.append(f"failed: {len(summary.failures)}")
         lines += [f"  {outcome.error}" for outcome in summary.failures]
     return lines
+
+
+def _ocr_missing_note(summary: BatchSummary) -> list[str]:
+    """Once per run, not once per file: OCR could not run (a set-up problem)."""
+    reasons = sorted({o.ocr_missing for o in summary.outcomes if o.ocr_missing})
+    files = sum(1 for o in summary.outcomes if o.ocr_missing)
+    return [f"OCR did not run on {files} files: {reason}" for reason in reasons]
 
 
 def _page_note(
@@ -419,9 +432,12 @@ def _page_note(
 def page_warnings(outcome: FileOutcome) -> list[str]:
     """One line per kind of page that holds no usable text, for a single-file conversion."""
     notes = (
-        (outcome.image_only, "no text layer (scanned? no OCR is done)"),
+        (outcome.image_only, "no text layer (scanned? OCR found no text or did not run)"),
         (outcome.garbage, "an unreadable text layer (broken fonts)"),
         (outcome.damaged, "damaged: MuPDF could not read all of it (content may be missing)"),
     )
     pages = [f"{outcome.source}: page {page_ranges(p)}: {what}" for p, what in notes if p]
-    return [*outcome.warnings, *pages]
+    missing = [f"{outcome.source}: OCR did not run: {outcome.ocr_missing}"] * bool(
+        outcome.ocr_missing
+    )
+    return [*outcome.warnings, *missing, *pages]

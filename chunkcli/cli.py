@@ -241,6 +241,59 @@ if TYPE_CHECKING:
     ProgressStep = Callable[[str], None]
 
 
+# --- OCR options (convert, check) ----------------------------------------------------------
+
+OcrModeOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr", metavar="auto|never|force",
+        help="OCR pages without a usable text layer (auto), none (never), or every page "
+        "(force: scans with a bad hidden text layer).",
+    ),
+]
+OcrLangOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr-lang", metavar="LANG",
+        help="Tesseract language(s), e.g. jpn, jpn_vert, kor, eng, kor+eng. auto: the first "
+        "scanned page decides among jpn, jpn_vert, kor, eng (most confident reading).",
+    ),
+]
+OcrDpiOption = Annotated[
+    int,
+    typer.Option("--ocr-dpi", min=50, max=600, metavar="DPI", help="Resolution of OCR'd pages."),
+]
+OcrMinConfidenceOption = Annotated[
+    float,
+    typer.Option(
+        "--ocr-min-confidence", min=0.0, max=1.0, metavar="0..1",
+        help="OCR pages below this mean word confidence are flagged (pages.ocr-low-confidence).",
+    ),
+]
+
+
+def _with_ocr(
+    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None
+) -> ConvertOptions:
+    """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
+    Tesseract processes (in folder mode the files run in parallel instead: jobs=1)."""
+    import dataclasses
+    import os
+
+    from chunkcli.ocr import OcrMode, OcrOptions
+
+    try:
+        ocr_mode = OcrMode(mode)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{mode!r} is not one of auto, never, force", param_hint="--ocr"
+        ) from None
+    if not lang.strip() or any(not part for part in lang.split("+")):
+        raise typer.BadParameter(f"{lang!r} is no language list", param_hint="--ocr-lang")
+    ocr = OcrOptions(mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1)
+    return dataclasses.replace(options, ocr=ocr)
+
+
 # --- convert -------------------------------------------------------------------------------
 
 
@@ -268,6 +321,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     quiet: QuietOption = False,
     engine: Annotated[str, ENGINE_OPTION] = "local",
     ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    ocr: OcrModeOption = "auto",
+    ocr_lang: OcrLangOption = "auto",
+    ocr_dpi: OcrDpiOption = 200,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -284,6 +340,10 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       cat report.pdf | chunkcli convert - -o report.md
       chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
       chunkcli convert papers/ -o md/ --engine ray --ray-address auto
+      chunkcli convert scan.pdf --ocr-lang jpn --ocr-dpi 300 -o scan.md
+
+    Pages without a text layer are read by OCR (Tesseract); their page marker carries the
+    confidence: <!-- page 3: ocr conf=0.91 engine=tesseract -->.
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -291,9 +351,11 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     """
     with reporting_errors():
         options = _convert_options(pages, password, tables=not no_tables)
+    folder_mode = _is_folder_mode(inputs, output)
+    options = _with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs)
     if _engine(engine, ray_address) == "ray":
         _convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
-    elif _is_folder_mode(inputs, output):
+    elif folder_mode:
         out_dir = _folder_output(output)
         _convert_folder(inputs, out_dir, options, jobs, timeout, quiet)
     elif inputs == ["-"]:
@@ -822,6 +884,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
             "finding articles) also warns when articles are missing or out of sequence.",
         ),
     ] = "heading",
+    ocr_min_confidence: OcrMinConfidenceOption = 0.75,
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
 
@@ -845,6 +908,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     options = CheckOptions(
         max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
         boilerplate_share=boilerplate_share, garbage_share=garbage_share, mode=_check_mode(mode),
+        ocr_min_confidence=ocr_min_confidence,
     )  # fmt: skip
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)

@@ -11,6 +11,7 @@ furniture: that is `chunkcli.layout`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -28,11 +29,14 @@ from chunkcli.model import (
     BlockKind,
     Document,
     Line,
+    OcrInfo,
     OutlineEntry,
     Page,
     PageStatus,
     Span,
 )
+from chunkcli.ocr import OcrMode, OcrOptions
+from chunkcli.ocr.read import OcrRun, ocr_pages
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
@@ -97,11 +101,18 @@ def extract_document(
     doc: pymupdf.Document,
     pages: tuple[int, ...] | None = None,
     find_tables: bool = True,
+    ocr: OcrOptions | None = None,
 ) -> Document:
-    """Read every selected page of an open PDF into a Document of raw blocks."""
+    """Read every selected page of an open PDF into a Document of raw blocks; with `ocr`,
+    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR."""
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
+    run = OcrRun()
+    if ocr is not None and ocr.mode != OcrMode.NEVER:
+        wanted = [p.number for p in extracted if needs_ocr(p, ocr.mode)]
+        run = ocr_pages(doc, wanted, ocr)
+        extracted = _with_readings(doc, extracted, run, find_tables)
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
     )
@@ -112,7 +123,34 @@ def extract_document(
         metadata_title=(doc.metadata or {}).get("title", "") or "",
         page_count=doc.page_count,
         context_pages=context,
+        notes=run.notes,
+        ocr_missing=run.missing,
     )
+
+
+def needs_ocr(page: Page, mode: OcrMode) -> bool:
+    """FORCE: every page that is not blank; AUTO: pages without a usable text layer."""
+    if mode == OcrMode.FORCE:
+        return page.status != PageStatus.BLANK
+    return mode == OcrMode.AUTO and page.status in (PageStatus.IMAGE_ONLY, PageStatus.GARBAGE)
+
+
+def _with_readings(
+    doc: pymupdf.Document, pages: tuple[Page, ...], run: OcrRun, find_tables: bool
+) -> tuple[Page, ...]:
+    """Pages with OCR text in place of their own; a page OCR found no words on stays as it was."""
+    readings = {reading.number: reading for reading in run.readings if reading.lines}
+    result = []
+    for page in pages:
+        reading = readings.get(page.number)
+        if reading is None:
+            result.append(page)
+            continue
+        info = OcrInfo(reading.confidence, run.engine, reading.lang)
+        pdf_page = doc[page.number - 1]
+        text_page = text_page_of(pdf_page, page.number, list(reading.lines), find_tables)
+        result.append(dataclasses.replace(text_page, ocr=info))
+    return tuple(result)
 
 
 def context_page_numbers(page_count: int, selected: list[int]) -> list[int]:
@@ -151,6 +189,12 @@ def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> P
         return Page(number, width, height, (), classify_empty_page(page))
     if is_garbage_text("".join(line.text for line in lines)):
         return Page(number, width, height, (), PageStatus.GARBAGE)
+    return text_page_of(page, number, lines, find_tables)
+
+
+def text_page_of(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
+    """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks."""
+    width, height = page.rect.width, page.rect.height
     tables: list[Block] = []
     if find_tables:
         tables = detect_tables(page, lines, number)

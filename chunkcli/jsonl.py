@@ -13,7 +13,7 @@ from chunkcli.model import Chunk, ChunkKind
 CHUNK_FIELDS = (
     "id", "doc_id", "doc_revision", "source", "source_sha256", "markdown_sha256", "title",
     "heading_path", "kind", "prefix", "body", "text", "content_sha256", "start", "end",
-    "page_start", "page_end", "tokens", "oversize", "split_config", "metadata",
+    "page_start", "page_end", "ocr_confidence", "tokens", "oversize", "split_config", "metadata",
 )
 HEADING_PATH_JOINER = " › "  # the same separator as the path line of a chunk's prefix
 # Flat split_config keys get this prefix ("version" becomes split_config_version).
@@ -40,6 +40,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "end": chunk.end,
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
+        "ocr_confidence": chunk.ocr_confidence,
         "tokens": chunk.tokens,
         "oversize": chunk.oversize,
         "split_config": dict(chunk.split_config),
@@ -122,7 +123,12 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         metadata={str(k): str(v) for k, v in _dict(data.get("metadata")).items()},
         oversize=bool(data.get("oversize", False)),
         markdown_sha256=str(data.get("markdown_sha256", "")),
+        ocr_confidence=_optional_float(data.get("ocr_confidence")),
     )
+
+
+def _optional_float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _list(value: object) -> list[object]:

@@ -86,6 +86,16 @@ def parse_page_marker(line: str) -> PageMarker | None:
     )
 
 
+def ocr_confidences(markdown: str) -> dict[int, float]:
+    """Page number -> OCR confidence for every OCR page marker that gives one."""
+    found = {}
+    for match in PAGE_MARKER_RE.finditer(markdown):
+        marker = parse_page_marker(match.group(0))
+        if marker is not None and marker.ocr_confidence is not None:
+            found[marker.number] = marker.ocr_confidence
+    return found
+
+
 def _status_of(note: str) -> PageStatus:
     """The status a marker's note announces; other tools' wording is read too."""
     if note.startswith("ocr"):

@@ -174,12 +174,22 @@ class PageStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class OcrInfo:
+    """How a page's text was read by OCR: mean word confidence (0..1), engine, language."""
+
+    confidence: float
+    engine: str
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     number: int  # 1-based physical page
     width: float
     height: float
     blocks: tuple[Block, ...]
     status: PageStatus = PageStatus.TEXT
+    ocr: OcrInfo | None = None  # set when the text came from OCR (status is then TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +210,11 @@ class Document:
     page_count: int = 0  # pages in the file (pages may hold only a selection)
     # Pages outside a selection, read only so that running headers can be recognised.
     context_pages: tuple[Page, ...] = ()
+    # One line per problem with this document (an OCR engine error on a page).
+    notes: tuple[str, ...] = ()
+    # Why pages that needed OCR did not get it (no engine or language data installed): a
+    # set-up problem, told once per run rather than once per file.
+    ocr_missing: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +247,10 @@ class ConvertResult:
     @property
     def damaged_pages(self) -> tuple[int, ...]:
         return self.pages_with(PageStatus.DAMAGED)
+
+    @property
+    def ocr_pages(self) -> tuple[int, ...]:
+        return tuple(p.number for p in self.document.pages if p.ocr is not None)
 
 
 class ChunkKind(StrEnum):
@@ -270,6 +289,8 @@ class Chunk:
     metadata: dict[str, str] = field(default_factory=dict)
     oversize: bool = False
     markdown_sha256: str = ""  # the Markdown that start/end index: the named version of the text
+    # The lowest OCR confidence (0..1) of the pages the chunk spans; None: no OCR page.
+    ocr_confidence: float | None = None
 
     @property
     def text(self) -> str:

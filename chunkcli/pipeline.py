@@ -13,6 +13,7 @@ from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
+from chunkcli.ocr import OcrOptions
 from chunkcli.render import render_markdown
 from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
@@ -26,6 +27,7 @@ class ConvertOptions:
     tables: bool = True  # detect tables (the expensive part)
     strip_furniture: bool = True  # drop running headers, footers, page numbers
     source_name: str | None = None  # the name the provenance comment gives; None = the file's
+    ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
 
 
 def convert_pdf(
@@ -45,8 +47,9 @@ def convert_pdf(
         name = pdf if isinstance(pdf, str | Path) else UNNAMED
     data = pdf.read() if not isinstance(pdf, str | Path | bytes) else pdf
     with open_pdf(data, options.password, name=name) as doc:
-        document = extract_document(name, doc, options.pages, options.tables)
-        warnings = damage_notes(name, doc)
+        document = extract_document(name, doc, options.pages, options.tables, options.ocr)
+        # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
+        warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
     document = layout_document(document, options.strip_furniture)
     shown = options.source_name if options.source_name is not None else Path(name).name
     sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()

@@ -19,7 +19,7 @@ from chunkcli.markdown_format import (
     format_provenance,
     format_table,
 )
-from chunkcli.model import Block, BlockKind, Document, Page
+from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
 from chunkcli.text import hangul_word_prefixes, hyphenated_words, join_lines
 
 # A paragraph this short with no letter or digit is decoration, not content.
@@ -51,8 +51,17 @@ def document_compounds(document: Document) -> frozenset[str]:
     return frozenset(words)
 
 
+def page_marker(page: Page) -> str:
+    """`<!-- page N -->`, with a note for blank, image-only, garbage, damaged and OCR pages."""
+    if page.ocr is not None:
+        return format_page_marker(
+            PageMarker(page.number, PageStatus.OCR, page.ocr.confidence, page.ocr.engine)
+        )
+    return format_page_marker(PageMarker(page.number, page.status))
+
+
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
-    pieces: list[str] = [format_page_marker(PageMarker(page.number, page.status))]
+    pieces: list[str] = [page_marker(page)]
     nesting: list[tuple[float, int]] = []  # (bullet x, content indent) of open list levels
     for block in page.blocks:
         text = render_block(block, compounds)

@@ -172,8 +172,7 @@ def _looks_like_symlink_stub(text: str) -> bool:
     return len(lines) == 1 and lines[0].lower().endswith(".pdf") and " " not in lines[0]
 
 
-def _unlock(doc: pymupdf.Document, path: str | Path, password: str | None) -> None:
-def _count_pages(doc: pymupdf.Document, path: Path) -> None:
+def _count_pages(doc: pymupdf.Document, path: str | Path) -> None:
     """Make doc.page_count readable. A page tree whose /Count disagrees with its leaves (a
     /Count 1000 over one page) makes MuPDF refuse to count, and the pages that do exist would be
     lost: such a tree gets the /Count of the pages it really holds, in memory only."""
@@ -215,7 +214,7 @@ def _recount_page_tree(doc: pymupdf.Document) -> None:
         doc.xref_set_key(xref, "Count", str(counts[xref]))
 
 
-def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
+def _unlock(doc: pymupdf.Document, path: str | Path, password: str | None) -> None:
     """Authenticate an encrypted document or raise; unencrypted documents pass untouched."""
     if not doc.needs_pass:
         return

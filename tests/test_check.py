@@ -649,17 +649,14 @@ def test_any_text_gives_a_report_and_never_crashes(markdown: str) -> None:
     assert report_to_dict(report) == report_to_dict(run(markdown))
 
 
-def test_samples_are_clean_except_the_deliberately_scanned_page() -> None:
+def test_samples_are_clean_their_scanned_page_read_by_ocr() -> None:
     expected = sorted(SAMPLES.glob("*.expected.md"))
     if not expected:
         pytest.skip("no samples")
     for path in expected:
         report = check_markdown(path.read_text(encoding="utf-8"), source=path.name)
         non_ok = {i.code for i in report.issues if i.severity != Severity.OK}
-        if path.name.startswith("blank_and_scanned"):
-            assert non_ok == {"pages.scanned"}, path.name
-        else:
-            assert non_ok == set(), (path.name, [i.message for i in report.issues])
+        assert non_ok == set(), (path.name, [i.message for i in report.issues])
 
 
 @settings(max_examples=25, deadline=None)

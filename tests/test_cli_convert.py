@@ -103,11 +103,11 @@ def test_no_tables_keeps_a_table_as_text(tmp_path: Path) -> None:
         assert cell in without.stdout
 
 
-def test_scanned_page_is_warned_about_on_stderr(tmp_path: Path) -> None:
+def test_scanned_page_is_warned_about_on_stderr_without_ocr(tmp_path: Path) -> None:
     text = wrapped_paragraph(72, 300, 400, f"Typed page: {BODY}")
     scan = [Image(72, 72, 520, 770, text="A scanned letter of two lines\nsigned by hand")]
     source = make_pdf(tmp_path / "mixed.pdf", [text, scan])
-    result = convert(source)
+    result = convert(source, "--ocr", "never")
     assert result.exit_code == 0
     assert "Typed page" in result.stdout
     assert f"warning: {source}: page 2: no text layer" in result.stderr

@@ -10,6 +10,7 @@ import pytest
 from conftest import heading_lines
 
 from chunkcli.model import BlockKind, PageStatus
+from chunkcli.ocr import OcrMode, OcrOptions
 from chunkcli.pipeline import ConvertOptions, convert_pdf
 from tests.pdf_factory import (
     Image,
@@ -246,7 +247,7 @@ def test_a_page_that_fails_to_load_is_reported_not_fatal(
         return real(page, number, find_tables)
 
     monkeypatch.setattr(extract, "extract_page", failing)
-    result = convert_pdf(pdf)
+    result = convert_pdf(pdf, ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
     assert result.garbage_pages == (2,)
     assert "Alpha opens." in result.markdown and "Gamma closes." in result.markdown
 

@@ -12,6 +12,7 @@ from chunkcli.check.articles import check_articles
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
 from chunkcli.check.headings import check_headings, count_by_level
+from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.pages import check_pages
 from chunkcli.check.reading_order import check_reading_order
@@ -28,6 +29,7 @@ from chunkcli.check.report import (
 )
 from chunkcli.check.scan import ScannedMarkdown, scan_markdown
 from chunkcli.check.tables import check_tables
+from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
@@ -99,6 +101,7 @@ def build_report(
     boilerplate = check_boilerplate(scan, chunks, options)
     issues = (
         list(pages.issues)
+        + check_ocr(ocr_confidences(scan.text), len(statuses), options)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + list(boilerplate.issues)

@@ -28,3 +28,6 @@ class CheckOptions:
     # The split mode the chunks are made (and judged) with: heading, laws or auto (split's
     # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
     mode: str = "heading"
+    # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
+    # Measured with bench/ocr_bench.py (README "OCR"): see the value's evidence there.
+    ocr_min_confidence: float = 0.75

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePath
 
-from chunkcli.markdown_format import parse_provenance
+from chunkcli.markdown_format import ocr_confidences, parse_provenance
 from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
@@ -68,7 +68,8 @@ def split_markdown(
         split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
-    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity)
+    ocr = ocr_confidences(markdown) if "conf" in markdown else {}
+    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr)
 
 
 def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chunkcli.model import Chunk
@@ -29,9 +30,13 @@ class Identity:
 
 
 def build_chunks(
-    layout: Layout, plans: list[Plan], page_marks: tuple[tuple[int, int], ...], identity: Identity
+    layout: Layout,
+    plans: list[Plan],
+    page_marks: tuple[tuple[int, int], ...],
+    identity: Identity,
+    ocr_confidence: Mapping[int, float] | None = None,
 ) -> list[Chunk]:
-    """One Chunk per plan, in document order."""
+    """One Chunk per plan, in document order; `ocr_confidence` maps OCR pages to theirs."""
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
 
@@ -46,6 +51,8 @@ def build_chunks(
     chunks = []
     for plan in plans:
         body = layout.markdown[plan.start : plan.end]
+        page_start = page_at(plan.start)
+        page_end = page_at(max(plan.start, plan.end - 1))
         heading_path = names.get(plan.path)
         if heading_path is None:
             heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
@@ -65,15 +72,26 @@ def build_chunks(
                 body=body,
                 start=plan.start,
                 end=plan.end,
-                page_start=page_at(plan.start),
-                page_end=page_at(max(plan.start, plan.end - 1)),
+                page_start=page_start,
+                page_end=page_end,
                 tokens=plan.tokens,
                 split_config=dict(identity.split_config),
                 metadata=dict(identity.metadata),
                 oversize=plan.oversize,
+                ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
             )
         )
     return chunks
+
+
+def lowest_confidence(
+    confidence: Mapping[int, float], first: int | None, last: int | None
+) -> float | None:
+    """The lowest confidence among the OCR pages first..last; None when none is OCR."""
+    if not confidence or first is None:
+        return None
+    found = [confidence[p] for p in range(first, (last or first) + 1) if p in confidence]
+    return min(found) if found else None
 
 
 def id_hash_base(identity: Identity) -> hashlib._Hash:

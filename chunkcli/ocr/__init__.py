@@ -1,0 +1,10 @@
+"""OCR: pages without a usable text layer -> positioned Lines with a confidence (Tesseract).
+
+options (what and how) -> read (render, pick the language, run the engine in parallel) ->
+tesseract (the engine's TSV words) -> lines (words as the Lines a text layer gives).
+The page marker that carries the confidence into Markdown is chunkcli.markdown_format's.
+"""
+
+from chunkcli.ocr.options import OcrMode, OcrOptions, OcrSettings
+
+__all__ = ["OcrMode", "OcrOptions", "OcrSettings"]

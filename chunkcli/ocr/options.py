@@ -1,0 +1,82 @@
+"""OcrOptions: when pages are read by OCR, in which language, at which resolution, by which engine.
+
+The thresholds of the OCR stage live here too, each with the evidence for its value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class OcrMode(StrEnum):
+    AUTO = "auto"  # pages without a usable text layer (image only, garbage)
+    NEVER = "never"  # no OCR: such pages are marked as before
+    FORCE = "force"  # every page (scans whose hidden OCR layer is bad)
+
+
+# Tesseract language data the default set-up installs (Debian: tesseract-ocr-jpn, -jpn-vert,
+# -kor, -eng), in the order auto-detection tries them.
+AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
+AUTO = "auto"
+ENGINES = ("tesseract",)
+# What to install when the engine is missing (Debian/Ubuntu; the README lists other systems).
+INSTALL_HINT = (
+    "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert "
+    "tesseract-ocr-kor tesseract-ocr-eng"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OcrSettings:
+    """Thresholds of the OCR stage (measured with bench/ocr_bench.py, see README "OCR")."""
+
+    # Auto language detection OCRs the first page needing OCR once per candidate language at
+    # this resolution and keeps the most confident: at 100 dpi the right language led by 55+
+    # points of mean confidence on generated ja/ko/vertical-ja pages (91 vs 30, 93 vs 26, 91 vs
+    # 30) and English by 7 (eng 95 vs jpn 88); a quarter of the pixels of a 200 dpi run.
+    detect_dpi: int = 100
+    # A page read below this confidence is read again in the other candidate languages (auto)
+    # or writing direction (jpn <-> jpn_vert) and the most confident reading kept: on generated
+    # pages the wrong language or direction scored 0.08-0.37, the right one 0.85-0.95 (0.6 on
+    # a degraded scan, which must not pay for three more readings), so a
+    # mixed document (a Korean page in a Japanese file) still gets each page right.
+    retry_below: float = 0.4
+    # Words covering less than this share of the page's ink (8-pixel cells) mean Tesseract's
+    # layout analysis dropped text: a dense Hangul page read with psm 3 kept 17 words (0.28
+    # character accuracy) and is read again as one column (psm 4: all of it). Clean text
+    # pages of ja/ko/en measured 0.9+.
+    min_ink_coverage: float = 0.7
+    # A page with more than this share of dark pixels is a picture (a photo, a texture), not
+    # text, and is not OCR'd: text pages measured 0.005-0.08 dark (corpus scans 0.06), and
+    # Tesseract spent 49 s on one page of gray noise (0.5 dark). White-on-black scans are
+    # skipped too.
+    max_dark_share: float = 0.35
+    # A page is rendered with at most this many pixels (a poster at 200 dpi would need ~2 GB of
+    # Tesseract memory); the dpi is lowered to fit. A4 at 300 dpi is 8.7 M pixels.
+    max_pixels: int = 40_000_000
+    # Line box heights within this factor of the page's median line are the body size: a
+    # line's box depends on its ascenders and descenders ("now" vs "Type"), not its font.
+    body_size_tolerance: float = 1.25
+    # An OCR line box is this many times its font size tall (cap height to descender, about
+    # what MuPDF reports for a text layer's spans), so OCR sizes compare with text sizes.
+    line_box_em: float = 1.2
+
+
+@dataclass(frozen=True, slots=True)
+class OcrOptions:
+    """How convert reads pages by OCR; the CLI's --ocr* flags map onto these."""
+
+    mode: OcrMode = OcrMode.AUTO
+    # A Tesseract language string ("jpn", "kor+eng") or "auto" (see AUTO_LANGUAGES).
+    lang: str = AUTO
+    # 200 dpi: Japanese at 0.97-0.998 character similarity; see the README's OCR table.
+    dpi: int = 200
+    engine: str = "tesseract"
+    # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
+    tesseract_cmd: str = "tesseract"
+    # Tesseract processes at once for one document's pages (each runs one thread).
+    jobs: int = 1
+    # One page's OCR is stopped after this long (a runaway page must not hang the worker).
+    page_timeout_s: float = 120.0
+    settings: OcrSettings = OcrSettings()

@@ -1,0 +1,243 @@
+"""Pages of an open PDF -> OCR readings: render each page, pick the language, run Tesseract.
+
+Pages are rendered one at a time in this thread (MuPDF documents are not thread-safe) and read
+by up to `jobs` Tesseract processes at once (threads only wait for them). Readings come back
+by page number, so the result does not depend on `jobs`.
+"""
+
+# pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
+# mypy: disallow-untyped-calls=False
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pymupdf
+
+from chunkcli.model import Line
+from chunkcli.ocr.lines import words_to_lines
+from chunkcli.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.ocr.tesseract import (
+    OcrFailed,
+    OcrWord,
+    run_tesseract,
+    tesseract_languages,
+    tesseract_version,
+)
+
+POINTS_PER_INCH = 72.0
+# Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of
+# varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
+AUTO_PSM = 3
+COLUMN_PSM = 4
+# Ink: pixels darker than this gray level, counted in square cells of this many pixels.
+INK_LEVEL = 128
+INK_CELL_PX = 8
+# Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
+OTHER_DIRECTION = {"jpn": "jpn_vert", "jpn_vert": "jpn"}
+
+
+@dataclass(frozen=True, slots=True)
+class OcrReading:
+    """One page read by OCR: its Lines in PDF points and the mean word confidence (0..1)."""
+
+    number: int
+    lines: tuple[Line, ...]
+    confidence: float
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
+class OcrRun:
+    """The readings of a document's pages, the engine that made them and what went wrong."""
+
+    readings: tuple[OcrReading, ...] = ()
+    engine: str = ""  # "tesseract"; "" when nothing ran
+    version: str = ""  # "tesseract 5.3.0": OCR output depends on it
+    notes: tuple[str, ...] = ()  # one line per page that failed
+    missing: str = ""  # why nothing ran: no engine or no language data (what to install)
+
+
+def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions) -> OcrRun:
+    """Read the given 1-based pages by OCR; a missing engine gives one note and no readings."""
+    if not numbers:
+        return OcrRun()
+    version = tesseract_version(options.tesseract_cmd)
+    if version is None:
+        return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
+    installed = tesseract_languages(options.tesseract_cmd)
+    missing = _missing_languages(options.lang, installed)
+    if missing:
+        return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        try:
+            auto = options.lang == AUTO
+            lang = _detect_language(doc[numbers[0] - 1], options, installed, pool) if auto else (
+                options.lang
+            )
+            langs = retry_languages(lang, auto, installed)
+            readings, notes = _read_all(doc, numbers, langs, options, pool)
+        except BaseException:  # a timeout: do not wait for the queued pages
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return OcrRun(tuple(readings), options.engine, version, tuple(notes))
+
+
+def _missing_languages(lang: str, installed: frozenset[str]) -> str:
+    wanted = AUTO_LANGUAGES[:1] if lang == AUTO else tuple(lang.split("+"))
+    return "+".join(part for part in wanted if part not in installed)
+
+
+def _read_all(
+    doc: pymupdf.Document,
+    numbers: Sequence[int],
+    langs: tuple[str, ...],
+    options: OcrOptions,
+    pool: ThreadPoolExecutor,
+) -> tuple[list[OcrReading], list[str]]:
+    """Render page by page, keeping at most two pages per Tesseract process waiting."""
+    futures: list[tuple[int, Future[OcrReading]]] = []
+    notes: list[str] = []
+    for number in numbers:
+        try:
+            image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
+        except (RuntimeError, ValueError) as exc:  # MuPDF cannot draw this (damaged) page
+            notes.append(f"page {number}: OCR failed: cannot render the page: {exc}")
+            continue
+        if image.dark_share > options.settings.max_dark_share:
+            continue  # a photograph or a dark picture, not text: it stays an image-only page
+        futures.append((number, pool.submit(read_page, number, image, langs, options)))
+        ahead = len(futures) - 2 * max(1, options.jobs)
+        if ahead > 0:
+            futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
+    readings = []
+    for number, future in futures:
+        try:
+            readings.append(future.result())
+        except OcrFailed as exc:
+            notes.append(f"page {number}: OCR failed: {exc}")
+    return readings, notes
+
+
+@dataclass(frozen=True, slots=True)
+class PageImage:
+    """A rendered page: PNG bytes for the engine, and where its ink is (a coarse grid)."""
+
+    png: bytes
+    dpi: int
+    ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
+    dark_share: float  # share of all pixels that are dark
+
+
+def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
+    """The page as a grayscale PNG at `dpi`, lowered so that it has at most `max_pixels`."""
+    area_in2 = (page.rect.width / POINTS_PER_INCH) * (page.rect.height / POINTS_PER_INCH)
+    if area_in2 > 0 and area_in2 * dpi * dpi > max_pixels:
+        dpi = max(1, math.floor(math.sqrt(max_pixels / area_in2)))
+    pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+    gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
+    dark = gray[:, : pixmap.width] < INK_LEVEL
+    return PageImage(pixmap.tobytes("png"), dpi, ink_cells(dark), float(dark.mean()))
+
+
+def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+    height, width = dark.shape
+    rows, cols = -(-height // INK_CELL_PX), -(-width // INK_CELL_PX)
+    padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
+    padded[: dark.shape[0], : dark.shape[1]] = dark
+    return np.asarray(padded.reshape(rows, INK_CELL_PX, cols, INK_CELL_PX).any(axis=(1, 3)))
+
+
+def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
+    """Share of the page's ink cells that lie inside a recognised word's box (1.0: no ink)."""
+    total = int(ink.sum())
+    if not total:
+        return 1.0
+    covered = np.zeros_like(ink)
+    for word in words:
+        top, left = word.top // INK_CELL_PX, word.left // INK_CELL_PX
+        bottom = -(-(word.top + word.height) // INK_CELL_PX)
+        right = -(-(word.left + word.width) // INK_CELL_PX)
+        covered[top:bottom, left:right] = True
+    return float((ink & covered).sum()) / total
+
+
+def read_page(
+    number: int, image: PageImage, langs: tuple[str, ...], options: OcrOptions
+) -> OcrReading:
+    """OCR one rendered page in langs[0]. Below the retry confidence the other languages are
+    tried in turn (until one passes it); when the words cover too little of the ink,
+    Tesseract's page segmentation dropped text and the page is read again as one column.
+    The most confident reading (confidence x characters for the layout retry) is kept."""
+    settings = options.settings
+    lang = langs[0]
+    words = _words(image, lang, options, AUTO_PSM)
+    confidence = page_confidence(words)
+    for other in langs[1:]:
+        if confidence >= settings.retry_below:
+            break
+        other_words = _words(image, other, options, AUTO_PSM)
+        if page_confidence(other_words) > confidence:
+            words, lang, confidence = other_words, other, page_confidence(other_words)
+    if ink_coverage(image.ink, words) < settings.min_ink_coverage:
+        column = _words(image, lang, options, COLUMN_PSM)
+        if _confident_chars(column) > _confident_chars(words):
+            words, confidence = column, page_confidence(column)
+    scale = POINTS_PER_INCH / image.dpi
+    lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
+    return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+
+
+def _confident_chars(words: Sequence[OcrWord]) -> float:
+    return sum(word.confidence * len(word.text) for word in words)
+
+
+def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[str, ...]:
+    """langs for read_page: the chosen language first, then what a bad page is retried in
+    (auto: every other installed candidate; Japanese given: the other writing direction)."""
+    if auto:
+        others = [c for c in AUTO_LANGUAGES if c != lang and c in installed]
+    else:
+        others = [OTHER_DIRECTION[lang]] if OTHER_DIRECTION.get(lang) in installed else []
+    return (lang, *others)
+
+
+def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+    return run_tesseract(
+        options.tesseract_cmd, image.png, lang, image.dpi, psm, options.page_timeout_s
+    )
+
+
+def page_confidence(words: Sequence[OcrWord]) -> float:
+    """Mean word confidence weighted by characters (0 for a page without words): a long word
+    read wrongly costs more than a stray mark."""
+    weights = sum(len(word.text) for word in words)
+    if not weights:
+        return 0.0
+    return sum(word.confidence * len(word.text) for word in words) / weights
+
+
+def _detect_language(
+    page: pymupdf.Page, options: OcrOptions, installed: frozenset[str], pool: ThreadPoolExecutor
+) -> str:
+    """The installed candidate language Tesseract reads this page with most confidently,
+    at the (low) detection resolution; the first candidate when the page has no words."""
+    candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
+    image = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
+    runs = [pool.submit(_words, image, lang, options, AUTO_PSM) for lang in candidates]
+    scores = [_score(run) for run in runs]
+    best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
+    return candidates[best]
+
+
+def _score(run: Future[tuple[OcrWord, ...]]) -> float:
+    try:
+        return page_confidence(run.result())
+    except OcrFailed:  # this language's data is broken: it cannot win
+        return -1.0

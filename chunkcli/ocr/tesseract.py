@@ -1,0 +1,108 @@
+"""Tesseract as a program: a page image (PNG bytes) -> words with boxes and confidences.
+
+Tesseract runs as a subprocess reading the image on stdin and writing TSV on stdout (one row
+per word: layout numbers, a pixel box, a 0-100 confidence). Each run is limited to one thread
+(OMP_THREAD_LIMIT=1): pages run in parallel instead, and the output does not depend on how
+OpenMP splits the work. Output depends on the Tesseract version and its language data.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+from dataclasses import dataclass
+
+from chunkcli.errors import ChunkcliError
+
+# TSV columns (Tesseract 4/5): level page block par line word left top width height conf text
+TSV_COLUMNS = 12
+WORD_LEVEL = "5"
+# Tesseract confidences run 0..100; -1 marks rows that are not words.
+CONFIDENCE_SCALE = 100.0
+# `tesseract --version` and `--list-langs` answer in milliseconds; a hung one is broken.
+QUERY_TIMEOUT_S = 30.0
+
+
+class OcrFailed(ChunkcliError):
+    """Tesseract ran but failed on a page (bad language data, out of memory, timeout)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrWord:
+    """One recognised word: its pixel box in the page image and Tesseract's confidence."""
+
+    text: str
+    left: int
+    top: int
+    width: int
+    height: int
+    confidence: float  # 0..1
+    line_key: tuple[int, int, int]  # (block, paragraph, line) as Tesseract numbers them
+
+
+@functools.lru_cache(maxsize=8)
+def tesseract_version(command: str) -> str | None:
+    """'tesseract 5.3.0' for a working program; None when it is missing or does not run."""
+    try:
+        done = subprocess.run(
+            [command, "--version"], capture_output=True, timeout=QUERY_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = (done.stdout or done.stderr).decode("utf-8", "replace").splitlines()
+    if done.returncode != 0 or not lines:
+        return None
+    return lines[0].strip()
+
+
+@functools.lru_cache(maxsize=8)
+def tesseract_languages(command: str) -> frozenset[str]:
+    """The language data installed for the program (empty when it does not run)."""
+    try:
+        done = subprocess.run(
+            [command, "--list-langs"], capture_output=True, timeout=QUERY_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    lines = done.stdout.decode("utf-8", "replace").splitlines()
+    # The first line is "List of available languages in ...".
+    return frozenset(line.strip() for line in lines[1:] if line.strip())
+
+
+def run_tesseract(  # noqa: PLR0913 - the engine's own parameters
+    command: str, png: bytes, lang: str, dpi: int, psm: int, timeout_s: float
+) -> tuple[OcrWord, ...]:
+    """OCR one page image (psm: Tesseract's page segmentation mode); raises OcrFailed."""
+    argv = [command, "stdin", "stdout", "-l", lang, "--dpi", str(dpi), "--psm", str(psm), "tsv"]
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    try:
+        done = subprocess.run(
+            argv, input=png, capture_output=True, timeout=timeout_s, check=False, env=env
+        )
+    except subprocess.TimeoutExpired:
+        raise OcrFailed(f"tesseract took longer than {timeout_s:g} s") from None
+    except OSError as exc:
+        raise OcrFailed(f"cannot run {command}: {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise OcrFailed(f"tesseract failed: {message[-1] if message else done.returncode}")
+    return parse_tsv(done.stdout.decode("utf-8", "replace"))
+
+
+def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
+    """The word rows of Tesseract's TSV output, in its reading order (blank words dropped)."""
+    words = []
+    for row in tsv.splitlines()[1:]:
+        fields = row.split("\t")
+        if len(fields) != TSV_COLUMNS or fields[0] != WORD_LEVEL:
+            continue
+        text, confidence = fields[11].strip(), float(fields[10])
+        if not text or confidence < 0:
+            continue
+        left, top, width, height = (int(v) for v in fields[6:10])
+        key = (int(fields[2]), int(fields[3]), int(fields[4]))
+        words.append(
+            OcrWord(text, left, top, width, height, confidence / CONFIDENCE_SCALE, key)
+        )
+    return tuple(words)

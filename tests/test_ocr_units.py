@@ -1,0 +1,140 @@
+"""OCR pieces without the engine: TSV parsing, words -> Lines, the marker note, chunk and check
+plumbing of the confidence."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkcli.check import check_markdown
+from chunkcli.check.ocr import check_ocr
+from chunkcli.check.options import CheckOptions
+from chunkcli.extract import needs_ocr
+from chunkcli.jsonl import chunk_from_dict, chunk_to_dict
+from chunkcli.markdown_format import PageMarker, format_page_marker, ocr_confidences
+from chunkcli.model import Page, PageStatus
+from chunkcli.ocr import OcrMode, OcrSettings
+from chunkcli.ocr.lines import words_to_lines
+from chunkcli.ocr.read import page_confidence, retry_languages
+from chunkcli.ocr.tesseract import OcrWord, parse_tsv
+from chunkcli.split import split_markdown
+from chunkcli.split.build import lowest_confidence
+
+HEADER = "\t".join(
+    "level page_num block_num par_num line_num word_num left top width height conf text".split()
+)
+
+
+def word(text: str, left: int, top: int = 100, line: int = 1, conf: float = 0.9) -> OcrWord:
+    return OcrWord(text, left, top, 10 * len(text), 40, conf, (1, 1, line))
+
+
+def test_parse_tsv_keeps_word_rows_with_a_confidence() -> None:
+    rows = [
+        HEADER,
+        "1\t1\t0\t0\t0\t0\t0\t0\t1654\t2339\t-1\t",
+        "5\t1\t1\t1\t1\t1\t200\t300\t120\t40\t96.5\tArchive",
+        "5\t1\t1\t1\t1\t2\t330\t300\t90\t40\t91\tNotes",
+        "5\t1\t1\t1\t2\t1\t200\t360\t10\t40\t95\t ",
+    ]
+    assert parse_tsv("\n".join(rows)) == (
+        OcrWord("Archive", 200, 300, 120, 40, 0.965, (1, 1, 1)),
+        OcrWord("Notes", 330, 300, 90, 40, 0.91, (1, 1, 1)),
+    )
+
+
+def test_words_join_with_spaces_except_between_cjk_characters() -> None:
+    words = [word("吾輩", 0), word("は", 30), word("cat", 60), word("is", 100),
+             word("대한", 0, 200, 2), word("민국", 50, 200, 2)]  # fmt: skip
+    lines = words_to_lines(words, 72 / 200, False, OcrSettings())
+    assert [line.text for line in lines] == ["吾輩は cat is", "대한 민국"]
+    assert lines[0].bbox.x0 == 0 and lines[0].bbox.top == 100 * 72 / 200
+
+
+def test_line_sizes_near_the_median_are_the_body_size() -> None:
+    tall = OcrWord("Title", 0, 0, 200, 100, 0.9, (1, 1, 1))
+    body = [OcrWord("body", 0, 200 + 50 * i, 80, 40 + i, 0.9, (1, 1, 2 + i)) for i in range(4)]
+    sizes = [line.size for line in words_to_lines([tall, *body], 1.0, False, OcrSettings())]
+    assert sizes == [83.5, 35.0, 35.0, 35.0, 35.0]
+
+
+@given(st.lists(st.text(alphabet="ab吾は대 ", min_size=1, max_size=4).filter(str.strip),
+                min_size=1, max_size=8))  # fmt: skip
+def test_words_to_lines_keeps_every_character(texts: list[str]) -> None:
+    words = [word(t.strip(), 20 * i) for i, t in enumerate(texts)]
+    [line] = words_to_lines(words, 1.0, False, OcrSettings())
+    assert line.text.replace(" ", "") == "".join(t.replace(" ", "") for t in texts)
+
+
+def test_page_confidence_weights_words_by_characters() -> None:
+    assert page_confidence([word("abcd", 0, conf=1.0), word("x", 50, conf=0.5)]) == 0.9
+    assert page_confidence([]) == 0.0
+
+
+def test_retry_languages() -> None:
+    installed = frozenset({"jpn", "jpn_vert", "kor", "eng"})
+    assert retry_languages("kor", True, installed) == ("kor", "jpn", "jpn_vert", "eng")
+    assert retry_languages("jpn", False, installed) == ("jpn", "jpn_vert")
+    assert retry_languages("eng", False, installed) == ("eng",)
+    assert retry_languages("jpn", False, frozenset({"jpn"})) == ("jpn",)
+
+
+def test_needs_ocr_by_mode_and_status() -> None:
+    def page(status: PageStatus) -> Page:
+        return Page(1, 595.0, 842.0, (), status)
+
+    statuses = [PageStatus.TEXT, PageStatus.BLANK, PageStatus.IMAGE_ONLY, PageStatus.GARBAGE,
+                PageStatus.DAMAGED]  # fmt: skip
+    assert [needs_ocr(page(s), OcrMode.AUTO) for s in statuses] == [0, 0, 1, 1, 0]
+    assert [needs_ocr(page(s), OcrMode.FORCE) for s in statuses] == [1, 0, 1, 1, 1]
+    assert [needs_ocr(page(s), OcrMode.NEVER) for s in statuses] == [0] * 5
+
+
+def test_marker_note_round_trips() -> None:
+    marker = format_page_marker(PageMarker(2, PageStatus.OCR, 0.9149, "tesseract"))
+    markdown = f"<!-- page 1 -->\n\nA\n\n{marker}"
+    assert marker == "<!-- page 2: ocr conf=0.91 engine=tesseract -->"
+    assert ocr_confidences(markdown) == {2: 0.91}
+
+
+def test_lowest_confidence_over_the_pages_a_chunk_spans() -> None:
+    confidence = {2: 0.9, 3: 0.6}
+    assert lowest_confidence(confidence, 1, 1) is None
+    assert lowest_confidence(confidence, 1, 2) == 0.9
+    assert lowest_confidence(confidence, 2, 4) == 0.6
+    assert lowest_confidence(confidence, None, None) is None
+
+
+MARKDOWN = (
+    "<!-- page 1 -->\n\n# Notes\n\nTyped text on the first page.\n\n"
+    "<!-- page 2: ocr conf=0.62 engine=tesseract -->\n\n## Scan\n\nScanned text here.\n"
+)
+
+
+def test_split_puts_the_ocr_confidence_on_chunks_and_jsonl_keeps_it() -> None:
+    chunks = split_markdown(MARKDOWN, source="notes.md")
+    assert [(c.page_start, c.page_end, c.ocr_confidence) for c in chunks] == [
+        (1, 1, None),
+        (2, 2, 0.62),
+    ]
+    data = chunk_to_dict(chunks[1])
+    assert list(data)[13:16] == ["page_end", "ocr_confidence", "tokens"]
+    assert chunk_from_dict(data) == chunks[1]
+
+
+def test_check_warns_about_low_confidence_pages_from_markdown_alone() -> None:
+    report = check_markdown(MARKDOWN)
+    [low] = [i for i in report.issues if i.code == "pages.ocr-low-confidence"]
+    assert (low.severity, low.page) == ("warn", 2)
+    assert low.message.startswith("OCR confidence below 0.75 on page 2 (lowest 0.62 on page 2)")
+    relaxed = check_markdown(MARKDOWN, CheckOptions(ocr_min_confidence=0.5))
+    assert "pages.ocr-low-confidence" not in [i.code for i in relaxed.issues]
+
+
+def test_check_notes_documents_mostly_from_ocr() -> None:
+    issues = check_ocr({2: 0.9, 3: 0.8}, 3, CheckOptions())
+    assert [(i.code, i.message) for i in issues] == [
+        ("document.mostly-ocr",
+         "2 of 3 pages came from OCR (mean confidence 0.85): answers depend on the scan's quality"),
+    ]  # fmt: skip
+    assert check_ocr({2: 0.9}, 3, CheckOptions()) == []
