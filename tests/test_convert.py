@@ -248,7 +248,7 @@ def test_a_page_that_fails_to_load_is_reported_not_fatal(
 
     monkeypatch.setattr(extract, "extract_page", failing)
     result = convert_pdf(pdf, ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
-    assert result.garbage_pages == (2,)
+    assert result.damaged_pages == (2,) and result.garbage_pages == ()
     assert "Alpha opens." in result.markdown and "Gamma closes." in result.markdown
 
 

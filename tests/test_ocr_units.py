@@ -118,7 +118,9 @@ def test_split_puts_the_ocr_confidence_on_chunks_and_jsonl_keeps_it() -> None:
         (2, 2, 0.62),
     ]
     data = chunk_to_dict(chunks[1])
-    assert list(data)[13:16] == ["page_end", "ocr_confidence", "tokens"]
+    fields = list(data)
+    at = fields.index("page_end")
+    assert fields[at : at + 3] == ["page_end", "ocr_confidence", "tokens"]
     assert chunk_from_dict(data) == chunks[1]
 
 
