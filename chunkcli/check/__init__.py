@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
+from chunkcli.check.columns import check_columns
+from chunkcli.check.heading_placement import check_heading_placement
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.pages import check_pages
@@ -23,10 +25,14 @@ from chunkcli.check.report import (
     report_to_dict,
     summarize_corpus,
     unreadable_report,
+    with_more_issues,
     worst,
 )
 from chunkcli.check.scan import ScannedMarkdown, scan_markdown
+from chunkcli.check.table_headers import check_table_headers
 from chunkcli.check.tables import check_tables
+from chunkcli.check.titles import check_titles
+from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
@@ -74,7 +80,8 @@ def check_conversion(
     shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
     source = result.document.source
     chunks = make_chunks(result.markdown, options, source)
-    return build_report(scan, statuses, chunks, source, options, shares)
+    report = build_report(scan, statuses, chunks, source, options, shares)
+    return with_more_issues(report, check_columns(scan, result.document), options.strict)
 
 
 def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
@@ -101,6 +108,10 @@ def build_report(
         list(pages.issues)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
+        + [issue for table in scan.tables for issue in check_table_headers(table)]
+        + check_titles(scan, chunks)
+        + check_heading_placement(scan)
+        + check_word_boundaries(scan)
         + list(boilerplate.issues)
         + check_reading_order(scan)
         + check_chunks(chunks, scan.text, options)

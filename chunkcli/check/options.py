@@ -25,3 +25,5 @@ class CheckOptions:
     garbage_share: float = 0.1
     # Fewer letters and digits than this per page, on average, is "almost no text".
     min_chars_per_page: int = 40
+    # Compare each table with pdfplumber's reading of its page (slow: about 10 pages/s).
+    deep: bool = False
