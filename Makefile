@@ -45,6 +45,9 @@ samples: $(STAMP)
 
 golden: $(STAMP)
 	UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/test_samples.py tests/test_split_golden.py
+	@echo '--- what changed in samples/ (review it before committing):'
+	@git --no-pager diff --stat -- samples/ tests/fixtures/
+	@git --no-pager diff -- samples/ tests/fixtures/ | head -n 400
 
 clean:
 	rm -rf out .pytest_cache .mypy_cache .ruff_cache

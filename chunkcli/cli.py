@@ -38,9 +38,11 @@ EXIT_FAILED = 1  # a document could not be read or converted, or (check) a docum
 EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
-# The option classes' defaults are the CLI's: one place to change them.
-DEFAULT_TIMEOUT_S = 120.0
-DEFAULT_MAX_TOKENS = 800
+# The option classes' defaults, as typer needs them when this module loads. Importing the
+# classes here would import the split and check packages on every `--help`;
+# tests/test_cli_common.py checks that every flag's default equals its option field's.
+DEFAULT_TIMEOUT_S = 120.0  # ReadOptions.timeout_s
+DEFAULT_MAX_TOKENS = 800  # SplitOptions.max_tokens, CheckOptions.max_tokens
 
 app = typer.Typer(
     name="chunkcli",
@@ -198,6 +200,24 @@ def interruptible(what: str, done: list[int], total: int, where: str) -> Iterato
     except KeyboardInterrupt:
         _error(f"interrupted: {done[0]} of {plural(total, what)} finished; {where}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+@contextlib.contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused (the CLI owns its process; the library never does this).
+
+    Splitting makes hundreds of thousands of small tuples that form no cycles; the collector
+    walks them again and again, 5-10 % of split's time on 5 MB (bench/split_bench.py).
+    Reference counting still frees everything; the collector resumes afterwards."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @contextlib.contextmanager
@@ -436,6 +456,21 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|rows|qa|auto",
+            help="heading: cut on headings (default). laws: one chunk per article "
+            "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
+            "lines. qa: one chunk per question with its answer. auto: laws when the "
+            "document is mostly articles, else heading. Example: --mode laws",
+        ),
+    ] = "heading",
+    rows_per_chunk: Annotated[
+        int,
+        typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
+    ] = 1,
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
 
@@ -467,6 +502,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
             encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
             split_on=split_on,
+            mode=mode, rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
         skip = Path(output) if output not in (None, "-") else None
         files = find_inputs(paths, skip=skip)
@@ -492,7 +528,7 @@ def _collect_chunks(
     done = [0]
     with interruptible("document", done, total, "nothing was written"), progress_bar(
         "splitting", total, quiet
-    ) as step:
+    ) as step, cycle_collector_paused():
         for result in results:
             done[0] += 1
             if isinstance(result, InputFailure):
@@ -569,6 +605,15 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     quiet: QuietOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|auto",
+            help="Split mode the chunks are judged with, as for split --mode; laws (or auto "
+            "finding articles) also warns when articles are missing or out of sequence.",
+        ),
+    ] = "heading",
 ) -> None:
     """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
 
@@ -592,7 +637,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     fmt = _check_format(output_format, as_json)
     options = CheckOptions(
         max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
-        boilerplate_share=boilerplate_share, garbage_share=garbage_share, deep=deep,
+        boilerplate_share=boilerplate_share, garbage_share=garbage_share, mode=_check_mode(mode),
+        deep=deep,
     )  # fmt: skip
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)
@@ -608,6 +654,12 @@ def _read_options(password: str | None, jobs: int | None, timeout: float) -> Rea
 
     convert_options = _convert_options(None, password)
     return ReadOptions(convert_options, jobs, timeout, keep_documents=True)
+
+
+def _check_mode(mode: str) -> str:
+    if mode not in ("heading", "laws", "auto"):
+        raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
+    return mode
 
 
 def _check_format(output_format: str, as_json: bool) -> str:

@@ -234,6 +234,13 @@ class ChunkKind(StrEnum):
     TABLE = "table"
     TABLE_PART = "table_part"
     WINDOW = "window"
+    # split --mode laws|rows|qa (chunkcli/split/modes.py)
+    ARTICLE = "article"
+    ARTICLE_PART = "article_part"
+    TOC = "toc"
+    ROW = "row"
+    QA = "qa"
+    QA_PART = "qa_part"
 
 
 @dataclass(frozen=True, slots=True)

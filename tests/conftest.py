@@ -52,3 +52,9 @@ def guide_md(tmp_path: Path) -> Path:
     path = tmp_path / "guide.md"
     path.write_text(CLEAN_MARKDOWN, encoding="utf-8")
     return path
+
+
+def heading_lines(markdown: str) -> list[str]:
+    """Every ATX heading line of `markdown`, in order: tests assert the whole list, since a
+    substring test for "## Intro" is also true of "### Intro"."""
+    return [line for line in markdown.splitlines() if line.startswith("#")]

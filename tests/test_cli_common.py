@@ -274,3 +274,31 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     assert line.startswith("error: interrupted: ")
     assert line.endswith(f"their Markdown is in {tmp_path / 'md'}/")
     assert " of 40 PDFs finished; " in line
+
+
+# --- defaults -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("split", "chunkcli.split.options:SplitOptions"),
+     ("check", "chunkcli.check.options:CheckOptions"),
+     ("split", "chunkcli.inputs:ReadOptions"), ("check", "chunkcli.inputs:ReadOptions")],
+)  # fmt: skip
+def test_every_flag_defaults_to_its_option_field(command: str, options: str) -> None:
+    """The CLI repeats the option classes' defaults (typer needs them at import): they agree."""
+    import importlib
+
+    import typer.main
+
+    module, name = options.split(":")
+    defaults = getattr(importlib.import_module(module), name)()
+    click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    aliases = {"timeout": "timeout_s", "output_format": None}
+    compared = 0
+    for param in click_command.params:
+        field = aliases.get(param.name, param.name)
+        if field and hasattr(defaults, field) and param.default is not None:
+            assert param.default == getattr(defaults, field), (command, param.name)
+            compared += 1
+    assert compared >= 1

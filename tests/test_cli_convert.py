@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdf_factory import Image, make_pdf, wrapped_paragraph
+from pdf_factory import Image, grid_table, make_pdf, wrapped_paragraph
 from typer.testing import CliRunner, Result
 
 from chunkcli.cli import app
@@ -90,9 +90,17 @@ def test_bad_pages_is_a_usage_error(report: Path, spec: str) -> None:
     assert "--pages" in result.stderr
 
 
-def test_no_tables_still_converts(report: Path) -> None:
-    result = convert(report, "--no-tables")
-    assert result.exit_code == 0 and "Report page 2" in result.stdout
+def test_no_tables_keeps_a_table_as_text(tmp_path: Path) -> None:
+    rows = [["Part", "Stock"], ["Bolt", "120"], ["Nut", "300"], ["Washer", "75"]]
+    table = grid_table(72, 120, [150, 100], 22, rows)
+    path = make_pdf(tmp_path / "stock.pdf", [[*wrapped_paragraph(72, 80, 400, BODY), *table]])
+    with_tables = convert(path)
+    without = convert(path, "--no-tables")
+    assert with_tables.exit_code == 0 and without.exit_code == 0
+    assert "| Part | Stock |\n| --- | --- |\n| Bolt | 120 |" in with_tables.stdout
+    assert "|" not in without.stdout
+    for cell in ("Part", "Stock", "Bolt", "120", "Washer", "75"):
+        assert cell in without.stdout
 
 
 def test_scanned_page_is_warned_about_on_stderr(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from chunkcli.check.articles import check_articles
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
 from chunkcli.check.columns import check_columns
@@ -88,9 +89,8 @@ def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk
     """The chunks `chunkcli split` makes of this Markdown with the check's token limit."""
     from chunkcli.split import SplitOptions, split_markdown
 
-    chunks: list[Chunk] = split_markdown(
-        markdown, SplitOptions(max_tokens=options.max_tokens), source=source
-    )
+    split_options = SplitOptions(max_tokens=options.max_tokens, mode=options.mode)
+    chunks: list[Chunk] = split_markdown(markdown, split_options, source=source)
     return chunks
 
 
@@ -115,6 +115,7 @@ def build_report(
         + list(boilerplate.issues)
         + check_reading_order(scan)
         + check_chunks(chunks, scan.text, options)
+        + (check_articles(scan.text) if _split_as_laws(chunks, options) else [])
     )
     final = apply_strictness(issues, options.strict)
     return DocumentReport(
@@ -132,3 +133,10 @@ def build_report(
         status=worst([issue.severity for issue in final]),
         issues=final,
     )
+
+
+def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:
+    """Whether the chunks were made by the laws mode (auto records the mode it picked)."""
+    if options.mode == "laws":
+        return True
+    return bool(chunks) and chunks[0].split_config.get("mode") == "laws"

@@ -27,3 +27,6 @@ class CheckOptions:
     min_chars_per_page: int = 40
     # Compare each table with pdfplumber's reading of its page (slow: about 10 pages/s).
     deep: bool = False
+    # The split mode the chunks are made (and judged) with: heading, laws or auto (split's
+    # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
+    mode: str = "heading"

@@ -6,10 +6,7 @@ scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
-from collections.abc import Iterator
 from pathlib import PurePath
 
 from chunkcli.markdown_format import parse_provenance
@@ -17,8 +14,8 @@ from chunkcli.model import Chunk
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
+from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
-from chunkcli.split.plan import plan_chunks
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -55,38 +52,21 @@ def split_markdown(
         if sums_exact
         else counter_per_span(markdown, count)
     )
-    with _no_cycle_collection():
-        scan = scan_markdown(markdown, count_spans)
-        named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
-        title = find_title(scan.pieces, options.title, _stem(named))
-        layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-        plans = plan_chunks(layout)
+    scan = scan_markdown(markdown, count_spans)
+    named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
+    title = find_title(scan.pieces, options.title, _stem(named))
+    layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
+    planned = plan_mode(layout, title[1])
     source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
         doc_id=options.doc_id if options.doc_id is not None else sha[:DOC_ID_HEX_DIGITS],
         source=source,
         source_sha256=sha,
         title=title[0],
-        split_config=options.config(),
+        split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
-    with _no_cycle_collection():
-        return build_chunks(layout, plans, scan.page_marks, identity)
-
-
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector (if it runs) for the duration. Splitting makes a few
-    hundred thousand small tuples and lists that form no cycles; the collector would walk all
-    of them again and again (5-10 % of split time on 5 MB). Reference counting still frees
-    everything; the collector resumes afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity)
 
 
 def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:

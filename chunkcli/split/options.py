@@ -10,6 +10,9 @@ from chunkcli.errors import UsageError
 SPLIT_VERSION = "split-1"
 
 SPLIT_LEVELS = {"h2": 2, "h3": 3}
+# --mode: heading (the default: cut on headings), laws, rows, qa, auto (laws or heading).
+DEFAULT_MODE = "heading"
+SPLIT_MODES = (DEFAULT_MODE, "laws", "rows", "qa", "auto")
 # The smallest --max-tokens the CLI accepts: a title and a two-level heading path alone take
 # 10-15 tokens, so a lower limit makes every chunk an oversize crumb. (The library accepts any
 # limit >= 1, for counters other than tokens.)
@@ -28,6 +31,8 @@ class SplitOptions:
     doc_id: str | None = None  # default: a hash of the source bytes
     metadata: tuple[tuple[str, str], ...] = ()
     split_on: str = "h2"  # "h2" | "h3"
+    mode: str = DEFAULT_MODE  # one of SPLIT_MODES
+    rows_per_chunk: int = 1  # rows mode: up to this many table rows per chunk
 
     def validated(self) -> SplitOptions:
         """Return self, or raise UsageError naming the first option out of range."""
@@ -42,6 +47,11 @@ class SplitOptions:
             raise UsageError(f"--overlap-sentences must be >= 0, got {self.overlap_sentences}")
         if self.split_on not in SPLIT_LEVELS:
             raise UsageError(f"--split-on must be h2 or h3, got {self.split_on!r}")
+        if self.mode not in SPLIT_MODES:
+            choices = "|".join(SPLIT_MODES)
+            raise UsageError(f"--mode must be one of {choices}, got {self.mode!r}")
+        if self.rows_per_chunk < 1:
+            raise UsageError(f"--rows-per-chunk must be at least 1, got {self.rows_per_chunk}")
         return self
 
     @property
@@ -49,9 +59,12 @@ class SplitOptions:
         """Headings at this level or above always start a new chunk."""
         return SPLIT_LEVELS[self.split_on]
 
-    def config(self) -> dict[str, object]:
-        """The options that shape chunk boundaries, with the version, for `split_config`."""
-        return {
+    def config(self, used_mode: str = DEFAULT_MODE) -> dict[str, object]:
+        """The options that shape chunk boundaries, with the version, for `split_config`.
+
+        `used_mode` is the mode that made the chunks (auto picks one). The default mode adds
+        no key, so that the heading mode's chunks and ids stay what they were before modes."""
+        config: dict[str, object] = {
             "version": SPLIT_VERSION,
             "max_tokens": self.max_tokens,
             "min_tokens": self.min_tokens,
@@ -59,6 +72,13 @@ class SplitOptions:
             "encoding": self.encoding,
             "split_on": self.split_on,
         }
+        if self.mode != DEFAULT_MODE:
+            config["mode"] = used_mode
+            if self.mode == "auto":
+                config["mode_requested"] = "auto"
+        if used_mode == "rows":
+            config["rows_per_chunk"] = self.rows_per_chunk
+        return config
 
 
 def parse_meta(pairs: list[str] | tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -62,9 +62,15 @@ class Run:
 
 def plan_chunks(layout: Layout) -> list[Plan]:
     """All plans of the document, in order."""
+    return plan_range(layout, 0, len(layout.pieces))
+
+
+def plan_range(layout: Layout, lo: int, hi: int) -> list[Plan]:
+    """The plans of pieces[lo:hi] as if they were the whole document (the modes split the
+    text between their own units with this)."""
     plans: list[Plan] = []
-    for lo, hi in cut_ranges(layout, 0, len(layout.pieces), TOP_CUT_LEVEL):
-        plans += _plan_top_section(layout, lo, hi)
+    for part_lo, part_hi in cut_ranges(layout, lo, hi, TOP_CUT_LEVEL):
+        plans += _plan_top_section(layout, part_lo, part_hi)
     return plans
 
 
