@@ -10,12 +10,16 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from chunkcli.charclasses import CJK_LETTER_RE
 from chunkcli.check.scan import Heading, LineKind, ScannedMarkdown
 from chunkcli.check.wording import quote, where
 from chunkcli.model import Chunk, Issue, Severity
 
-# A title needs at least this many letters: "12 %", "IV" or "3.1" name nothing.
+# A title needs at least this many letters: "12 %", "IV" or "3.1" name nothing ...
 TITLE_MIN_LETTERS = 3
+# ... or this many CJK/Hangul characters, each about a syllable or a word: 目次, 목차, 文書 are
+# real titles (found by the Korean table-of-contents and Japanese tests).
+TITLE_MIN_CJK = 2
 # Stamps and links that PDF viewers, repositories and print drivers put at the top of a page.
 NOT_A_TITLE = re.compile(r"^\s*(?:https?://|www\.|source\s*:|downloaded\s+from\b)", re.I)
 # A heading in the path of at least this share of the chunks (and of this many chunks) frames
@@ -41,7 +45,8 @@ def title_defect(text: str) -> str | None:
         return "holds U+FFFD or control characters"
     if NOT_A_TITLE.match(text):
         return "is a URL or a source stamp"
-    if sum(1 for ch in text if ch.isalpha()) < TITLE_MIN_LETTERS:
+    cjk = len(CJK_LETTER_RE.findall(text))
+    if cjk < TITLE_MIN_CJK and sum(1 for ch in text if ch.isalpha()) < TITLE_MIN_LETTERS:
         return f"has fewer than {TITLE_MIN_LETTERS} letters (a number or percentage?)"
     return None
 
