@@ -14,11 +14,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray]'
 	touch $(STAMP)
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray,bench]'
 	touch $(BENCH_STAMP)
 
 ## run: PDFs in samples/ -> out/*.md -> out/chunks.jsonl -> check report

@@ -1,7 +1,12 @@
 """Conversion quality benchmark: olmOCR-bench unit tests scored on each tool's Markdown.
 
     python bench/quality_bench.py [DIR] [--timeout 60] [--tools chunkcli,p4llm,p4llm-legacy]
-                                        [--save OUT_DIR]
+                                        [--save OUT_DIR] [--cases | --no-cases]
+
+`--cases` (the default) also scores every tool on the generated layout cases of issue #8
+(tests/layout_cases.py: narrow gutters, spreads and rotated pages, margin headings, numbered
+headings, titles, running heads and stamps, cover pages), built into a temporary folder, and
+prints their pass rate per defect class; `--no-cases` scores the corpus only.
 
 Every `NAME.pdf` in DIR with a `NAME.tests.jsonl` beside it is converted once per tool (each tool in
 its own worker process with a per-file limit, as in convert_bench.py) and every test is scored on
@@ -519,6 +524,59 @@ def convert_all(
     return outcomes
 
 
+# --- generated layout cases (tests/layout_cases.py) ------------------------------------------
+
+
+def layout_case_results(tools: Sequence[str], timeout_s: float) -> dict[str, dict[str, list[str]]]:
+    """Per tool and case name: the failed checks ([] = every check passed; a failed
+    conversion fails every check)."""
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.layout_cases import all_cases, failures
+
+    cases = all_cases()
+    results: dict[str, dict[str, list[str]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        paths = {case.name: case.build(Path(folder)) for case in cases}
+        for tool in tools:
+            outcomes = convert_all(tool, list(paths.values()), timeout_s)
+            results[tool] = {}
+            for case in cases:
+                markdown, error = outcomes[paths[case.name]]
+                results[tool][case.name] = (
+                    failures(case, markdown) if markdown is not None
+                    else [f"conversion failed: {error}"] * len(case.checks)
+                )
+    return results
+
+
+def format_layout_cases(results: Mapping[str, Mapping[str, list[str]]]) -> str:
+    """Cases passed (all checks) and checks passed per defect class and tool."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.layout_cases import CLASS_NAMES, all_cases
+
+    cases = all_cases()
+    lines = [
+        "| Class | Cases | " + " | ".join(f"{TOOL_LABELS[t]}: cases / checks" for t in results)
+        + " |",
+        "| --- | ---: |" + " ---: |" * len(results),
+    ]
+    for cls, name in CLASS_NAMES.items():
+        mine = [c for c in cases if c.cls == cls]
+        cells = []
+        for per_case in results.values():
+            passed = sum(1 for c in mine if not per_case[c.name])
+            checks = sum(len(c.checks) for c in mine)
+            failed = sum(len(per_case[c.name]) for c in mine)
+            cells.append(f"{passed}/{len(mine)} / {checks - failed}/{checks}")
+        lines.append(f"| {cls} {name} | {len(mine)} | " + " | ".join(cells) + " |")
+    for tool, per_case in results.items():
+        missed = [f"{name} ({len(f)})" for name, f in per_case.items() if f]
+        lines.append(f"\n{tool} misses: {', '.join(missed) or 'none'}")
+    return "\n".join(lines)
+
+
 # --- report --------------------------------------------------------------------------------
 
 
@@ -634,6 +692,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="s per file")
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated subset")
     parser.add_argument("--save", type=Path, help="write each tool's Markdown under this folder")
+    parser.add_argument("--cases", action=argparse.BooleanOptionalAction, default=True,
+                        help="also score the generated layout cases (tests/layout_cases.py)")
     return parser.parse_args(argv)
 
 
@@ -668,6 +728,9 @@ def main(argv: Sequence[str]) -> int:
         print(f"- scored on the whole document, not one page: {', '.join(longer)}")
     print("\n" + format_summary(results) + "\n\n" + format_per_file(results, facts))
     print(format_failures(results))
+    if args.cases:
+        print("\nGenerated layout cases (issue #8), per defect class:\n")
+        print(format_layout_cases(layout_case_results(tools, args.timeout)))
     return 0
 
 

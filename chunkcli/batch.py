@@ -120,13 +120,19 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 # --- converting one file with a time limit ----------------------------------------------------
 
 
-def convert_with_time_limit(path: Path, options: ConvertOptions, timeout_s: float) -> ConvertResult:
-    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds.
+def convert_with_time_limit(
+    path: Path, options: ConvertOptions, timeout_s: float, *, data: bytes | None = None
+) -> ConvertResult:
+    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds; with `data`,
+    the PDF is those bytes and `path` only names it (a file read elsewhere, e.g. by Ray).
 
     Raises UsageError when --pages selects none of the file's pages.
     """
     with time_limit(timeout_s, path):
-        result = convert_pdf(path, options)
+        if data is None:
+            result = convert_pdf(path, options)
+        else:
+            result = convert_pdf(data, options, name=path)
     if options.pages is not None and not result.pages:
         count = result.document.page_count
         raise UsageError(f"{path}: --pages selects none of its {count} pages")
@@ -171,14 +177,20 @@ def convert_file(
     return outcome, None
 
 
-def _convert_catching(path: Path, options: ConvertOptions, timeout_s: float) -> WorkResult:
-    """Any failure becomes a ChunkcliError naming the file, so one bad file cannot stop a batch."""
+def _convert_catching(
+    path: Path, options: ConvertOptions, timeout_s: float, *, data: bytes | None = None
+) -> WorkResult:
+    """Any failure becomes a ChunkcliError naming the file, so one bad file cannot stop a batch.
+    With `data`, the PDF is those bytes and `path` names it (see convert_with_time_limit)."""
     try:
-        return convert_with_time_limit(path, options, timeout_s)
+        return convert_with_time_limit(path, options, timeout_s, data=data)
     except ChunkcliError as exc:
         return exc
     except Exception as exc:  # noqa: BLE001 - a bug or a MuPDF error on one file, reported as such
         return ChunkcliError(f"{path}: conversion failed: {type(exc).__name__}: {exc}")
+
+
+convert_catching = _convert_catching  # for engines that hand a worker the bytes (distributed)
 
 
 def _run_all(
@@ -323,6 +335,13 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         except OutputWriteError as exc:
             error = f"{pdf}: {exc}"
             return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
+    return converted_outcome(pdf, target, result, time.perf_counter() - started)
+
+
+def converted_outcome(
+    pdf: Path, target: Path | None, result: ConvertResult, seconds: float
+) -> FileOutcome:
+    """The outcome of a PDF that converted (and, when `target` is set, was written there)."""
     return FileOutcome(
         source=pdf,
         output=target,
@@ -330,7 +349,7 @@ def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) 
         blank=result.blank_pages,
         image_only=result.image_only_pages,
         garbage=result.garbage_pages,
-        seconds=time.perf_counter() - started,
+        seconds=seconds,
         warnings=result.warnings,
     )
 

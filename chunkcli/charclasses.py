@@ -15,6 +15,7 @@ import re
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ext. A, unified, compatibility
 KANA_CLASS = "\u3040-\u30ff\u31f0-\u31ff"  # hiragana, katakana, phonetic extensions
 HANGUL_CLASS = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # syllables, jamo, compatibility jamo
+HANGUL_SYLLABLE_CLASS = "\uac00-\ud7af"  # what Korean words are written in
 KANA_HAN_CLASS = KANA_CLASS + HAN_CLASS
 # CJK ideographs, kana and Hangul: the letters that check's spaced-CJK rule counts.
 CJK_LETTER_CLASS = KANA_HAN_CLASS + HANGUL_CLASS

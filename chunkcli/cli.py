@@ -266,6 +266,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
     ] = False,
     quiet: QuietOption = False,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -281,6 +283,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert report.pdf -o report.md --pages 3-7
       cat report.pdf | chunkcli convert - -o report.md
       chunkcli convert papers/ -o md/ --jobs 4 --timeout 60
+      chunkcli convert papers/ -o md/ --engine ray --ray-address auto
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -288,7 +291,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     """
     with reporting_errors():
         options = _convert_options(pages, password, tables=not no_tables)
-    if _is_folder_mode(inputs, output):
+    if _engine(engine, ray_address) == "ray":
+        _convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
+    elif _is_folder_mode(inputs, output):
         out_dir = _folder_output(output)
         _convert_folder(inputs, out_dir, options, jobs, timeout, quiet)
     elif inputs == ["-"]:
@@ -412,6 +417,12 @@ def _run_batch(  # noqa: PLR0913 - the command's options, passed on
 
 # --- split ---------------------------------------------------------------------------------
 
+FLAT_METADATA_HELP = (
+    "No nested objects or nulls (for Chroma and other flat stores): split_config_version, "
+    "split_max_tokens, ..., --meta keys at the top level, heading_path_text."
+)
+FlatMetadataOption = Annotated[bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)]
+
 
 @app.command()
 def split(  # noqa: PLR0913 - one parameter per documented flag
@@ -438,7 +449,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         str | None, typer.Option(metavar="TEXT", help="Document title (default: first H1).")
     ] = None,
     doc_id: Annotated[
-        str | None, typer.Option(metavar="ID", help="Document id (default: hash of the source).")
+        str | None,
+        typer.Option(metavar="ID", help="Document id (default: the path, relative to a folder "
+                     "given; stdin: a hash of the source)."),
     ] = None,
     source: Annotated[
         str | None,
@@ -456,6 +469,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
+    flat_metadata: FlatMetadataOption = False,
     # --- split modes (issue 12) ---
     mode: Annotated[
         str,
@@ -471,6 +485,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         int,
         typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
     ] = 1,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    output_format: Annotated[str, SPLIT_FORMAT_OPTION] = "jsonl",
 ) -> None:
     """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
 
@@ -486,15 +503,21 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
       cat notes.md | chunkcli split - --source notes.md
       chunkcli split md/ -o chunks.jsonl --meta team=legal
+      chunkcli split corpus/ --engine ray -o chunks.jsonl
+      chunkcli split corpus/ --engine ray --format parquet -o s3://bucket/chunks/
 
     A file that cannot be read or converted gets a one-line error; the other files' chunks
     are still written and the exit code is 1. Exit code 2: bad options or no input.
     """
     from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+    from chunkcli.jsonl import check_flat_metadata
     from chunkcli.split import SplitOptions
     from chunkcli.split.documents import split_documents
     from chunkcli.split.options import parse_meta
 
+    on_ray = _engine(engine, ray_address) == "ray"
+    if output_format != "jsonl" and not on_ray:
+        raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)
         convert_options = _convert_options(pages, password)
@@ -504,14 +527,19 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             split_on=split_on,
             mode=mode, rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
+        if flat_metadata:
+            check_flat_metadata(options.metadata, options.config())
         skip = Path(output) if output not in (None, "-") else None
-        files = find_inputs(paths, skip=skip)
         read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
+        if on_ray:
+            _split_on_ray(paths, output, options, read, (ray_address, output_format), quiet)
+            return
+        files = find_inputs(paths, skip=skip)
         documents = read_inputs(files, read, _stdin_bytes(paths))
         chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
         wrote = len(failures) < len(files)  # nothing is written when every input failed
         if wrote:
-            _write_chunks(output, chunks)
+            _write_chunks(output, chunks, flat_metadata)
     to_stdout = output in (None, "-")
     _note(f"wrote {plural(len(chunks), 'chunk')} to {output}", quiet or not wrote or to_stdout)
     _exit_on_failures(failures, len(files), quiet)
@@ -541,15 +569,201 @@ def _collect_chunks(
     return chunks, failures
 
 
-def _write_chunks(output: str | None, chunks: list[Chunk]) -> None:
+def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
     from chunkcli.jsonl import chunks_to_jsonl
 
-    _write_output(output, chunks_to_jsonl(chunks))
+    _write_output(output, chunks_to_jsonl(chunks, flat=flat))
 
 
 def _exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> None:
     if failures:
         _note(f"failed: {len(failures)} of {plural(total, 'document')}", quiet or total == 1)
+        raise typer.Exit(EXIT_FAILED)
+
+
+# --- sync ----------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from chunkcli.sync import SyncPlan
+
+
+@app.command()
+def sync(  # noqa: PLR0913 - one parameter per documented flag
+    corpus: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="The corpus root: Markdown files or PDFs under it.",
+                       show_default=False),
+    ],
+    manifest: Annotated[
+        Path,
+        typer.Option("--manifest", "-m", metavar="FILE",
+                     help="SQLite manifest of what the index holds (created on the first run)."),
+    ],
+    output: Annotated[
+        str,
+        typer.Option("--output", "-o", metavar="FILE|-",
+                     help="Changes as JSON Lines (written atomically); '-' for stdout."),
+    ],
+    max_tokens: Annotated[int, typer.Option(min=1, metavar="N", help="As for split.")] = 800,
+    min_tokens: Annotated[int, typer.Option(min=0, metavar="N", help="As for split.")] = 0,
+    overlap_sentences: Annotated[
+        int, typer.Option(min=0, metavar="N", help="As for split.")
+    ] = 1,
+    encoding: Annotated[str, typer.Option(metavar="NAME", help="As for split.")] = "cl100k_base",
+    split_on: Annotated[str, typer.Option(metavar="h2|h3", help="As for split.")] = "h2",
+    meta: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Copied into every chunk; repeatable."),
+    ] = None,
+    password: PasswordOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    jobs: JobsOption = None,
+    quiet: QuietOption = False,
+    flat_metadata: FlatMetadataOption = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the summary; write no file, no manifest.")
+    ] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Re-emit every chunk of every document (rebuild).")
+    ] = False,
+) -> None:
+    """Re-index only what changed: upsert/delete lines for a vector store.
+
+    Walks DIR, converts and splits only documents whose bytes or options changed since the
+    manifest's last run, and writes one line per change: {"op": "upsert", <the chunk>} or
+    {"op": "delete", "id": ..., "doc_id": ...}. Removed or renamed files delete their chunks;
+    nothing changed writes an empty file. Document ids are paths relative to DIR. A document
+    that fails to convert keeps its previous chunks (exit 1). Apply the changes file after each
+    run: the next run overwrites it.
+
+    \b
+    Example:
+      chunkcli sync docs/ --manifest index.db -o changes.jsonl --flat-metadata
+    """
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.jsonl import check_flat_metadata
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.options import parse_meta
+    from chunkcli.sync import SyncOptions, sync_corpus
+
+    with reporting_errors():
+        _require_max_tokens_floor(max_tokens)
+        read = ReadOptions(_convert_options(None, password), jobs, timeout)
+        split_options = SplitOptions(
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
+            encoding=encoding, metadata=parse_meta(meta or []), split_on=split_on,
+        ).validated()
+        if flat_metadata:
+            check_flat_metadata(split_options.metadata, split_options.config())
+        options = SyncOptions(split_options, flat_metadata, full, read)
+        result = sync_corpus(corpus, manifest, output, options, dry_run=dry_run)
+    for failure in result.plan.failures:
+        _error(f"{failure.error} (previous chunks kept)")
+    _note(_sync_summary(result.plan, dry_run), quiet)
+    if result.plan.failures:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _sync_summary(plan: SyncPlan, dry_run: bool) -> str:
+    count, c = plural, plan.count
+    head = "dry run: would write" if dry_run else "wrote"
+    return (
+        f"{count(len(plan.changes) - c('deleted'), 'document')}: {c('added')} added, "
+        f"{c('changed')} changed, {c('unchanged')} unchanged, {c('deleted')} deleted, "
+        f"{c('failed')} failed; {head} {count(plan.upserts, 'upsert')}, "
+        f"{count(plan.deletes, 'delete')} ({plan.chunks} chunks indexed)"
+    )
+
+
+# --- --engine ray (convert and split on a Ray cluster) ---------------------------------------
+
+ENGINE_OPTION = typer.Option(
+    "--engine", metavar="local|ray",
+    help="local: this machine's processes; ray: a Ray cluster (pip install 'chunkcli[ray]').",
+)
+RAY_ADDRESS_OPTION = typer.Option(
+    "--ray-address", metavar="ADDRESS",
+    help="With --engine ray: the cluster to join (auto, ray://host:10001, host:6379); "
+    "default: start a local one with --jobs CPUs.",
+)
+SPLIT_FORMAT_OPTION = typer.Option(
+    "--format", metavar="jsonl|parquet",
+    help="parquet (--engine ray): -o DIR/ or a URI gets chunks/ and errors/ Parquet datasets.",
+)
+ENGINES = ("local", "ray")
+
+if TYPE_CHECKING:
+    from chunkcli.split import SplitOptions
+
+
+def _engine(engine: str, ray_address: str | None) -> str:
+    if engine not in ENGINES:
+        raise typer.BadParameter("must be local or ray", param_hint="--engine")
+    if ray_address is not None and engine != "ray":
+        raise typer.BadParameter("needs --engine ray", param_hint="--ray-address")
+    return engine
+
+
+def _convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
+    inputs: list[str],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+    ray_address: str | None,
+) -> None:
+    """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
+    the local folder mode."""
+    from chunkcli.batch import find_pdfs, summary_lines
+    from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
+    from chunkcli.distributed.rows import ConvertJob
+
+    with reporting_errors():
+        pdfs = find_pdfs([Path(i) for i in inputs])
+        job = ConvertJob(options, timeout)
+        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(ray_address, jobs))
+    for line in summary_lines(summary):
+        err_console.print(line, markup=False, soft_wrap=True)
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def _split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are
+    paths: list[str],
+    output: str | None,
+    options: SplitOptions,
+    read: ReadOptions,
+    where: tuple[str | None, str],
+    quiet: bool,
+) -> None:
+    """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
+    (or Parquet); a file that fails is one line on stderr and exit 1, the others' chunks are
+    written."""
+    from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
+    from chunkcli.distributed.rows import SplitJob
+    from chunkcli.inputs import find_inputs
+
+    ray_address, output_format = where
+    if output_format not in ("jsonl", "parquet"):
+        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
+    if output_format == "parquet" and output in (None, "-"):
+        raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")
+    if "-" in paths:
+        raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
+    skip = Path(output) if output not in (None, "-") and output_format == "jsonl" else None
+    files = find_inputs(paths, skip=skip)
+    job, settings = SplitJob(options, read), RaySettings(ray_address, read.jobs)
+    if output_format == "parquet":
+        errors = split_to_parquet(files, job, settings, str(output))
+        written = f"wrote Parquet to {output}"
+    else:
+        outcome = split_to_jsonl(files, job, settings)
+        errors, written = outcome.errors, f"wrote {plural(outcome.chunks, 'chunk')} to {output}"
+        _write_output(output, outcome.jsonl)
+    for error in errors:
+        _error(error)
+    _note(written, quiet or output in (None, "-"))
+    if errors:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import pymupdf
 
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
+from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.model import (
     BBox,
     Block,
@@ -33,6 +34,7 @@ from chunkcli.model import (
 )
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
+from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -140,14 +142,21 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
+    if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+        raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
+    several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                lines.extend(_split_at_gaps(spans, _is_vertical(raw_line)))
+                several.append((spans, _is_vertical(raw_line)))
+    gutters = gutter_positions([spans for spans, vertical in several if not vertical])
+    for spans, vertical in several:
+        for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
+            lines.extend(_split_at_gaps(part, vertical))
     return attach_drop_caps(rebuild_vertical_lines(lines))
 
 

@@ -9,7 +9,10 @@ others still come through.
 
 Naming: a document's `source` is what chunks cite: `--source NAME` for standard input, else
 the PDF named in convert's provenance comment, else the path as given (or as found in a
-folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown).
+folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown). Its
+`doc_id`, an identity that survives revisions, is the source's file name, under the folders
+between the corpus root (a folder given) and the file: `sub/a.pdf` for corpus/sub/a.pdf and
+for its converted md/sub/a.md alike; '' for unnamed standard input (split uses a hash).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from chunkcli.errors import ChunkcliError, UsageError
@@ -61,6 +64,7 @@ class InputDocument:
     sha256: str  # of the source's bytes
     markdown: str
     converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
+    doc_id: str = ""  # see the module docstring
 
     @property
     def is_pdf(self) -> bool:
@@ -187,6 +191,23 @@ def read_documents(
     return read_inputs(find_inputs(paths), options, stdin)
 
 
+def document_from_bytes(
+    item: InputFile, data: bytes, options: ReadOptions = ReadOptions()
+) -> InputDocument | InputFailure:
+    """The document read_inputs makes of `item`, from its bytes read elsewhere (a distributed
+    engine's reader): a PDF is converted in this process under `options.timeout_s`, errors
+    name `item.path`, never a temporary file."""
+    if not item.is_pdf:
+        return _markdown_document(item, data, options.stdin_name)
+    from chunkcli.batch import convert_catching
+    from chunkcli.pipeline import ConvertOptions
+
+    path = Path(item.path)
+    result = convert_catching(path, options.convert or ConvertOptions(), options.timeout_s,
+                              data=data)  # fmt: skip
+    return _as_document(item, path, _markdown_only(path, result), options.stdin_name)
+
+
 def _read_markdown(
     item: InputFile, stdin: bytes | None, stdin_name: str | None
 ) -> InputDocument | InputFailure:
@@ -197,6 +218,12 @@ def _read_markdown(
             data = Path(item.path).read_bytes()
         except OSError as exc:
             return InputFailure(item.path, f"{item.path}: cannot read ({exc.strerror or exc})")
+    return _markdown_document(item, data, stdin_name)
+
+
+def _markdown_document(
+    item: InputFile, data: bytes, stdin_name: str | None
+) -> InputDocument | InputFailure:
     name = "<stdin>" if item.path == STDIN else item.path
     try:
         markdown = data.decode("utf-8-sig")  # a byte-order mark is not text
@@ -207,7 +234,7 @@ def _read_markdown(
     if provenance is not None and not (item.path == STDIN and stdin_name):
         source = provenance.source
     sha = provenance.sha256 if provenance else hashlib.sha256(data).hexdigest()
-    return InputDocument(item.path, source, sha, markdown)
+    return InputDocument(item.path, source, sha, markdown, doc_id=document_id(item, source))
 
 
 class _stdin_as_file:
@@ -272,7 +299,20 @@ def _as_document(
     assert isinstance(result, _Converted)
     markdown = result.markdown
     source = item.path if item.path != STDIN else (stdin_name or STDIN)
-    return InputDocument(item.path, source, result.sha256, markdown, result.converted)
+    return InputDocument(
+        item.path, source, result.sha256, markdown, result.converted, document_id(item, source)
+    )
+
+
+def document_id(item: InputFile, source: str) -> str:
+    """The source's file name under the folders from the root to the file (see above)."""
+    if source == STDIN:
+        return ""
+    name = PurePosixPath(source.replace("\\", "/")).name
+    if item.root is None:
+        return name
+    folders = Path(item.path).parent.relative_to(item.root).as_posix()
+    return name if folders == "." else f"{folders}/{name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from chunkcli.errors import UsageError
 from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.model import Chunk, ChunkKind
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
-    "id", "doc_id", "source", "source_sha256", "title", "heading_path", "kind",
-    "prefix", "body", "text", "start", "end", "page_start", "page_end", "tokens",
-    "oversize", "split_config", "metadata",
+    "id", "doc_id", "doc_revision", "source", "source_sha256", "markdown_sha256", "title",
+    "heading_path", "kind", "prefix", "body", "text", "content_sha256", "start", "end",
+    "page_start", "page_end", "tokens", "oversize", "split_config", "metadata",
 )
+HEADING_PATH_JOINER = " › "  # the same separator as the path line of a chunk's prefix
+# Flat split_config keys get this prefix ("version" becomes split_config_version).
+FLAT_CONFIG_PREFIX = "split_"
 
 
 def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
@@ -21,14 +25,17 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
     values: dict[str, object] = {
         "id": chunk.id,
         "doc_id": chunk.doc_id,
+        "doc_revision": chunk.doc_revision,
         "source": chunk.source,
         "source_sha256": chunk.source_sha256,
+        "markdown_sha256": chunk.markdown_sha256,
         "title": chunk.title,
         "heading_path": list(chunk.heading_path),
         "kind": str(chunk.kind),
         "prefix": chunk.prefix,
         "body": chunk.body,
         "text": chunk.text,
+        "content_sha256": chunk.content_sha256,
         "start": chunk.start,
         "end": chunk.end,
         "page_start": chunk.page_start,
@@ -39,6 +46,51 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "metadata": dict(chunk.metadata),
     }
     return {name: values[name] for name in CHUNK_FIELDS}
+
+
+def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
+    """The chunk with no nested object and no null, for stores whose metadata is flat
+    (Chroma rejects nested dicts and None): `split_config` becomes `split_config_version`,
+    `split_max_tokens`, ...; the `--meta` pairs become top-level keys; `heading_path` stays a
+    list of strings and `heading_path_text` joins it; null pages and empty lists are left out
+    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None)."""
+    nested = chunk_to_dict(chunk)
+    flat: dict[str, object] = {}
+    for name, value in nested.items():
+        if name == "split_config":
+            flat.update(_flat_config(chunk.split_config))
+        elif name == "metadata":
+            flat.update(chunk.metadata)
+        elif value is not None and value != []:
+            flat[name] = value
+        if name == "heading_path":
+            flat["heading_path_text"] = HEADING_PATH_JOINER.join(chunk.heading_path)
+    return flat
+
+
+def _flat_config(config: dict[str, object]) -> dict[str, object]:
+    def key(name: str) -> str:
+        if name == "version":
+            return "split_config_version"
+        return name if name.startswith(FLAT_CONFIG_PREFIX) else FLAT_CONFIG_PREFIX + name
+
+    return {key(name): value for name, value in config.items()}
+
+
+def flat_reserved_keys(config: dict[str, object]) -> frozenset[str]:
+    """The keys a flat line uses itself: a --meta key among them would overwrite one."""
+    return frozenset(CHUNK_FIELDS) | {"heading_path_text", "op"} | set(_flat_config(config))
+
+
+def check_flat_metadata(pairs: tuple[tuple[str, str], ...], config: dict[str, object]) -> None:
+    """Raise UsageError when a --meta key would collide with a chunk field in flat lines."""
+    reserved = flat_reserved_keys(config)
+    clashes = [key for key, _ in pairs if key in reserved]
+    if clashes:
+        raise UsageError(
+            f"--meta {clashes[0]}=...: with --flat-metadata the key {clashes[0]!r} is a chunk "
+            "field already; choose another name"
+        )
 
 
 def chunk_from_dict(data: dict[str, object]) -> Chunk:
@@ -69,6 +121,7 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         split_config=dict(_dict(data.get("split_config"))),
         metadata={str(k): str(v) for k, v in _dict(data.get("metadata")).items()},
         oversize=bool(data.get("oversize", False)),
+        markdown_sha256=str(data.get("markdown_sha256", "")),
     )
 
 
@@ -80,14 +133,15 @@ def _dict(value: object) -> dict[str, object]:
     return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
 
 
-def chunk_to_json(chunk: Chunk) -> str:
+def chunk_to_json(chunk: Chunk, *, flat: bool = False) -> str:
     """One line of JSON (no newline); non-ASCII text is kept as is."""
-    return json.dumps(chunk_to_dict(chunk), ensure_ascii=False)
+    return json.dumps(chunk_to_flat_dict(chunk) if flat else chunk_to_dict(chunk),
+                      ensure_ascii=False)
 
 
-def chunks_to_jsonl(chunks: Iterable[Chunk]) -> str:
+def chunks_to_jsonl(chunks: Iterable[Chunk], *, flat: bool = False) -> str:
     """JSON Lines text: one chunk per line, each line ending in a newline."""
-    return "".join(chunk_to_json(chunk) + "\n" for chunk in chunks)
+    return "".join(chunk_to_json(chunk, flat=flat) + "\n" for chunk in chunks)
 
 
 def read_jsonl(text: str) -> list[Chunk]:

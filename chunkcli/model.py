@@ -7,6 +7,7 @@ pdfplumber report them).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -264,10 +265,21 @@ class Chunk:
     split_config: dict[str, object] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)
     oversize: bool = False
+    markdown_sha256: str = ""  # the Markdown that start/end index: the named version of the text
 
     @property
     def text(self) -> str:
         return self.prefix + self.body
+
+    @property
+    def doc_revision(self) -> str:
+        """The document's revision: the sha256 of its source bytes (the PDF's for a PDF)."""
+        return self.source_sha256
+
+    @property
+    def content_sha256(self) -> str:
+        """sha256 of `text`: equal values mean an embedding of the text can be reused."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
 class Severity(StrEnum):

@@ -14,7 +14,7 @@ from chunkcli.layout import layout_document
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.render import render_markdown
-from chunkcli.source import damage_notes, open_pdf
+from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,17 +28,29 @@ class ConvertOptions:
     source_name: str | None = None  # the name the provenance comment gives; None = the file's
 
 
-def convert_pdf(path: str | Path, options: ConvertOptions = ConvertOptions()) -> ConvertResult:
-    """Convert one PDF into a ConvertResult (ordered document + GitHub-Flavored Markdown).
+def convert_pdf(
+    pdf: PdfInput,
+    options: ConvertOptions = ConvertOptions(),
+    *,
+    name: str | Path | None = None,
+) -> ConvertResult:
+    """Convert one PDF, a path, its bytes or a binary stream, into a ConvertResult (ordered
+    document + GitHub-Flavored Markdown).
 
+    `name` is the file the result and every error name (default: the path, or "<bytes>"):
+    bytes fetched from object storage or a temporary copy keep their original path.
     Raises PdfOpenError for files that cannot be read (named in the message).
     """
-    with open_pdf(path, options.password) as doc:
-        document = extract_document(path, doc, options.pages, options.tables)
-        warnings = damage_notes(path, doc)
+    if name is None:
+        name = pdf if isinstance(pdf, str | Path) else UNNAMED
+    data = pdf.read() if not isinstance(pdf, str | Path | bytes) else pdf
+    with open_pdf(data, options.password, name=name) as doc:
+        document = extract_document(name, doc, options.pages, options.tables)
+        warnings = damage_notes(name, doc)
     document = layout_document(document, options.strip_furniture)
-    name = options.source_name if options.source_name is not None else Path(path).name
-    provenance = Provenance(name, file_sha256(path))
+    shown = options.source_name if options.source_name is not None else Path(name).name
+    sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()
+    provenance = Provenance(shown, sha256)
     return ConvertResult(document, render_markdown(document, provenance), warnings)
 
 

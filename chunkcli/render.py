@@ -20,7 +20,7 @@ from chunkcli.markdown_format import (
     format_table,
 )
 from chunkcli.model import Block, BlockKind, Document, Page
-from chunkcli.text import hyphenated_words, join_lines
+from chunkcli.text import hangul_word_prefixes, hyphenated_words, join_lines
 
 # A paragraph this short with no letter or digit is decoration, not content.
 ORNAMENT_MAX_CHARS = 3
@@ -39,13 +39,15 @@ def render_markdown(document: Document, provenance: Provenance | None = None) ->
 
 
 def document_compounds(document: Document) -> frozenset[str]:
-    """Hyphenated words written inside lines anywhere in the document ("dual-encoder")."""
+    """Hyphenated words written inside lines anywhere in the document ("dual-encoder"), and
+    the starts of the Korean words written inside lines (see chunkcli.text.join_lines)."""
     words: set[str] = set()
     for page in document.pages:
         for block in page.blocks:
             for line in block.lines:
                 if "-" in line.text:
                     words |= hyphenated_words(line.text.rstrip(" -\u2010"))
+                words |= hangul_word_prefixes(line.text)
     return frozenset(words)
 
 

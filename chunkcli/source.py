@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from typing import BinaryIO
 
 import pymupdf
 
@@ -40,19 +41,51 @@ KNOWN_SIGNATURES: tuple[tuple[bytes, str], ...] = (
 # How much of a text file to quote in the error: enough to recognise a git symlink stub
 # ("../../docs/x.pdf") or an HTML error page, short enough to keep the error on one line.
 TEXT_PREVIEW_CHARS = 60
+# What names a PDF given as bytes or a stream when the caller gives no name.
+UNNAMED = "<bytes>"
+
+# A PDF as a path, its whole content, or a binary stream (read to its end).
+PdfInput = str | Path | bytes | BinaryIO
 
 
-def open_pdf(path: str | Path, password: str | None = None) -> pymupdf.Document:
-    """Open `path` as a PDF, authenticating with `password` when it is encrypted.
+def open_pdf(
+    pdf: PdfInput, password: str | None = None, *, name: str | Path | None = None
+) -> pymupdf.Document:
+    """Open `pdf` (a path, bytes or a binary stream) as a PDF, authenticating with `password`
+    when it is encrypted.
 
     Raises PdfOpenError, with one line naming the file and the reason, when nothing usable
-    can be read. Owner-password-only files (copy protection) open without a password.
+    can be read; the file is `name` when given (bytes read from a temporary or remote file
+    keep their original path), else the path. Owner-password-only files open without one.
     """
-    path = Path(path)
-    head = _read_head(path)
+    if isinstance(pdf, str | Path):
+        path = Path(pdf)
+        label: str | Path = name if name is not None else path
+        head = _check_head(_read_head(path), label)
+        return _open(label, head, filename=str(path), password=password)
+    data = pdf if isinstance(pdf, bytes) else pdf.read()
+    label = name if name is not None else UNNAMED
+    if not data:
+        raise PdfOpenError(f"{label}: empty file (0 bytes)")
+    head = _check_head(data[:HEADER_SEARCH_BYTES], label)
+    return _open(label, head, stream=data, password=password)
+
+
+def _open(
+    path: str | Path,
+    head: bytes,
+    *,
+    filename: str | None = None,
+    stream: bytes | None = None,
+    password: str | None,
+) -> pymupdf.Document:
+    """pymupdf.open of a file or of bytes whose head passed _check_head; `path` names it."""
     silence_mupdf()
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        if stream is not None:
+            doc = pymupdf.open(stream=stream, filetype="pdf")
+        else:
+            doc = pymupdf.open(filename, filetype="pdf")
     except pymupdf.FileDataError:
         raise PdfOpenError(f"{path}: damaged or truncated: MuPDF cannot read it as a PDF") from None
     except RuntimeError as exc:  # pymupdf's other open errors derive from RuntimeError
@@ -80,7 +113,7 @@ def silence_mupdf() -> None:
 
 
 def _read_head(path: Path) -> bytes:
-    """The first bytes of `path`, once it is known to be a non-empty file that looks like a PDF."""
+    """The first bytes of `path`, once it is known to be a non-empty file."""
     if not path.exists():
         raise PdfOpenError(f"{path}: no such file")
     if path.is_dir():
@@ -92,6 +125,11 @@ def _read_head(path: Path) -> bytes:
         raise PdfOpenError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not head:
         raise PdfOpenError(f"{path}: empty file (0 bytes)")
+    return head
+
+
+def _check_head(head: bytes, path: str | Path) -> bytes:
+    """`head` from its %PDF- header on, or all of it for a headerless PDF body; else raise."""
     start = head.find(PDF_HEADER)
     if start >= 0:
         return head[start:]
@@ -127,7 +165,7 @@ def _looks_like_symlink_stub(text: str) -> bool:
     return len(lines) == 1 and lines[0].lower().endswith(".pdf") and " " not in lines[0]
 
 
-def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
+def _unlock(doc: pymupdf.Document, path: str | Path, password: str | None) -> None:
     """Authenticate an encrypted document or raise; unencrypted documents pass untouched."""
     if not doc.needs_pass:
         return
@@ -139,7 +177,7 @@ def _unlock(doc: pymupdf.Document, path: Path, password: str | None) -> None:
         raise PdfOpenError(f"{path}: wrong password")
 
 
-def _require_readable_page(doc: pymupdf.Document, path: Path) -> None:
+def _require_readable_page(doc: pymupdf.Document, path: str | Path) -> None:
     """Raise unless some page can be used.
 
     An intact file passes as it is (blank pages are the converter's to report). A file MuPDF

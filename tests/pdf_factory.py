@@ -57,6 +57,7 @@ class Text:
     cjk: bool | None = None
     vertical: bool = False  # CJK only: glyphs advance downward (縦書き)
     color: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rotate: int = 0  # Latin only: 90 reads bottom to top (a margin stamp), as insert_text rotates
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,17 @@ class Image:
     seed: int = 0
 
 
-Item = Text | Rule | Rect | Image
+@dataclass(frozen=True)
+class TextRow:
+    """Pieces of Latin text on one baseline drawn as one text object: MuPDF then continues
+    one line across small gaps between them (columns set row by row, as registers are)."""
+
+    y: float
+    pieces: tuple[tuple[float, str], ...]  # (x, text)
+    size: float = 11.0
+
+
+Item = Text | Rule | Rect | Image | TextRow
 OutlineItem = tuple[int, str, int]  # (level, title, 1-based page), as doc.set_toc takes it
 
 
@@ -213,6 +224,11 @@ def _draw_items(page: pymupdf.Page, items: Sequence[Item], fonts: _FontCache) ->
     for item in items:
         if isinstance(item, Text):
             _draw_text(page, item, fonts)
+        elif isinstance(item, TextRow):
+            writer = pymupdf.TextWriter(page.rect)
+            for x, text in item.pieces:
+                writer.append((x, item.y), text, font=_latin_font("helv"), fontsize=item.size)
+            writer.write_text(page)
         elif isinstance(item, Rule):
             page.draw_line((item.x0, item.y0), (item.x1, item.y1), width=item.width)
         elif isinstance(item, Rect):
@@ -229,6 +245,10 @@ def _draw_text(page: pymupdf.Page, item: Text, fonts: _FontCache) -> None:
         page.insert_text(
             (item.x, item.y), item.text, fontname=name, fontsize=item.size, color=item.color
         )
+        return
+    if item.rotate:
+        page.insert_text((item.x, item.y), item.text, fontname="helv", fontsize=item.size,
+                         rotate=item.rotate, color=item.color)
         return
     writer = pymupdf.TextWriter(page.rect)
     writer.append(

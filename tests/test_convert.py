@@ -50,7 +50,7 @@ def test_two_columns_drawn_out_of_order_read_left_then_right(tmp_path: Path) -> 
     left_start, left_end = text.index("Left one begins"), text.index("Left one ends")
     right_start = text.index("Right one begins")
     assert left_start < left_end < right_start
-    assert len(paragraphs(text)) == 2 + 2  # two columns + header + footer (1 page: kept)
+    assert len(paragraphs(text)) == 2 + 1  # two columns + header (the lone footer is furniture)
 
 
 def test_full_width_title_is_read_before_the_columns(tmp_path: Path) -> None:
@@ -72,9 +72,9 @@ def test_running_headers_and_page_numbers_are_removed(tmp_path: Path) -> None:
         assert f"<!-- page {n} -->" in text and f"Left {tag} begins" in text
 
 
-def test_one_page_document_keeps_its_margin_lines(tmp_path: Path) -> None:
+def test_one_page_document_keeps_its_header_but_not_its_page_number(tmp_path: Path) -> None:
     text = convert(make_pdf(tmp_path / "one.pdf", [two_column_page(1, 1, "p1")]))
-    assert "Journal of Examples" in text and "Page 1 of 1" in text
+    assert "Journal of Examples" in text and "Page 1 of 1" not in text
 
 
 def test_two_page_document_loses_only_what_repeats_on_both_pages(tmp_path: Path) -> None:

@@ -132,9 +132,21 @@ def test_running_header_page_numbers_and_chapter_heads_are_furniture() -> None:
         assert kinds == [BlockKind.FURNITURE, BlockKind.PARAGRAPH, BlockKind.FURNITURE]
 
 
-def test_one_page_document_keeps_everything() -> None:
+def test_one_page_document_loses_only_its_lone_page_number() -> None:
     pages = (page([block("Header", 50, 30), block("Body", 50, 300), block("1", 290, 800)]),)
+    kinds = [b.kind for b in strip_running_headers(pages)[0].blocks]
+    assert kinds == [BlockKind.PARAGRAPH, BlockKind.PARAGRAPH, BlockKind.FURNITURE]
+
+
+def test_one_page_number_beside_other_text_on_its_row_is_kept() -> None:
+    pages = (page([block("Total", 50, 800), block("1", 290, 800)]),)
     assert strip_running_headers(pages) == pages
+
+
+def test_numbered_captions_keep_their_digits_in_the_shape() -> None:
+    assert shape_of("別表第1") != shape_of("別表第2")
+    assert shape_of("Table 3") != shape_of("Table 4")
+    assert shape_of("Page 3 of 10") == shape_of("Page 4 of 10")
 
 
 def test_shapes_and_page_numbers() -> None:
@@ -250,7 +262,7 @@ def test_hyphen_kept_when_the_document_writes_the_compound_elsewhere() -> None:
     assert join_lines(["a dual-", "encoder model"], frozenset({"dual-encoder"})) == (
         "a dual-encoder model"
     )
-    assert join_lines(["a dual-", "encoder model"]) == "a dualencoder model"
+    assert join_lines(["a dual-", "encoder model"]) == "a dual-encoder model"  # word list
 
 
 def test_list_item_with_a_ragged_first_line_keeps_its_hanging_continuation() -> None:

@@ -279,7 +279,9 @@ def test_identity_fields_title_override_doc_id_and_metadata() -> None:
     assert all(c.metadata == {"org": "acme"} for c in chunks)
     assert chunks[0].split_config["version"] and chunks[0].split_config["max_tokens"] == 60
     default = split(MANUAL, max_tokens=60)
-    assert len(default[0].doc_id) == 16 and len(default[0].source_sha256) == 64
+    assert default[0].doc_id == "manual.md" and len(default[0].source_sha256) == 64
+    nameless = split_markdown(MANUAL, SplitOptions(), source="-", count_tokens=count_words)
+    assert nameless[0].doc_id == nameless[0].source_sha256[:16]
 
 
 def test_offsets_are_exact_with_crlf_a_bom_and_tabs() -> None:
@@ -329,4 +331,6 @@ def test_convert_provenance_is_in_no_chunk_but_names_the_source(max_tokens: int)
     chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
     assert chunks and all("chunkcli source" not in c.body for c in chunks)
     assert min(c.start for c in chunks) >= markdown.index("<!-- page 1 -->")
-    assert {(c.source, c.source_sha256, c.doc_id) for c in chunks} == {("guide.pdf", sha, sha[:16])}
+    # doc_id: the source's name, an identity that survives revisions (issue #11)
+    identities = {(c.source, c.source_sha256, c.doc_id) for c in chunks}
+    assert identities == {("guide.pdf", sha, "guide.pdf")}

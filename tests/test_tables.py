@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
 import pymupdf
@@ -10,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunkcli.extract import page_lines
-from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span
+from chunkcli.model import BBox, Block, BlockKind, Document, Line, Page, Span
+from chunkcli.render import render_markdown
 from chunkcli.tables import TableOptions, detect_tables, merge_continued_tables
 from chunkcli.tables import detect as detect_module
 from chunkcli.tables.rules import Rule, rules_from_drawings
@@ -459,7 +461,7 @@ def page_of(number: int, *blocks: Block) -> Page:
     return Page(number, 595, 842, tuple(blocks))
 
 
-def test_continued_table_with_repeated_header_is_merged() -> None:
+def test_continued_table_with_repeated_header_stays_on_its_page() -> None:
     first = table(1, [HEADER, BODY[0], BODY[1]])
     second = table(2, [HEADER, BODY[2]])
     pages = (
@@ -471,28 +473,67 @@ def test_continued_table_with_repeated_header_is_merged() -> None:
             paragraph(2, "After the table", 720),
         ),
     )
-    merged = merge_continued_tables(pages)
-    assert merged[0].blocks[1].cells == (HEADER, *BODY)
-    assert merged[0].blocks[1].bbox == first.bbox
-    assert merged[0].blocks[1].lines == first.lines
-    assert [b.kind for b in merged[1].blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]
+    assert merge_continued_tables(pages) == pages
 
 
-def test_continuation_without_header_is_merged_by_column_edges() -> None:
+def test_continuation_without_header_gets_the_first_header() -> None:
     pages = (
         page_of(1, table(1, [HEADER, BODY[0]])),
         page_of(2, table(2, [BODY[1], BODY[2]], x0=73, x1=519)),
     )
     merged = merge_continued_tables(pages)
-    assert merged[0].blocks[0].cells == (HEADER, *BODY)
-    assert merged[1].blocks == ()
+    assert merged[0] == pages[0]
+    assert [b.cells for b in merged[1].blocks] == [(HEADER, BODY[1], BODY[2])]
+    assert merged[1].blocks[0].page == 2
 
 
-def test_table_over_three_pages_merges_into_the_first() -> None:
-    pages = tuple(page_of(n, table(n, [HEADER, BODY[n - 1]])) for n in (1, 2, 3))
+def test_table_over_three_pages_keeps_the_first_header_on_every_page() -> None:
+    pages = (
+        page_of(1, table(1, [HEADER, BODY[0]])),
+        page_of(2, table(2, [BODY[1]], x0=74)),
+        page_of(3, table(3, [BODY[2]], x1=516)),
+    )
     merged = merge_continued_tables(pages)
-    assert merged[0].blocks[0].cells == (HEADER, *BODY)
-    assert merged[1].blocks == () and merged[2].blocks == ()
+    cells = [[b.cells for b in page.blocks] for page in merged]
+    assert cells == [[(HEADER, BODY[0])], [(HEADER, BODY[1])], [(HEADER, BODY[2])]]
+
+
+def test_a_running_head_row_above_a_repeated_header_is_never_the_header() -> None:
+    running = ("page 44", "2.3", "")
+    pages = (
+        page_of(43, table(43, [HEADER, BODY[0]])),
+        page_of(44, table(44, [running, HEADER, BODY[1]], x0=150)),
+    )
+    merged = merge_continued_tables(pages)
+    assert [b.cells for b in merged[1].blocks] == [(HEADER, BODY[1])]
+
+
+def test_a_continuation_takes_every_header_row_of_the_first_part() -> None:
+    titles = ("Fruit", "Stock", "Stock")
+    first = dataclasses.replace(table(1, [titles, HEADER, BODY[0]]), header_rows=2)
+    pages = (page_of(1, first), page_of(2, table(2, [BODY[1]])))
+    continued = merge_continued_tables(pages)[1].blocks[0]
+    assert (continued.cells, continued.header_rows) == ((titles, HEADER, BODY[1]), 2)
+
+
+def test_rows_of_a_continued_table_render_under_their_own_page() -> None:
+    pages = (
+        page_of(7, paragraph(7, "Intro"), table(7, [HEADER, BODY[0]])),
+        page_of(8, table(8, [BODY[1]])),
+        page_of(9, table(9, [BODY[2]]), paragraph(9, "After the table", 720)),
+    )
+    document = Document("x.pdf", merge_continued_tables(pages))
+    row = "| " + " | ".join(HEADER) + " |\n| " + " | ".join(["---"] * len(HEADER)) + " |\n"
+    expected = (
+        "<!-- page 7 -->\n\nIntro\n\n" + row + _row(BODY[0])
+        + "\n\n<!-- page 8 -->\n\n" + row + _row(BODY[1])
+        + "\n\n<!-- page 9 -->\n\n" + row + _row(BODY[2]) + "\n\nAfter the table\n"
+    )
+    assert render_markdown(document) == expected
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def test_unrelated_tables_are_not_merged() -> None:
@@ -520,12 +561,16 @@ cell_text = st.text(st.sampled_from("ab1 中文"), max_size=4)
         st.lists(st.tuples(cell_text, cell_text), min_size=1, max_size=4), min_size=1, max_size=5
     )
 )
-def test_merge_keeps_every_body_row_in_order(parts: list[list[tuple[str, str]]]) -> None:
+def test_continuing_keeps_every_row_on_its_page(parts: list[list[tuple[str, str]]]) -> None:
     header = ("h1", "h2")
-    pages = tuple(page_of(i + 1, table(i + 1, [header, *rows])) for i, rows in enumerate(parts))
+    pages = tuple(
+        page_of(i + 1, table(i + 1, [*([header] if i == 0 else []), *rows]))
+        for i, rows in enumerate(parts)
+    )
     merged = merge_continued_tables(pages)
-    assert merged[0].blocks[0].cells == (header, *(row for rows in parts for row in rows))
-    assert sum(len(p.blocks) for p in merged) == 1
+    assert [[b.cells for b in p.blocks] for p in merged] == [
+        [(header, *rows)] for rows in parts
+    ]
 
 
 @settings(max_examples=100, deadline=None)
@@ -818,3 +863,30 @@ def test_aligned_labels_in_separate_boxes_are_not_an_unruled_table() -> None:
     assert tables_of(draw) == []
     without_rules = tables_of(draw, TableOptions(ruled=False))
     assert len(without_rules) == 1  # the same text alone reads as a table: the boxes decide
+
+
+def ruled_columns_unruled_rows(page: pymupdf.Page, rows: Sequence[Sequence[str]]) -> None:
+    """Vertical rules between columns, horizontal rules only above and below the header and
+    at the bottom: the body rows are told apart by their baselines alone."""
+    xs, top = (60.0, 180.0, 260.0, 470.0), 100.0
+    bottom = top + 18 + len(rows) * 14 + 6
+    for y in (top, top + 18, bottom):
+        page.draw_line((xs[0], y), (xs[-1], y))
+    for x in xs:
+        page.draw_line((x, top), (x, bottom))
+    for c, text in enumerate(("Item", "Qty", "Notes")):
+        page.insert_text((xs[c] + 3, top + 13), text, fontname="hebo", fontsize=10)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            page.insert_text((xs[c] + 3, top + 31 + r * 14), text, fontname="helv", fontsize=10)
+
+
+def test_ruled_columns_with_unruled_rows_split_by_baselines_beside_long_notes() -> None:
+    rows = [
+        ("Bolt", "4", "zinc plated bolts for the outer frame"),
+        ("Nut", "8", "stainless nuts for the outer frame"),
+        ("Washer", "12", "nylon washers under every bolt head"),
+        ("Pin", "2", "steel pins"),
+    ]
+    blocks = tables_of(lambda page: ruled_columns_unruled_rows(page, rows))
+    assert [b.cells for b in blocks] == [(("Item", "Qty", "Notes"), *rows)]

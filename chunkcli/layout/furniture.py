@@ -3,7 +3,8 @@
 A line is furniture when text of the same shape (digits ignored, so "Page 3 of 10" matches
 "Page 4 of 10") sits at about the same height in the top or bottom band of several pages.
 Counting ignores page parity, so odd/even alternating heads and per-chapter running heads
-that last a few pages are found too. Documents too short to show repetition keep everything.
+that last a few pages are found too. Documents too short to show repetition lose only what
+position and shape tell: a lone page number alone on its row in a band, download stamps.
 """
 
 from __future__ import annotations
@@ -36,6 +37,23 @@ ANYWHERE_SHARE = 0.8
 MIN_PAGES_ANYWHERE = 4
 MAX_ANYWHERE_LINES = 12
 
+# A running head at one height on at least this share of the text pages (and MIN_REPEATS of
+# them), set smaller than the body text, is furniture even when its words change per chapter
+# ("Chapter 5 · Maintenance History"); captions at the top of pages are set at body size.
+RUNNING_SLOT_SHARE = 0.6
+SMALLER_THAN_BODY_PT = 0.5
+# Download stamps that publishers' sites add to every page, often sideways in the margin.
+STAMP = re.compile(
+    r"^\s*(?:this content )?(?:downloaded|retrieved) (?:from|by)\b|^\s*downloaded on\b",
+    re.IGNORECASE,
+)
+# Numbered captions ("別表第1", "Table 3", "図2") differ by their number: the number is part of
+# their identity, so they never look like one repeated running head.
+CAPTION = re.compile(
+    r"^\s*(?:別表|別紙|様式|付表|表|図|table|tab\.|figure|fig\.|annex|exhibit)\s*(?:第)?\s*[\d０-９]",
+    re.IGNORECASE,
+)
+
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page|p\.|페이지|ページ)?\s*[-–—(\[]?\s*(?:\d+|[ivxlcdm]+)\s*[-–—)\]]?"
@@ -45,8 +63,10 @@ _PAGE_NUMBER = re.compile(
 
 
 def shape_of(text: str) -> str:
-    """Text with digits replaced and spacing removed: the key repeated lines share."""
-    return _DIGITS.sub("#", "".join(text.split())).lower()
+    """Text with digits replaced and spacing removed: the key repeated lines share
+    (a numbered caption keeps its digits)."""
+    joined = "".join(text.split()).lower()
+    return joined if CAPTION.match(text) else _DIGITS.sub("#", joined)
 
 
 def is_page_number(text: str) -> bool:
@@ -62,14 +82,14 @@ def strip_running_headers(
     but are not returned.
     """
     text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
-    if len(text_pages) < 2:
-        return pages
-    repeats = min(MIN_REPEATS, len(text_pages))
-    furniture = (
-        _repeated_margin_blocks(text_pages, repeats)
-        | _page_number_blocks(text_pages)
-        | _repeated_anywhere_blocks(text_pages)
-    )
+    furniture = _stamp_blocks(text_pages) | _page_number_blocks(text_pages)
+    if len(text_pages) >= 2:
+        repeats = min(MIN_REPEATS, len(text_pages))
+        furniture |= (
+            _repeated_margin_blocks(text_pages, repeats)
+            | _running_head_slots(text_pages)
+            | _repeated_anywhere_blocks(text_pages)
+        )
     if not furniture:
         return pages
     return tuple(_relabel(page, furniture) for page in pages)
@@ -142,15 +162,65 @@ def _height_clusters(
     return clusters
 
 
-def _page_number_blocks(pages: list[Page]) -> set[tuple[int, int]]:
-    found: set[tuple[int, int]] = set()
+def _stamp_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+    """'Downloaded from …' stamps anywhere on a page, upright or sideways, on any document."""
+    return {
+        (page.number, id(block))
+        for page in pages
+        for block in page.blocks
+        if block.kind == BlockKind.PARAGRAPH and STAMP.match(block.text)
+    }
+
+
+def _running_head_slots(pages: list[Page]) -> set[tuple[int, int]]:
+    """Top-band lines at one height and size, smaller than the body, on most pages."""
+    body = _body_size(pages)
+    slots: dict[float, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
         for block in _band_blocks(page):
-            if is_page_number(block.text):
+            size = block.lines[0].size
+            if block.bbox.center_y <= page.height * TOP_BAND and size < body - SMALLER_THAN_BODY_PT:
+                if not CAPTION.match(block.text):
+                    slots[size].append((block.bbox.top, page.number, id(block)))
+    needed = max(MIN_REPEATS, RUNNING_SLOT_SHARE * len(pages))
+    found: set[tuple[int, int]] = set()
+    for places in slots.values():
+        for cluster in _height_clusters(places):
+            if len({number for _, number, _ in cluster}) >= needed:
+                found.update((number, block_id) for _, number, block_id in cluster)
+    return found
+
+
+def _body_size(pages: list[Page]) -> float:
+    weights: dict[float, int] = defaultdict(int)
+    for page in pages:
+        for block in page.blocks:
+            if block.kind == BlockKind.PARAGRAPH:
+                for line in block.lines:
+                    weights[line.size] += len(line.text)
+    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
+
+
+def _page_number_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+    """Lone page numbers in the bands; on a document too short to show repetition only those
+    alone on their row of the page ("Page 1 of 1" centred in the footer)."""
+    found: set[tuple[int, int]] = set()
+    for page in pages:
+        band = _band_blocks(page)
+        for block in band:
+            if is_page_number(block.text) and (
+                len(pages) >= MIN_REPEATS or _alone_on_row(block, page)
+            ):
                 found.add((page.number, id(block)))
     if len({number for number, _ in found}) < PAGE_NUMBER_SHARE * len(pages):
         return set()
     return found
+
+
+def _alone_on_row(block: Block, page: Page) -> bool:
+    return not any(
+        other is not block and other.bbox.y_overlap(block.bbox) > 0 for other in page.blocks
+    )
 
 
 def _relabel(page: Page, furniture: set[tuple[int, int]]) -> Page:

@@ -11,8 +11,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from chunkcli.charclasses import UNUSABLE_CHAR
 from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
-from chunkcli.model import Block, BlockKind, Document, OutlineEntry, Page
+from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page
 
 # Numbering patterns and their depth rank within their family (0 = chapter-like).
 _KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
@@ -34,6 +35,7 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
     # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
     # no space needed before Japanese text ("１．概要").
+    (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),
     (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 2),
     (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 1),
     (re.compile(rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"),
@@ -52,6 +54,20 @@ OUTLINE_MATCH_SHARE = 0.5
 # Headings carry little of a document's text: a size class holding more than this share of
 # all characters is running text (the big type of a slide deck), not a heading level.
 HEADING_TEXT_SHARE = 0.2
+# Lines that name no section whatever their size: a figure or table label on its own, a
+# source or download line, a date or revision line of a cover page.
+NOT_A_HEADING = re.compile(
+    r"^(?:(?:fig(?:ure)?\.?|table|chart|graph|図|表)\s*[\d０-９]+[.:：]?\s*$"
+    r"|(?:source|sources|出典|資料|downloaded from|retrieved from)\b"
+    r"|(?:rev(?:ision)?\.?|version|ver\.|改訂|改定)\s*[\d０-９]"
+    r"|[\d０-９]{4}\s*年\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?\s*(?:改訂|改定|版|発行)?\s*$)",
+    re.IGNORECASE,
+)
+# A heading names something: it holds at least this many letters ("-2.85% -3.57%", "1" do not).
+MIN_HEADING_LETTERS = 2
+# A cover page (the title's page) carries at most this many characters of body-size text;
+# its other large lines (a ministry, a company, a date) are cover lines, not chapters.
+COVER_MAX_BODY_CHARS = 200
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -75,6 +91,9 @@ def numbering_pattern(text: str) -> tuple[str, int] | None:
 
 def label_headings(document: Document) -> Document:
     """Mark heading blocks and give each a level (1 = title, 2 = chapter, ...)."""
+    document = replace(document, pages=tuple(
+        replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
+    ))
     body = body_font_size(document)
     candidates = _candidates(document, body)
     levels = _outline_levels(document, candidates) or {}
@@ -86,6 +105,7 @@ def label_headings(document: Document) -> Document:
             remaining = [c for c in remaining if (c.page_index, c.block_index) != (
                 title.page_index, title.block_index)]
     outline_used = bool(levels) and max(levels.values()) > 1
+    remaining = _without_cover_lines(document, remaining, levels, body)
     extra = _pattern_and_size_levels(remaining, body)
     if outline_used:
         # The outline is authoritative: headings it does not list sit below its deepest level.
@@ -95,6 +115,62 @@ def label_headings(document: Document) -> Document:
     levels = _without_gaps(levels)
     pages = tuple(_apply(i, page, levels) for i, page in enumerate(document.pages))
     return replace(document, pages=pages)
+
+
+def split_run_in_headings(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """A paragraph that opens with a bold numbered heading running into plain text on the same
+    line ("**2.1 Inspection intervals** Operators record …") becomes that heading line and the
+    paragraph after it."""
+    result: list[Block] = []
+    for block in blocks:
+        parts = _run_in_parts(block)
+        result.extend(parts if parts else (block,))
+    return tuple(result)
+
+
+def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
+    if block.kind != BlockKind.PARAGRAPH or block.lines[0].vertical:
+        return None
+    spans = block.lines[0].spans
+    lead = 0
+    while lead < len(spans) and (spans[lead].bold or not spans[lead].text.strip()):
+        lead += 1
+    head = "".join(s.text for s in spans[:lead]).strip()
+    rest = spans[lead:]
+    if not head or not "".join(s.text for s in rest).strip() or len(head) > MAX_HEADING_CHARS:
+        return None
+    if numbering_pattern(head) is None or head.endswith((",", "、", ";")):
+        return None
+    head_line = Line(spans[:lead], BBox.enclosing([s.bbox for s in spans[:lead]]))
+    rest_line = Line(rest, BBox.enclosing([s.bbox for s in rest]))
+    lines = (rest_line, *block.lines[1:])
+    return (
+        Block(BlockKind.PARAGRAPH, (head_line,), head_line.bbox, block.page, column=block.column),
+        Block(BlockKind.PARAGRAPH, lines, BBox.enclosing([ln.bbox for ln in lines]), block.page,
+              column=block.column),
+    )
+
+
+def _without_cover_lines(
+    document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],
+    body: float,
+) -> list[_Candidate]:
+    """Drop size-only candidates of a cover page: the first of several pages, holding the
+    title and almost no body text. Its ministry, company and date lines would otherwise head
+    every chunk's path."""
+    title_pages = {page for (page, _), level in levels.items() if level == 1}
+    if title_pages != {0} or len(document.pages) < 2:  # a one-page document has no cover
+        return candidates
+    body_chars = sum(
+        len(line.text)
+        for block in document.pages[0].blocks
+        if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM)
+        for line in block.lines
+        if abs(line.size - body) < HEADING_SIZE_DELTA_PT
+    )
+    if body_chars > COVER_MAX_BODY_CHARS:
+        return candidates
+    return [c for c in candidates if c.page_index != 0 or c.pattern is not None]
 
 
 def _without_gaps(levels: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
@@ -151,8 +227,11 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     text = " ".join(line.text.strip() for line in block.lines).strip()
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
-    if not any(c.isalnum() for c in text) or text.count("\ufffd") * 3 > len(text):
-        return None  # ornaments ("❙❚❘") and undecodable glyphs name no section
+    letters = sum(1 for c in text if c.isalpha())
+    if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
+        return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
+    if NOT_A_HEADING.match(text):
+        return None
     if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
         return None
     size = max(line.size for line in block.lines)

@@ -20,10 +20,17 @@ from chunkcli.model import BBox, Block, BlockKind
 BOX_CORE_MARGIN = 0.25
 MAX_CORE_MARGIN_PT = 40.0
 # A gutter is at least this wide (points): word gaps are far narrower.
-MIN_GUTTER_PT = 7.0
+MIN_GUTTER_PT = 5.0
 # A column's typical line is at least this many line heights wide; a strip of bullets,
 # item numbers or footnote marks beside text is not a column.
 MIN_COLUMN_WIDTH_LINES = 3.0
+# A left column of headings beside the body (manuals, regulations): its lines are at most this
+# share of the region wide, no more than the body's, cover at most this share of the body's
+# height (a sidebar of running text is dense, headings are sparse), and most of them sit on a
+# row of body text. Each group of its lines is read before the body text at its height.
+MARGIN_MAX_WIDTH_SHARE = 0.3
+MARGIN_MAX_COVER_SHARE = 0.5
+MARGIN_BESIDE_SHARE = 0.5
 # Boxes whose vertical centres are this close (share of the shorter height) are one row.
 SAME_ROW_SHARE = 0.5
 
@@ -60,8 +67,14 @@ def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]
         return [b.with_column(column) for b in blocks]
     gutters = _gutters(blocks)
     if gutters:
+        parts = _split_by_gutters(blocks, gutters)
+        rest = [b for part in parts[1:] for b in part]
+        if len(parts) > 1 and _is_margin_column(parts[0], rest):
+            counter[0] += 1
+            margin = [b.with_column(counter[0]) for b in _rows_top_down(parts[0])]
+            return _interleave(margin, _xy_cut(rest, counter[0] + 1, counter))
         result: list[Block] = []
-        for part in _split_by_gutters(blocks, gutters):
+        for part in parts:
             counter[0] += 1
             result.extend(_xy_cut(part, counter[0], counter))
         return result
@@ -69,6 +82,38 @@ def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]
     if len(groups) == 1:
         return [b.with_column(column) for b in _rows_top_down(blocks)]
     return [b for group in groups for b in _xy_cut(group, column, counter)]
+
+
+def _is_margin_column(margin: list[Block], body: list[Block]) -> bool:
+    left = min(b.bbox.x0 for b in margin)
+    width = max(b.bbox.x1 for b in body) - left
+    if not body or width <= 0 or len(margin) > len(body):
+        return False
+    height = max(b.bbox.bottom for b in body) - min(b.bbox.top for b in body)
+    if sum(b.bbox.height for b in margin) > MARGIN_MAX_COVER_SHARE * height:
+        return False
+    if max(b.bbox.x1 for b in margin) - left > MARGIN_MAX_WIDTH_SHARE * width:
+        return False
+    beside = sum(1 for m in margin if any(m.bbox.y_overlap(b.bbox) > 0 for b in body))
+    return beside >= MARGIN_BESIDE_SHARE * len(margin)
+
+
+def _interleave(margin: list[Block], body: list[Block]) -> list[Block]:
+    """Each group of margin lines (lines less than a line apart) before the first body
+    line that starts at or below the group's top."""
+    groups: list[list[Block]] = []
+    for block in margin:
+        if groups and block.bbox.top - groups[-1][-1].bbox.bottom < block.bbox.height:
+            groups[-1].append(block)
+        else:
+            groups.append([block])
+    result: list[Block] = []
+    pending = list(groups)
+    for block in body:
+        while pending and pending[0][0].bbox.top <= block.bbox.top + 0.5 * block.bbox.height:
+            result.extend(pending.pop(0))
+        result.append(block)
+    return result + [b for group in pending for b in group]
 
 
 def _gutters(blocks: Sequence[Block]) -> list[Gap]:

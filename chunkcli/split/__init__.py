@@ -36,8 +36,9 @@ def split_markdown(
 ) -> list[Chunk]:
     """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
 
-    `source` is the path as given (it names the title when there is no H1) and
-    `source_sha256` the sha256 of its bytes, which gives the default `doc_id`. Left out, both
+    `source` is the path as given (it names the title when there is no H1, and its file name
+    is the default `doc_id`: an identity that survives revisions) and `source_sha256` the
+    sha256 of its bytes (the revision; the `doc_id` of an unnamed source). Left out, both
     come from the provenance comment that `convert` writes (the PDF's name and hash), else
     the source is unnamed and the hash is the Markdown's own.
     `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
@@ -59,9 +60,10 @@ def split_markdown(
     planned = plan_mode(layout, title[1])
     source, sha = _provenance(markdown, source, source_sha256)
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else sha[:DOC_ID_HEX_DIGITS],
+        doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
         source=source,
         source_sha256=sha,
+        markdown_sha256=hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
         title=title[0],
         split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
@@ -79,6 +81,14 @@ def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[
     if sha256 is None:
         sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
     return source or "", sha256
+
+
+def default_doc_id(source: str, source_sha256: str) -> str:
+    """The source's file name; unnamed (stdin): the start of its hash, all there is to name it
+    by. Callers that know the corpus root pass the path relative to it instead."""
+    if source in ("", "-"):
+        return source_sha256[:DOC_ID_HEX_DIGITS]
+    return PurePath(source).name
 
 
 def _offline_counter(encoding_name: str) -> TokenCounter:

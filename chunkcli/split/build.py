@@ -22,6 +22,7 @@ class Identity:
     doc_id: str
     source: str
     source_sha256: str
+    markdown_sha256: str
     title: str
     split_config: dict[str, object]
     metadata: dict[str, str]
@@ -41,18 +42,22 @@ def build_chunks(
         return page_marks[index][1] if index >= 0 else None
 
     names: dict[tuple[int, ...], tuple[str, ...]] = {}  # heading path -> its headings' text
+    seen: dict[tuple[tuple[str, ...], str], int] = {}  # (path, text) -> occurrences so far
     chunks = []
     for plan in plans:
         body = layout.markdown[plan.start : plan.end]
         heading_path = names.get(plan.path)
         if heading_path is None:
             heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
+        key = (heading_path, plan.prefix + body)
+        occurrence = seen[key] = seen.get(key, -1) + 1
         chunks.append(
             Chunk(
-                id=chunk_id(id_hash, plan, body),
+                id=chunk_id(id_hash, heading_path, key[1], occurrence),
                 doc_id=identity.doc_id,
                 source=identity.source,
                 source_sha256=identity.source_sha256,
+                markdown_sha256=identity.markdown_sha256,
                 title=identity.title,
                 heading_path=heading_path,
                 kind=plan.kind,
@@ -77,8 +82,13 @@ def id_hash_base(identity: Identity) -> hashlib._Hash:
     return hashlib.sha256(f"{identity.doc_id}\x1f{SPLIT_VERSION}\x1f{config_key}\x1f".encode())
 
 
-def chunk_id(id_hash: hashlib._Hash, plan: Plan, body: str) -> str:
-    """Stable id: the document, the split version and options, the position and the text."""
+def chunk_id(
+    id_hash: hashlib._Hash, heading_path: tuple[str, ...], text: str, occurrence: int
+) -> str:
+    """Stable id: the document, the split version and options, the heading path, the text, and
+    how many earlier chunks had the same path and text. No offsets: an edit in one section
+    leaves the ids of every other section's chunks as they were."""
     digest = id_hash.copy()
-    digest.update(f"{plan.start}\x1f{plan.end}\x1f{plan.prefix}\x1f{body}".encode())
+    path_key = "\x1e".join(heading_path)
+    digest.update(f"{path_key}\x1f{occurrence}\x1f{text}".encode())
     return digest.hexdigest()[:ID_HEX_DIGITS]

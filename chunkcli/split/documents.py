@@ -7,6 +7,7 @@ splits each document it yields, so that a file that fails costs only itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from chunkcli.inputs import InputDocument, InputFailure
 from chunkcli.model import Chunk
@@ -26,6 +27,9 @@ def split_documents(
         if isinstance(document, InputFailure):
             yield document
             continue
+        named = options
+        if options.doc_id is None and document.doc_id:
+            named = replace(options, doc_id=document.doc_id)
         yield split_markdown(
-            document.markdown, options, source=document.source, source_sha256=document.sha256
+            document.markdown, named, source=document.source, source_sha256=document.sha256
         )

@@ -28,7 +28,7 @@ class SplitOptions:
     overlap_sentences: int = 1  # only between windows cut inside one paragraph
     encoding: str = "cl100k_base"
     title: str | None = None  # overrides the first H1 / file name stem
-    doc_id: str | None = None  # default: a hash of the source bytes
+    doc_id: str | None = None  # default: the path (relative to a folder given); stdin: a hash
     metadata: tuple[tuple[str, str], ...] = ()
     split_on: str = "h2"  # "h2" | "h3"
     mode: str = DEFAULT_MODE  # one of SPLIT_MODES

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from chunkcli.model import ChunkKind
+from chunkcli.split.captions import table_caption
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
 from chunkcli.split.units import Unit, split_units
@@ -210,6 +211,9 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
     that its count is the sum of the pieces' counts (pieces start at line starts)."""
     path = layout.common_path(lo, hi)
     prefix, prefix_tokens = layout.prefix(path)
+    if kind is ChunkKind.TABLE:
+        table = next(k for k in range(lo, hi) if layout.pieces[k].kind is PieceKind.TABLE)
+        prefix, prefix_tokens = _captioned(layout, prefix, prefix_tokens, table)
     start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
     summed = prefix_tokens + layout.tokens(lo, hi)
     tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
@@ -252,7 +256,7 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     piece = layout.pieces[k]
     header, rows = piece.rows[0], piece.rows[1:]
     path = layout.common_path(glue_lo, k + 1)
-    prefix, prefix_tokens = layout.prefix(path)
+    prefix, prefix_tokens = _captioned(layout, *layout.prefix(path), k)
     header_lines = layout.markdown[header.start : header.end]
     header_text = header_lines[: layout.content_end(header.end, header.start) - header.start]
     rest_prefix = prefix + header_text + "\n"
@@ -267,6 +271,19 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
         units, first_start, prefix, first_fixed, rest_prefix, rest_tokens,
         ChunkKind.TABLE_PART, path, 0, additive=True,
     )
+
+
+def _captioned(layout: Layout, prefix: str, tokens: int, k: int) -> tuple[str, int]:
+    """The path line followed by the caption of table k (if it has one) and a blank line.
+
+    The path line ends with a newline and the caption starts with a non-space, so the counts
+    add up for the additive encodings; `checked_count` recounts for the others."""
+    caption = table_caption(layout.markdown, layout.pieces, k)
+    if not caption:
+        return prefix, tokens
+    caption_block = caption + "\n\n"
+    text = prefix + caption_block
+    return text, layout.checked_count(tokens + layout.count_tokens(caption_block), lambda: text)
 
 
 def pack_run(layout: Layout, run: Run) -> list[Plan]:

@@ -124,15 +124,18 @@ def _band_holds_rows(rows: list[list[Piece]], xs: Sequence[float]) -> bool:
     columns_per_row = [{column_of(p, xs) for p in row} for row in rows]
     counts = Counter(column for columns in columns_per_row for column in columns)
     full_columns = {c for c, n in counts.items() if n >= FULL_COLUMN_SHARE * len(rows)}
-    if len(full_columns) < MIN_FULL_COLUMNS or _holds_wrapped_text(rows, xs):
+    if len(full_columns) < MIN_FULL_COLUMNS:
         return False
-    if len(rows) >= MIN_SUBROWS:
-        return True
-    # Two lines in two columns may be two wrapped cells; numbers do not wrap.
-    return any(
+    # Numbers do not wrap: a column with a number on every visual row makes each a table row,
+    # even beside a column of long notes that looks like wrapped text (four ruled-column rows
+    # "Bolt | 4 | zinc plated bolts for the outer frame" collapsed into one cell each).
+    numbers = any(
         all(is_numeric(" ".join(p.text for p in row if column_of(p, xs) == column)) for row in rows)
         for column in full_columns
     )
+    if numbers:
+        return True
+    return len(rows) >= MIN_SUBROWS and not _holds_wrapped_text(rows, xs)
 
 
 def _holds_wrapped_text(rows: list[list[Piece]], xs: Sequence[float]) -> bool:

@@ -1,0 +1,355 @@
+"""convert and split on Ray Data: file paths -> read_binary_files -> one stateful worker per
+CPU (map_batches) -> rows -> JSON Lines, Parquet or Markdown files.
+
+Every file is one batch (PDFs differ a thousandfold in cost, so one file per batch balances
+the workers best); a worker runs chunkcli.distributed.rows on it and returns an Arrow table
+with one row per chunk, or one error row. Nothing a file does fails the job: errors are rows,
+kept apart as the errors dataset. The driver only lists the inputs and collects the output.
+
+Order: JSON Lines and Markdown outputs are sorted back into the local run's order (input
+order, then chunk order), so they are byte-identical to `--engine local`. Parquet parts come
+in the order Ray finishes them; each row carries `order` (the input's position in the listed
+inputs) and `chunk_index`, and sorting on those two gives the local order.
+"""
+
+# ray and pyarrow carry partial annotations at best.
+# mypy: disallow-untyped-calls=False
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from chunkcli.distributed.rows import (
+    ChunkRows,
+    ConvertJob,
+    ErrorRow,
+    MarkdownRow,
+    SplitJob,
+    convert_document,
+    split_document,
+)
+from chunkcli.errors import UsageError
+from chunkcli.inputs import InputFile
+
+if TYPE_CHECKING:
+    from chunkcli.batch import BatchSummary
+from chunkcli.jsonl import CHUNK_FIELDS, chunk_from_dict, chunk_to_dict, chunk_to_json
+
+# Set before Ray is imported: no usage report to the Ray project (no network at run time),
+# no dashboard process, and no Ray Data progress bars in place of chunkcli's own output.
+RAY_ENVIRONMENT = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_USAGE_STATS_PROMPT_ENABLED": "0",
+    "RAY_DISABLE_DOCKER_CPU_WARNING": "1",
+    "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0",
+}
+# One file per batch: see the module docstring.
+FILES_PER_BATCH = 1
+# CPUs a read task reserves. Reading a file is I/O; with the default (1 CPU) the workers,
+# one per CPU, hold every CPU and the reads never get one: measured here, the job hung.
+READ_TASK_CPUS = 0
+# A local cluster listens on loopback only (its own processes are its only clients).
+LOCAL_NODE_IP = "127.0.0.1"
+INSTALL_HINT = "--engine ray needs Ray: pip install 'chunkcli[ray]'"
+
+
+@dataclass(frozen=True, slots=True)
+class RaySettings:
+    """Where to run: an existing cluster's address (None: start a local one for this run) and
+    how many workers (None: one per CPU of the cluster); a local cluster gets `jobs` CPUs."""
+
+    address: str | None = None
+    jobs: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SplitOutcome:
+    """The chunks as JSON Lines in the local run's order, and the error lines in input order."""
+
+    jsonl: str
+    chunks: int
+    errors: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RayInput:
+    """One input file: its position in the listed inputs, the input as found (its path as
+    given names it in chunks and errors), and the path Ray reads it from (absolute)."""
+
+    order: int
+    item: InputFile
+    path: str
+
+
+def list_inputs(files: Sequence[InputFile]) -> tuple[RayInput, ...]:
+    """The inputs as Ray reads them; names stay as given (`source` in every chunk)."""
+    return tuple(RayInput(i, f, os.path.abspath(f.path)) for i, f in enumerate(files))
+
+
+# --- the cluster ------------------------------------------------------------------------------
+
+
+def import_ray() -> Any:
+    """ray, with the environment that keeps it offline and quiet; UsageError if missing."""
+    for name, value in RAY_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    return ray
+
+
+@contextlib.contextmanager
+def ray_cluster(settings: RaySettings) -> Iterator[Any]:
+    """Connect to `settings.address`, or start a local cluster with `jobs` CPUs; shut down on
+    exit what this call started. An already initialised Ray (a test session) is reused."""
+    ray = import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    if settings.address is not None:
+        ray.init(address=settings.address, logging_level=logging.WARNING, log_to_driver=False)
+    else:
+        ray.init(
+            address="local",
+            num_cpus=settings.jobs or os.cpu_count() or 1,
+            include_dashboard=False,
+            _node_ip_address=LOCAL_NODE_IP,
+            logging_level=logging.WARNING,
+            log_to_driver=False,
+        )
+    try:
+        _quiet_data(ray)
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _quiet_data(ray: Any) -> None:
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+
+
+def _workers(ray: Any, settings: RaySettings) -> int:
+    if settings.jobs is not None:
+        return settings.jobs
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+# --- the workers --------------------------------------------------------------------------------
+
+
+class SplitWorker:
+    """A Ray Data actor: split (or convert, then split) each file of a batch into chunk rows.
+
+    Its constructor pays the imports and the tokenizer load once per worker process."""
+
+    def __init__(self, job: SplitJob, names: dict[str, tuple[int, InputFile]]) -> None:
+        from chunkcli.tokens import load_encoding
+
+        load_encoding(job.split.encoding)
+        self.job, self.names = job, names
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+
+        rows: list[dict[str, object]] = []
+        for path, data in zip(batch["path"].to_pylist(), batch["bytes"].to_pylist(), strict=True):
+            order, item = self.names.get(path, (-1, InputFile(path, path.endswith(".pdf"))))
+            rows += split_rows(order, split_document(item, data, self.job))
+        return pa.Table.from_pylist(rows, schema=split_schema())
+
+
+class ConvertWorker:
+    """A Ray Data actor: convert each PDF of a batch into one Markdown row or an error row."""
+
+    def __init__(self, job: ConvertJob, names: dict[str, tuple[int, InputFile]]) -> None:
+        import chunkcli.pipeline  # noqa: F401 - PyMuPDF's import, paid once per worker
+
+        self.job, self.names = job, names
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+
+        rows = []
+        for path, data in zip(batch["path"].to_pylist(), batch["bytes"].to_pylist(), strict=True):
+            order, item = self.names.get(path, (-1, InputFile(path, True)))
+            rows.append(markdown_row(order, convert_document(item.path, data, self.job)))
+        return pa.Table.from_pylist(rows, schema=convert_schema())
+
+
+# --- rows <-> Arrow ---------------------------------------------------------------------------
+
+
+def split_schema() -> Any:
+    """order, chunk_index, error, then the JSON Lines fields (split_config and metadata as
+    JSON text: their keys vary with the options, and Parquet stores no empty struct)."""
+    import pyarrow as pa
+
+    types = {
+        "heading_path": pa.list_(pa.string()),
+        "start": pa.int64(), "end": pa.int64(), "page_start": pa.int64(),
+        "page_end": pa.int64(), "tokens": pa.int64(), "oversize": pa.bool_(),
+    }
+    fields = [pa.field("order", pa.int64()), pa.field("chunk_index", pa.int64()),
+              pa.field("error", pa.string())]
+    fields += [pa.field(name, types.get(name, pa.string())) for name in CHUNK_FIELDS]
+    return pa.schema(fields)
+
+
+def split_rows(order: int, result: ChunkRows | ErrorRow) -> list[dict[str, object]]:
+    """One row per chunk, or one error row (its chunk fields null)."""
+    if isinstance(result, ErrorRow):
+        return [{"order": order, "chunk_index": 0, "error": result.error, "source": result.source}]
+    rows = []
+    for index, chunk in enumerate(result.chunks):
+        row: dict[str, object] = {"order": order, "chunk_index": index, "error": None}
+        row.update(chunk_to_dict(chunk))
+        row["split_config"] = json.dumps(row["split_config"], ensure_ascii=False)
+        row["metadata"] = json.dumps(row["metadata"], ensure_ascii=False)
+        rows.append(row)
+    return rows
+
+
+def row_to_json(row: dict[str, Any]) -> str:
+    """A chunk row back into its JSON Lines line, the same bytes as the local run writes."""
+    config, metadata = json.loads(row["split_config"]), json.loads(row["metadata"])
+    data = dict(row, split_config=config, metadata=metadata)
+    return chunk_to_json(chunk_from_dict(data))
+
+
+def convert_schema() -> Any:
+    import pyarrow as pa
+
+    pages = pa.list_(pa.int64())
+    return pa.schema([
+        ("order", pa.int64()), ("source", pa.string()), ("error", pa.string()),
+        ("markdown", pa.string()), ("pages", pa.int64()), ("blank", pages),
+        ("image_only", pages), ("garbage", pages), ("seconds", pa.float64()),
+        ("warnings", pa.list_(pa.string())),
+    ])  # fmt: skip
+
+
+def markdown_row(order: int, result: MarkdownRow | ErrorRow) -> dict[str, object]:
+    if isinstance(result, ErrorRow):
+        return {"order": order, "source": result.source, "error": result.error}
+    outcome = result.outcome
+    return {
+        "order": order, "source": result.source, "error": None, "markdown": result.markdown,
+        "pages": outcome.pages, "blank": list(outcome.blank),
+        "image_only": list(outcome.image_only), "garbage": list(outcome.garbage),
+        "seconds": outcome.seconds, "warnings": list(outcome.warnings),
+    }  # fmt: skip
+
+
+# --- the pipelines ------------------------------------------------------------------------------
+
+
+def _mapped(ray: Any, inputs: Sequence[RayInput], worker: type, job: object, jobs: int) -> Any:
+    """read_binary_files -> map_batches(worker): the dataset of rows, not yet executed."""
+    names = {entry.path: (entry.order, entry.item) for entry in inputs}
+    files = ray.data.read_binary_files(
+        [item.path for item in inputs], include_paths=True, num_cpus=READ_TASK_CPUS
+    )
+    return files.map_batches(
+        worker,
+        fn_constructor_kwargs={"job": job, "names": names},
+        batch_size=FILES_PER_BATCH,
+        batch_format="pyarrow",
+        compute=ray.data.ActorPoolStrategy(size=jobs),
+        num_cpus=1,
+    )
+
+
+def _rows(dataset: Any) -> Iterator[dict[str, Any]]:
+    for batch in dataset.iter_batches(batch_format="pyarrow", batch_size=None):
+        yield from batch.to_pylist()
+
+
+def split_to_jsonl(
+    files: Sequence[InputFile], job: SplitJob, settings: RaySettings
+) -> SplitOutcome:
+    """Split every input on Ray; the JSON Lines come back in the local run's order."""
+    inputs = list_inputs(files)
+    with ray_cluster(settings) as ray:
+        rows = list(_rows(_mapped(ray, inputs, SplitWorker, job, _workers(ray, settings))))
+    rows.sort(key=lambda row: (row["order"], row["source"], row["chunk_index"]))
+    chunks = [row_to_json(row) + "\n" for row in rows if row["error"] is None]
+    errors = tuple(row["error"] for row in rows if row["error"] is not None)
+    return SplitOutcome("".join(chunks), len(chunks), errors)
+
+
+def split_to_parquet(
+    files: Sequence[InputFile], job: SplitJob, settings: RaySettings, out_dir: str
+) -> tuple[str, ...]:
+    """Split every input on Ray into Parquet: `out_dir`/chunks/ (the chunk rows) and
+    `out_dir`/errors/ (order, source, error); `out_dir` may be a local folder or a URI that
+    pyarrow's filesystems know (s3://, gs://, abfs://, hdfs://). Returns the error lines."""
+    inputs = list_inputs(files)
+    target = out_dir if "://" in out_dir else os.path.abspath(out_dir)
+    with ray_cluster(settings) as ray:
+        from ray.data.expressions import col
+
+        rows = _mapped(ray, inputs, SplitWorker, job, _workers(ray, settings)).materialize()
+        chunks = rows.filter(expr=col("error").is_null()).drop_columns(["error"])
+        errors = rows.filter(expr=col("error").is_not_null())
+        errors = errors.select_columns(["order", "source", "error"]).materialize()
+        chunks.write_parquet(_join(target, "chunks"))
+        if errors.count():
+            errors.write_parquet(_join(target, "errors"))
+        found = sorted((row["order"], row["error"]) for row in errors.take_all())
+    return tuple(error for _, error in found)
+
+
+def convert_rows(
+    pdfs: Sequence[str], job: ConvertJob, settings: RaySettings
+) -> Iterator[dict[str, Any]]:
+    """Convert every PDF on Ray; yield one row per PDF (Markdown or error), in input order."""
+    inputs = list_inputs([InputFile(pdf, is_pdf=True) for pdf in pdfs])
+    with ray_cluster(settings) as ray:
+        rows = list(_rows(_mapped(ray, inputs, ConvertWorker, job, _workers(ray, settings))))
+    yield from sorted(rows, key=lambda row: (row["order"], row["source"]))
+
+
+def _join(base: str, name: str) -> str:
+    return base.rstrip("/") + "/" + name if "://" in base else str(Path(base, name))
+
+
+def convert_to_folder(
+    pdfs: Sequence[tuple[Path, Path]], out_dir: Path, job: ConvertJob, settings: RaySettings
+) -> BatchSummary:
+    """`chunkcli convert` of (pdf, relative .md) pairs on Ray: the driver writes each
+    Markdown file (atomically) under `out_dir`, as the local batch does; a failed PDF writes
+    nothing. The summary lists the outcomes in input order."""
+    import time
+
+    from chunkcli.batch import BatchSummary, FileOutcome
+    from chunkcli.files import write_atomic
+
+    started = time.perf_counter()
+    outcomes = []
+    for row, (pdf, relative) in zip(
+        convert_rows([str(p) for p, _ in pdfs], job, settings), pdfs, strict=True
+    ):
+        if row["error"] is not None:
+            outcomes.append(FileOutcome(pdf, None, error=row["error"]))
+            continue
+        write_atomic(out_dir / relative, row["markdown"], make_parents=True)
+        outcomes.append(FileOutcome(
+            pdf, out_dir / relative, pages=row["pages"], blank=tuple(row["blank"]),
+            image_only=tuple(row["image_only"]), garbage=tuple(row["garbage"]),
+            seconds=row["seconds"], warnings=tuple(row["warnings"]),
+        ))  # fmt: skip
+    return BatchSummary(tuple(outcomes), time.perf_counter() - started)

@@ -1,0 +1,196 @@
+"""The sync manifest: an embedded SQLite database (WAL) of what the index holds.
+
+documents: one row per document (doc id, path, file sha256, config hash, generation, status);
+chunks: one row per chunk the index holds (id, doc id, content hash, ordinal, offsets, pages).
+A sync holds one write transaction from start to end (`BEGIN IMMEDIATE`): a second sync on
+the same file fails at once with "manifest is locked", and a run that dies before its commit
+leaves the previous generation exactly as it was (SQLite discards the uncommitted WAL pages).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from chunkcli.errors import ChunkcliError
+
+SCHEMA_VERSION = "1"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, file_sha256 TEXT NOT NULL,
+    config_hash TEXT NOT NULL, generation INTEGER NOT NULL, status TEXT NOT NULL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    content_sha256 TEXT NOT NULL, ordinal INTEGER NOT NULL,
+    start INTEGER NOT NULL, "end" INTEGER NOT NULL, page_start INTEGER, page_end INTEGER
+);
+CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id, ordinal);
+"""
+STATUS_OK = "ok"
+STATUS_FAILED = "failed"
+
+
+class ManifestError(ChunkcliError):
+    """The manifest is locked by another sync, or is not a chunkcli manifest."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRow:
+    doc_id: str
+    path: str
+    file_sha256: str  # of the file read (for a PDF, its source sha256)
+    config_hash: str
+    generation: int
+    status: str
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    id: str
+    doc_id: str
+    content_sha256: str
+    ordinal: int
+    start: int
+    end: int
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestState:
+    """The last committed generation, read once at the start of a run."""
+
+    generation: int
+    documents: dict[str, DocumentRow]
+    chunks: dict[str, tuple[ChunkRow, ...]]  # doc id -> its chunks in ordinal order
+
+
+EMPTY_STATE = ManifestState(0, {}, {})
+
+
+class Manifest:
+    """One open manifest. `open_for_sync` takes the lock; `commit` ends the run."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+
+    @classmethod
+    def open_for_sync(cls, path: Path) -> Manifest:
+        """Open (creating it if missing) and lock; raises ManifestError when another sync holds
+        it or the file is not a manifest."""
+        try:
+            db = sqlite3.connect(path, timeout=0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise ManifestError(f"{path}: cannot open the manifest ({exc})") from None
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            db.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise ManifestError(
+                    f"{path}: manifest is locked: another sync is running on it"
+                ) from None
+            raise ManifestError(f"{path}: not a chunkcli manifest ({exc})") from None
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise ManifestError(f"{path}: not a chunkcli manifest ({exc})") from None
+        manifest = cls(path, db)
+        manifest._ensure_schema()
+        return manifest
+
+    def _ensure_schema(self) -> None:
+        try:
+            # One statement at a time: executescript would commit the open transaction.
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self._db.execute(statement)
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise ManifestError(f"{self.path}: not a chunkcli manifest ({exc})") from None
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if found is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        elif found[0] != SCHEMA_VERSION:
+            self.close()
+            raise ManifestError(
+                f"{self.path}: manifest schema {found[0]}, this chunkcli reads {SCHEMA_VERSION}"
+            )
+
+    def state(self) -> ManifestState:
+        return read_state(self._db)
+
+    def commit(
+        self,
+        generation: int,
+        documents: Iterable[DocumentRow],
+        removed_docs: Iterable[str],
+        chunks: dict[str, tuple[ChunkRow, ...]],
+    ) -> None:
+        """Write the new generation in the open transaction and commit it. `chunks` replaces
+        the chunk rows of each document it names."""
+        db = self._db
+        for doc_id in removed_docs:
+            db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+        for row in documents:
+            db.execute(
+                "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.doc_id, row.path, row.file_sha256, row.config_hash, row.generation,
+                 row.status, row.error),
+            )
+        for doc_id, rows in chunks.items():
+            db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            db.executemany(
+                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(c.id, c.doc_id, c.content_sha256, c.ordinal, c.start, c.end, c.page_start,
+                  c.page_end) for c in rows],
+            )
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
+        db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close; an uncommitted run is rolled back (the previous generation stays)."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+        self._db.close()
+
+
+def read_committed_state(path: Path) -> ManifestState:
+    """The last generation without locking or creating anything (for --dry-run)."""
+    if not path.exists():
+        return EMPTY_STATE
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0)
+    except sqlite3.Error as exc:
+        raise ManifestError(f"{path}: cannot open the manifest ({exc})") from None
+    try:
+        return read_state(db)
+    except sqlite3.DatabaseError as exc:
+        raise ManifestError(f"{path}: not a chunkcli manifest ({exc})") from None
+    finally:
+        db.close()
+
+
+def read_state(db: sqlite3.Connection) -> ManifestState:
+    found = db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    documents = {
+        row[0]: DocumentRow(*row)
+        for row in db.execute("SELECT * FROM documents ORDER BY doc_id")
+    }
+    chunks: dict[str, list[ChunkRow]] = {}
+    query = 'SELECT id, doc_id, content_sha256, ordinal, start, "end", page_start, page_end ' \
+        "FROM chunks ORDER BY doc_id, ordinal"
+    for row in db.execute(query):
+        chunks.setdefault(row[1], []).append(ChunkRow(*row))
+    return ManifestState(
+        int(found[0]) if found else 0, documents, {k: tuple(v) for k, v in chunks.items()}
+    )

@@ -1,0 +1,598 @@
+"""Generated layout cases for issue #8, one or more per defect class, with checks on Markdown.
+
+Each case is a small PDF (built with `tests.pdf_factory`) reduced from a defect seen on a real
+document, plus checks any tool's Markdown can be scored on. The tests (tests/test_layout_cases.py)
+require chunkcli to pass every check; bench/quality_bench.py scores chunkcli and pymupdf4llm on
+the same cases and reports a pass rate per class.
+
+Checks (dicts, in the spirit of olmOCR-bench's unit tests):
+  present / absent   the text occurs / does not occur in the normalised Markdown
+  order              `before` occurs and starts before `after`
+  heading            some Markdown heading line (any level) has exactly this text
+  not_heading        no heading line has this text (or contains it, with `contains`)
+  title              the first heading of the document is an H1 with exactly this text
+  no_title_like      no H1 line matches this regular expression
+Normalising removes HTML comments, heading and emphasis markers and collapses whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from tests.pdf_factory import (
+    Item,
+    Text,
+    TextRow,
+    make_pdf,
+    text_width,
+    wrap_text,
+    wrapped_paragraph,
+)
+
+LANDSCAPE = (842.0, 595.0)
+PORTRAIT = (595.0, 842.0)
+
+CLASS_NAMES = {
+    1: "narrow gutters",
+    2: "spreads and rotated pages",
+    3: "margin headings",
+    4: "body-size numbered headings",
+    5: "titles and heading paths",
+    6: "running heads and stamps",
+    10: "cover pages",
+}
+
+Check = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    cls: int
+    pages: Sequence[Sequence[Item]]
+    checks: tuple[Check, ...]
+    page_size: tuple[float, float] = PORTRAIT
+    rotate: int = 0  # /Rotate applied to every page after drawing
+    outline: tuple[tuple[int, str, int], ...] = field(default=())
+
+    def build(self, folder: Path) -> Path:
+        path = make_pdf(folder / f"{self.name}.pdf", self.pages, page_size=self.page_size,
+                        outline=self.outline)
+        if self.rotate:
+            with pymupdf.open(str(path)) as doc:
+                for page in doc:
+                    page.set_rotation(self.rotate)
+                doc.save(str(path) + ".tmp", garbage=3, deflate=True, no_new_id=True)
+            Path(str(path) + ".tmp").replace(path)
+        return path
+
+
+# --- checking ---------------------------------------------------------------------------------
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def normalise(markdown: str) -> str:
+    text = _COMMENT.sub(" ", markdown)
+    text = re.sub(r"^[ \t]{0,3}#{1,6}[ \t]+", "", text, flags=re.MULTILINE)
+    text = re.sub(r"\*+|\\(?=[^\w\s])", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def headings(markdown: str) -> list[tuple[int, str]]:
+    """(level, text) of every ATX heading line, emphasis markers removed."""
+    found = []
+    for line in markdown.splitlines():
+        match = _HEADING.match(line)
+        if match:
+            found.append((len(match.group(1)), re.sub(r"\*+", "", match.group(2)).strip()))
+    return found
+
+
+def failures(case: Case, markdown: str) -> list[str]:
+    """One message per failed check of `case` on `markdown` (empty: all passed)."""
+    return [message for check in case.checks if (message := _failure(check, markdown))]
+
+
+def _failure(check: Check, markdown: str) -> str:
+    kind = check["type"]
+    text = normalise(markdown)
+    found = headings(markdown)
+    names = [name for _, name in found]
+    if kind == "present":
+        return "" if normalise(check["text"]) in text else f"missing: {check['text']!r}"
+    if kind == "absent":
+        return f"still there: {check['text']!r}" if normalise(check["text"]) in text else ""
+    if kind == "order":
+        before, after = normalise(check["before"]), normalise(check["after"])
+        if before not in text or after not in text:
+            return f"order: not found {before!r} / {after!r}"
+        return "" if text.index(before) < text.index(after) else f"{after!r} before {before!r}"
+    if kind == "heading":
+        return "" if check["text"] in names else f"no heading {check['text']!r} in {names}"
+    if kind == "not_heading":
+        bad = [n for n in names if (check["text"] in n if check.get("contains") else
+                                    n == check["text"])]
+        return f"heading {bad}" if bad else ""
+    if kind == "title":
+        first = found[0] if found else None
+        return "" if first == (1, check["text"]) else f"title is {first}, not {check['text']!r}"
+    if kind == "no_title_like":
+        bad = [n for level, n in found if level == 1 and re.search(check["pattern"], n)]
+        return f"H1 {bad}" if bad else ""
+    raise ValueError(f"unknown check type {kind}")
+
+
+# --- building blocks --------------------------------------------------------------------------
+
+BODY = (
+    "Operators record every inspection of the thermal controller in the maintenance log and "
+    "compare the readings with the limits the manufacturer gives for each model and season"
+)
+_BODY_WORDS = BODY.split()
+
+
+def body(n: int) -> str:
+    """BODY with its words rotated by `n`: each page's text differs, as real pages do."""
+    shift = n % len(_BODY_WORDS)
+    return " ".join(_BODY_WORDS[shift:] + _BODY_WORDS[:shift])
+# Short words, as a justified register column has them: its word gaps stay narrow.
+SHORT_WORDS = (
+    "the log of each unit is kept by the crew at the site and read out at the end of a shift so "
+    "that the next crew can see what was done and what is still to do on the line"
+)
+JA_BODY = "本ガイドラインは、事業者が製品の安全性を確保するために実施すべき事項を定めるものである。"
+
+
+def column(x: float, y: float, width: float, text: str, size: float = 9.0) -> list[Item]:
+    return wrapped_paragraph(x, y, width, text, size)
+
+
+def justified_column(x: float, y: float, width: float, words: Sequence[str],
+                     size: float = 9.0) -> list[Item]:
+    """Lines filled to `width` one word at a time, each line one Text at the column's left."""
+    lines = wrap_text(" ".join(words), width, size)
+    return [Text(x, y + i * size * 1.3, line, size=size) for i, line in enumerate(lines)]
+
+
+def _register_words(tag: str, count: int) -> list[str]:
+    return [f"{tag}{i}" if i % 5 == 0 else w for i, w in enumerate(
+        (BODY + " ") .split() * (count // 20 + 1))][:count]
+
+
+# --- class 1: narrow gutters ------------------------------------------------------------------
+
+
+def three_narrow_columns() -> Case:
+    """A government register: three columns 7 pt apart; MuPDF joins columns 2 and 3 line by
+    line when their lines share baselines."""
+    width, gutter, x0 = 160.0, 7.0, 40.0
+    texts = []
+    for index in range(3):
+        words = (f"Column {'ABC'[index]} opens here. {SHORT_WORDS}. {SHORT_WORDS}. "
+                 f"Column {'ABC'[index]} closes.")
+        texts.append(_fill_lines(words, width, 9.0))
+    # Drawn row by row, as such registers are typeset: MuPDF then continues one line across
+    # the gutter.
+    items: list[Item] = [
+        TextRow(100 + i * 11.7, tuple(
+            piece
+            for index, lines in enumerate(texts) if i < len(lines)
+            for piece in justified(x0 + index * (width + gutter), width, lines[i], 9.0,
+                                   last=i == len(lines) - 1)
+        ), size=9.0)
+        for i in range(max(len(t) for t in texts))
+    ]
+    checks: list[Check] = [
+        {"type": "order", "before": "Column B closes.", "after": "Column C opens here."},
+        {"type": "present", "text": " ".join(texts[1][:3])},
+        {"type": "present", "text": " ".join(texts[2][:3])},
+    ]
+    return Case("narrow_three_columns", 1, [items], tuple(checks))
+
+
+def justified(x: float, width: float, line: str, size: float,
+              last: bool = False) -> list[tuple[float, str]]:
+    """(x, word) pieces spreading `line` over `width` (a paragraph's last line is not spread)."""
+    words = line.split()
+    widths = [text_width(w, size) for w in words]
+    space = text_width(" ", size)
+    if not last and len(words) > 1:
+        space = (width - sum(widths)) / (len(words) - 1)
+    pieces, left = [], x
+    for word, advance in zip(words, widths, strict=True):
+        pieces.append((left, word))
+        left += advance + space
+    return pieces
+
+
+def _fill_lines(text: str, width: float, size: float) -> list[str]:
+    """Wrapped lines that end close to `width` (the last line may be short)."""
+    return wrap_text(text, width, size)
+
+
+def chart_beside_column() -> Case:
+    """A white paper: the left column holds a chart's labels and values, the right column
+    the prose; the two share baselines 8 pt apart."""
+    items: list[Item] = []
+    prose = _fill_lines(f"The prose column starts. {SHORT_WORDS}. {SHORT_WORDS}. "
+                        "The prose column ends.", 250, 10)
+    labels = ["Region North 12.4", "Region South 9.8", "Region East 15.1", "Region West 7.3"] * 3
+    for i, line in enumerate(prose):  # label then prose, row by row
+        pieces = ((294 - text_width(labels[i], 10), labels[i]),) if i < len(labels) else ()
+        prose_pieces = justified(300, 250, line, 10, last=i == len(prose) - 1)
+        items.append(TextRow(120 + i * 14, (*pieces, *prose_pieces), size=10))
+    checks: list[Check] = [
+        {"type": "present", "text": " ".join(prose[:4])},
+        {"type": "order", "before": "The prose column starts.", "after": "The prose column ends."},
+    ]
+    return Case("chart_beside_column", 1, [items], tuple(checks))
+
+
+# --- class 2: spreads and rotated pages -------------------------------------------------------
+
+
+def spread() -> Case:
+    """Two printed A5 pages exported side by side on one landscape PDF page."""
+    items: list[Item] = []
+    for side, (x, tag, number) in enumerate(((40.0, "Left", "12"), (461.0, "Right", "13"))):
+        items.append(Text(x, 40, f"Field Guide · Part {side + 1}", size=8))
+        items += wrapped_paragraph(x, 80, 340, f"{tag} page begins. {BODY}. {BODY}. "
+                                   f"{tag} page ends.", 10)
+        items.append(Text(x + 165, 570, number, size=8))
+    checks: list[Check] = [
+        {"type": "order", "before": "Left page ends.", "after": "Right page begins."},
+        {"type": "order", "before": "Left page begins.", "after": "Left page ends."},
+        {"type": "absent", "text": "ends. Right"},
+    ]
+    return Case("spread_two_pages", 2, [items], tuple(checks), page_size=LANDSCAPE)
+
+
+def rotated_page() -> Case:
+    """A page whose content is drawn sideways and shown upright with /Rotate 90."""
+    lines = [f"Line {n} of the rotated filing reads in order." for n in range(1, 9)]
+    items: list[Item] = [Text(60, 80 + 16 * i, line, size=11) for i, line in enumerate(lines)]
+    checks: list[Check] = [
+        {"type": "order", "before": lines[0], "after": lines[1]},
+        {"type": "order", "before": lines[3], "after": lines[7]},
+        {"type": "present", "text": " ".join(lines[:3])},
+    ]
+    return Case("rotate_90", 2, [items], tuple(checks), rotate=90)
+
+
+# --- class 3: margin headings -----------------------------------------------------------------
+
+
+def margin_headings() -> Case:
+    """A manual with section headings in a narrow left column beside their body text."""
+    items: list[Item] = []
+    sections = [("2.3.59.1.5", "Program Controls"), ("2.3.59.1.6", "Alarm Limits"),
+                ("2.3.59.1.7", "Service Records")]
+    y = 100.0
+    checks: list[Check] = []
+    for number, name in sections:
+        items.append(Text(40, y, number, size=10, bold=True))
+        items.append(Text(40, y + 13, name, size=10, bold=True))
+        body = wrap_text(f"{name} body starts. {BODY}. {name} body ends.", 370, 10)
+        items += [Text(180, y + i * 13, line, size=10) for i, line in enumerate(body)]
+        checks.append({"type": "order", "before": name, "after": f"{name} body starts."})
+        y += 13 * len(body) + 30
+    checks += [
+        {"type": "order", "before": "Program Controls body ends.", "after": "Alarm Limits"},
+        {"type": "order", "before": "Alarm Limits body ends.", "after": "Service Records"},
+    ]
+    return Case("margin_headings", 3, [items], tuple(checks))
+
+
+def margin_article_numbers() -> Case:
+    """Regulations with 第一条/第二条/第三条 in a margin column beside each article."""
+    items: list[Item] = []
+    y = 100.0
+    checks: list[Check] = []
+    for number in ("第一条", "第二条", "第三条"):
+        items.append(Text(50, y, number, size=10.5, cjk=True))
+        body = wrap_text(number[1] + "番目の規定。" + JA_BODY, 400, 10.5, cjk=True)
+        items += [Text(120, y + i * 15, line, size=10.5, cjk=True) for i, line in enumerate(body)]
+        checks.append({"type": "order", "before": number, "after": number[1] + "番目の規定"})
+        y += 15 * len(body) + 12
+    checks.append({"type": "absent", "text": "第一条第二条"})
+    checks.append({"type": "absent", "text": "第一条 第二条"})
+    return Case("margin_article_numbers", 3, [items], tuple(checks))
+
+
+# --- class 4: body-size numbered headings ---------------------------------------------------
+
+
+def bold_numbered_headings(with_outline: bool) -> Case:
+    heads = ["1.1 Scope of the assessment", "1.2 Risk assessment of the thermal controller",
+             "1.3 Residual risks and their owners"]
+    items: list[Item] = []
+    y = 90.0
+    for head in heads:
+        items.append(Text(50, y, head, size=10, bold=True))
+        body = wrap_text(f"{BODY}. {BODY}.", 480, 10)
+        items += [Text(50, y + 14 * (i + 1), line, size=10) for i, line in enumerate(body)]
+        y += 14 * (len(body) + 1) + 6
+    outline = tuple((1, h, 1) for h in heads) if with_outline else ()
+    checks = tuple({"type": "heading", "text": h} for h in heads)
+    name = "bold_numbered_outline" if with_outline else "bold_numbered_headings"
+    return Case(name, 4, [items], checks + (
+        {"type": "not_heading", "text": "Operators", "contains": True},), outline=outline)
+
+
+def run_in_headings() -> Case:
+    """Bold numbered headings that run into their paragraph on the same line."""
+    heads = ["2.1 Inspection intervals", "2.2 Replacement of sensors", "2.3 Records"]
+    items: list[Item] = []
+    y = 90.0
+    for n, head in enumerate(heads):
+        lines = wrap_text(f"{body(n)}. {body(n + 2)}.", 480, 10)
+        first = lines[0].split()
+        lead = " ".join(first[: max(1, len(first) - 4)])
+        rest = wrap_text(" ".join(first[len(lead.split()):] + " ".join(lines[1:]).split()), 480,
+                         10)
+        items.append(Text(50, y, head, size=10, bold=True))
+        items.append(Text(50 + text_width(head, 10, bold=True) + 4, y, lead, size=10))
+        items += [Text(50, y + 14 * (i + 1), line, size=10) for i, line in enumerate(rest)]
+        y += 14 * (len(rest) + 1) + 8
+    checks = tuple({"type": "heading", "text": h} for h in heads)
+    return Case("run_in_headings", 4, [items], checks + (
+        {"type": "not_heading", "text": "Operators", "contains": True},))
+
+
+def consecutive_margin_articles() -> Case:
+    """第一条/第二条/第三条 in a margin column on consecutive lines, one-line articles beside."""
+    items: list[Item] = []
+    checks: list[Check] = []
+    for i, number in enumerate(("第一条", "第二条", "第三条", "第四条")):
+        y = 100 + 16 * i
+        items.append(Text(50, y, number, size=10.5, cjk=True))
+        items.append(Text(130, y, f"{number[1]}番目の規定を定める。", size=10.5, cjk=True))
+        checks.append({"type": "order", "before": number, "after": f"{number[1]}番目の規定"})
+    items += [Text(130, 180 + 15 * i, line, size=10.5, cjk=True)
+              for i, line in enumerate(wrap_text(JA_BODY * 4, 400, 10.5, cjk=True))]
+    checks += [{"type": "absent", "text": "第一条第二条"},
+               {"type": "not_heading", "text": "第一条第二条", "contains": True}]
+    return Case("consecutive_margin_articles", 4, [items], tuple(checks))
+
+
+def consecutive_articles() -> Case:
+    """第一条, 第二条, 第三条 each on its own line (bold at body size), text on the next lines."""
+    items: list[Item] = []
+    y = 90.0
+    for number in ("第一条", "第二条", "第三条"):
+        items.append(Text(50, y, number, size=10.5, bold=True, cjk=True))
+        items.append(Text(50, y + 15, "（" + number[1] + "）", size=10.5, bold=True, cjk=True))
+        y += 30
+    y += 10
+    items += [Text(50, y + i * 15, line, size=10.5, cjk=True)
+              for i, line in enumerate(wrap_text(JA_BODY * 3, 480, 10.5, cjk=True))]
+    checks: tuple[Check, ...] = (
+        {"type": "not_heading", "text": "第一条第二条", "contains": True},
+        {"type": "absent", "text": "第一条第二条"},
+        {"type": "absent", "text": "第一条 第二条"},
+        {"type": "order", "before": "第一条", "after": "第二条"},
+    )
+    return Case("consecutive_articles", 4, [items], checks)
+
+
+# --- class 5: titles and heading paths ------------------------------------------------------
+
+
+def _body_pages(count: int, heads: Sequence[str] = ()) -> list[list[Item]]:
+    pages: list[list[Item]] = []
+    for n in range(count):
+        items: list[Item] = []
+        y = 90.0
+        if n < len(heads):
+            items.append(Text(50, y, heads[n], size=14, bold=True))
+            y += 30
+        items += wrapped_paragraph(50, y, 480, f"{body(n)}. {body(n + 3)}. {body(n + 5)}.", 10)
+        items += wrapped_paragraph(50, y + 120, 480, f"{body(n + 7)}. {body(n + 9)}.", 10)
+        pages.append(items)
+    return pages
+
+
+def title_on_two_lines() -> Case:
+    """A report cover: a large chart figure value, then the title set on two lines."""
+    cover: list[Item] = [
+        Text(200, 150, "Annual Report on the", size=24, bold=True),
+        Text(180, 182, "Thermal Controller Market", size=24, bold=True),
+        Text(230, 400, "-2.85%  -3.57%", size=30),
+        Text(260, 440, "1", size=40),
+    ]
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "Annual Report on the Thermal Controller Market"},
+        {"type": "not_heading", "text": "-2.85% -3.57%"},
+        {"type": "not_heading", "text": "1"},
+        {"type": "no_title_like", "pattern": r"^[\d\s.,%+\-−]+$"},
+    )
+    return Case("title_two_lines", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+                checks)
+
+
+def source_line_is_no_title() -> Case:
+    """A statistics extract opens with its source URL in bold, then a real title."""
+    first: list[Item] = [
+        Text(50, 40, "Source: https://stats.example.org/tables/2024/12", size=9, bold=True),
+        Text(50, 58, "Downloaded from https://stats.example.org on 3 May 2024", size=9),
+        Text(50, 100, "Household Energy Use 2024", size=20, bold=True),
+        *wrapped_paragraph(50, 140, 480, f"{BODY}. {BODY}.", 10),
+    ]
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "Household Energy Use 2024"},
+        {"type": "not_heading", "text": "Source:", "contains": True},
+        {"type": "not_heading", "text": "Downloaded from", "contains": True},
+    )
+    return Case("source_line_title", 5, [first, *_body_pages(1)], checks)
+
+
+def chart_labels_are_no_headings() -> Case:
+    """Figure labels and chart values set larger than body text are not section headings."""
+    page: list[Item] = [
+        Text(50, 80, "Energy Outlook", size=22, bold=True),
+        *wrapped_paragraph(50, 120, 480, f"{BODY}. {BODY}.", 10),
+        Text(80, 300, "42 %", size=16),
+        Text(200, 300, "17 %", size=16),
+        Text(320, 300, "2019  2020  2021", size=12),
+        Text(80, 330, "Figure 3", size=12),
+        *wrapped_paragraph(50, 380, 480, f"{BODY}. {BODY}.", 10),
+    ]
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "Energy Outlook"},
+        {"type": "not_heading", "text": "42 %"},
+        {"type": "not_heading", "text": "17 %"},
+        {"type": "not_heading", "text": "2019 2020 2021"},
+        {"type": "not_heading", "text": "Figure 3"},
+    )
+    return Case("chart_labels", 5, [page, *_body_pages(1)], checks)
+
+
+# --- class 6: running heads and stamps ---------------------------------------------------------
+
+
+def chapter_running_heads() -> Case:
+    """A running head that names the current chapter changes every two pages."""
+    chapters = ["Chapter 1 · Introduction", "Chapter 2 · Maintenance History",
+                "Chapter 3 · Results"]
+    pages: list[list[Item]] = []
+    for n in range(6):
+        items: list[Item] = [Text(50, 40, chapters[n // 2], size=8, italic=True)]
+        items += wrapped_paragraph(50, 90, 480, f"Page {n + 1} text. {body(n)}. {body(n + 4)}.", 10)
+        items.append(Text(290, 810, str(n + 1), size=8))
+        pages.append(items)
+    checks: tuple[Check, ...] = tuple(
+        [{"type": "absent", "text": c} for c in chapters]
+        + [{"type": "not_heading", "text": "Chapter", "contains": True}]
+    )
+    return Case("chapter_running_heads", 6, pages, checks)
+
+
+def downloaded_stamp() -> Case:
+    """A 'Downloaded from …' stamp on every page, set sideways in the right margin."""
+    pages: list[list[Item]] = []
+    for n in range(3):
+        items: list[Item] = wrapped_paragraph(50, 90, 480, f"Page {n + 1} text. {body(n)}.", 10)
+        items.append(Text(570, 700, f"Downloaded from https://journals.example.org by guest on "
+                                    f"{n + 10} May 2024", size=7, rotate=90))
+        pages.append(items)
+    case = Case("downloaded_stamp", 6, pages, (
+        {"type": "absent", "text": "Downloaded from"},
+        {"type": "present", "text": "Page 3 text."},
+    ))
+    return case
+
+
+def one_page_footer() -> Case:
+    page: list[Item] = [
+        Text(50, 80, "Notice of Inspection", size=18, bold=True),
+        *wrapped_paragraph(50, 120, 480, f"{BODY}. {BODY}. {BODY}.", 10),
+        Text(270, 815, "Page 1 of 1", size=8),
+    ]
+    return Case("one_page_footer", 6, [page], (
+        {"type": "absent", "text": "Page 1 of 1"},
+        {"type": "present", "text": "Notice of Inspection"},
+    ))
+
+
+def lone_page_number_one_page() -> Case:
+    page: list[Item] = [
+        *wrapped_paragraph(50, 100, 480, f"{BODY}. {BODY}. {BODY}.", 10),
+        Text(295, 815, "7", size=9),
+    ]
+    return Case("one_page_number", 6, [page], (
+        {"type": "absent", "text": "limits the manufacturer gives for each model and season. 7"},
+        {"type": "absent", "text": "season 7"},
+    ))
+
+
+def numbered_captions_at_page_tops() -> Case:
+    """Annex tables captioned 別表第1, 別表第2, 別表第3 at the top of consecutive pages."""
+    pages: list[list[Item]] = []
+    for n in range(1, 5):
+        items: list[Item] = [Text(50, 50, f"別表第{n}", size=10.5, cjk=True)]
+        items += [Text(50, 90 + 15 * i, line, size=10.5, cjk=True)
+                  for i, line in enumerate(wrap_text(f"第{n}表の説明。" + JA_BODY * 2, 480, 10.5,
+                                                     cjk=True))]
+        pages.append(items)
+    checks = tuple({"type": "present", "text": f"別表第{n}"} for n in range(1, 5))
+    return Case("numbered_captions", 6, pages, checks)
+
+
+# --- class 10: cover pages ----------------------------------------------------------------
+
+
+def ministry_cover() -> Case:
+    cover: list[Item] = [
+        Text(120, 200, "製品安全ガイドライン", size=26, bold=True, cjk=True),
+        Text(230, 420, "2023年3月", size=14, cjk=True),
+        Text(220, 445, "経済産業省", size=14, cjk=True),
+        Text(200, 470, "改訂 2024年4月1日", size=14, cjk=True),
+    ]
+    body: list[list[Item]] = []
+    for n, head in enumerate(("1. 目的", "2. 適用範囲")):
+        items: list[Item] = [Text(50, 80, head, size=14, bold=True, cjk=True)]
+        items += [Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
+                  for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))]
+        body.append(items)
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "製品安全ガイドライン"},
+        {"type": "not_heading", "text": "経済産業省"},
+        {"type": "not_heading", "text": "2023年3月"},
+        {"type": "not_heading", "text": "改訂 2024年4月1日"},
+        {"type": "heading", "text": "1. 目的"},
+        {"type": "present", "text": "経済産業省"},
+    )
+    return Case("ministry_cover", 10, [cover, *body], checks)
+
+
+def company_cover() -> Case:
+    cover: list[Item] = [
+        Text(60, 60, "ACME Controls GmbH", size=16, bold=True),
+        Text(60, 250, "Service Manual TC-200", size=28, bold=True),
+        Text(60, 300, "Revision 4 · 12 March 2024", size=14),
+    ]
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "Service Manual TC-200"},
+        {"type": "not_heading", "text": "ACME Controls GmbH"},
+        {"type": "not_heading", "text": "Revision 4 · 12 March 2024"},
+        {"type": "heading", "text": "1. Overview"},
+    )
+    return Case("company_cover", 10, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+                checks)
+
+
+BUILDERS: tuple[Callable[[], Case], ...] = (
+    three_narrow_columns,
+    chart_beside_column,
+    spread,
+    rotated_page,
+    margin_headings,
+    margin_article_numbers,
+    lambda: bold_numbered_headings(False),
+    lambda: bold_numbered_headings(True),
+    consecutive_articles,
+    run_in_headings,
+    consecutive_margin_articles,
+    title_on_two_lines,
+    source_line_is_no_title,
+    chart_labels_are_no_headings,
+    chapter_running_heads,
+    downloaded_stamp,
+    one_page_footer,
+    lone_page_number_one_page,
+    numbered_captions_at_page_tops,
+    ministry_cover,
+    company_cover,
+)
+
+
+def all_cases() -> list[Case]:
+    return [build() for build in BUILDERS]

@@ -1,0 +1,63 @@
+"""Loaders against the real langchain-core and llama-index-core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from llama_index.core.schema import MetadataMode, TextNode
+
+from chunkcli.integrations import ChunksFileError, langchain, llamaindex
+from chunkcli.jsonl import chunks_to_jsonl
+from chunkcli.split import SplitOptions, split_markdown
+
+DOC = "<!-- page 1 -->\n\n# Pump\n\nIntro.\n\n<!-- page 2 -->\n\n## Safety\n\nDisconnect power.\n"
+
+
+def chunks_file(tmp_path: Path, *, flat: bool) -> Path:
+    chunks = split_markdown(DOC, SplitOptions(metadata=(("org", "acme"),)), source="pump.md")
+    path = tmp_path / ("flat.jsonl" if flat else "nested.jsonl")
+    path.write_text(chunks_to_jsonl(chunks, flat=flat), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_langchain_documents_carry_text_id_pages_and_headings(tmp_path: Path, flat: bool) -> None:
+    documents = langchain.load(chunks_file(tmp_path, flat=flat))
+    assert [d.page_content for d in documents] == [
+        "Pump\n\n# Pump\n\nIntro.\n\n",
+        "Pump › Safety\n\n## Safety\n\nDisconnect power.\n",
+    ]
+    second = documents[1].metadata
+    assert (second["page_start"], second["page_end"]) == (2, 2)
+    assert second["heading_path"] == ["Pump", "Safety"] and second["org"] == "acme"
+    assert second["heading_path_text"] == "Pump › Safety" and second["doc_id"] == "pump.md"
+    assert documents[1].id == second["id"] and not {"text", "body", "prefix"} & set(second)
+
+
+def test_llamaindex_nodes_do_not_embed_metadata_twice(tmp_path: Path) -> None:
+    nodes = llamaindex.load(chunks_file(tmp_path, flat=False))
+    assert all(isinstance(n, TextNode) for n in nodes)
+    node = nodes[1]
+    assert node.id_ == node.metadata["id"] and node.metadata["page_start"] == 2
+    # the embedded text is exactly the chunk's text (its prefix already holds the path)
+    assert node.get_content(metadata_mode=MetadataMode.EMBED) == node.text
+    llm = node.get_content(metadata_mode=MetadataMode.LLM)
+    assert "heading_path_text: Pump › Safety" in llm and "content_sha256" not in llm
+
+
+def test_a_changes_file_loads_its_upserts_and_a_bad_line_names_its_place(tmp_path: Path) -> None:
+    changes = tmp_path / "changes.jsonl"
+    changes.write_text(
+        '{"op": "delete", "id": "x", "doc_id": "a.md"}\n'
+        + chunks_file(tmp_path, flat=True)
+        .read_text("utf-8")
+        .replace('{"id"', '{"op": "upsert", "id"'),
+        encoding="utf-8",
+    )
+    loaded = langchain.load(changes)
+    assert [d.metadata["heading_path_text"] for d in loaded] == ["Pump", "Pump › Safety"]
+    assert not any("op" in d.metadata for d in loaded)
+    (tmp_path / "bad.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
+    with pytest.raises(ChunksFileError, match=r"bad.jsonl:1: not a chunkcli chunk"):
+        langchain.load(tmp_path / "bad.jsonl")

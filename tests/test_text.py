@@ -1,0 +1,80 @@
+"""chunkcli.text: line joins (hyphenation decided with a word list, CJK and Hangul joins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from chunkcli.pipeline import convert_pdf
+from chunkcli.text import hangul_word_prefixes, join_lines
+from tests.pdf_factory import Text, make_pdf, text_width
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        (["an ex-", "periment"], "an experiment"),
+        (["multi-", "ple runs"], "multiple runs"),
+        (["infor-", "mation"], "information"),
+        (["tokeni-", "zation"], "tokenization"),  # rare word, halves are no words: joined
+        (["self-", "aware"], "self-aware"),
+        (["his ex-", "wife"], "his ex-wife"),
+        (["state-of-the-", "art"], "state-of-the-art"),
+        (["a dual-", "encoder model"], "a dual-encoder model"),
+        (["an x-", "ray image"], "an x-ray image"),
+        (["Lucene-", "BM25"], "Lucene-BM25"),
+    ],
+)
+def test_end_of_line_hyphenation_is_decided_with_a_word_list(
+    lines: list[str], joined: str
+) -> None:
+    assert join_lines(lines) == joined
+
+
+# --- Korean word spaces drawn only as glyph gaps, and line breaks inside Korean words ----------
+
+SENTENCE = "대표할 수 있는 대통령령으로 정하는 사람을 위원으로 위촉한다"
+
+
+def gap_spaced_line(y: float, sentence: str, size: float = 12.0) -> list[Text]:
+    """Every word placed on its own, half a font size apart, with no space character (as HWP
+    exports write Korean)."""
+    x, items = 50.0, []
+    for word in sentence.split():
+        items.append(Text(x, y, word, size=size, cjk=True))
+        x += text_width(word, size, cjk=True) + 0.5 * size
+    return items
+
+
+def test_korean_word_spaces_that_are_only_glyph_gaps_become_spaces(tmp_path: Path) -> None:
+    items = [item for i in range(4) for item in gap_spaced_line(100 + 40 * i, SENTENCE)]
+    pdf = make_pdf(tmp_path / "ko.pdf", [items])
+    assert pymupdf.open(pdf)[0].get_text().splitlines()[0] == SENTENCE.replace(" ", "")
+    markdown = convert_pdf(pdf).markdown
+    text = markdown[markdown.index("<!-- page 1 -->") :]  # after the provenance comment
+    assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
+
+
+def test_korean_text_with_its_own_spaces_is_left_alone(tmp_path: Path) -> None:
+    lines = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(4)]
+    markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown
+    text = markdown[markdown.index("<!-- page 1 -->") :]
+    assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
+
+
+def test_a_break_inside_a_korean_word_the_document_writes_elsewhere_gets_no_space() -> None:
+    words = hangul_word_prefixes("여성, 노동자, 중소상공인 등 다양한") | hangul_word_prefixes(
+        "이 위원회가 탄소중립위원회 등을 구성"
+    )
+    joined = join_lines(["농어민, 중소상", "공인, 시민사회단체"], words)
+    assert joined == "농어민, 중소상공인, 시민사회단체"
+    assert join_lines(["제2기 탄소중립위원", "회가 출범"], words) == "제2기 탄소중립위원회가 출범"
+    assert join_lines(["한국어", "문장"], words) == "한국어 문장"  # a break between words
+    assert join_lines(["농어민, 중소상", "공인"]) == "농어민, 중소상 공인"  # no evidence: a space
+
+
+def test_hangul_word_prefixes_leave_out_the_cut_edges_of_a_line() -> None:
+    assert hangul_word_prefixes("중소상 공인이 등") == frozenset({"공인", "공인이"})
+    assert hangul_word_prefixes("no Korean here") == frozenset()
