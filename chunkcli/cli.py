@@ -871,6 +871,12 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
             help="This share of unusable glyphs makes a page garbage.",
         ),
     ] = 0.1,
+    deep: Annotated[
+        bool,
+        typer.Option(
+            "--deep", help="PDFs: recount each table with pdfplumber (slow: ~10 table pages/s)."
+        ),
+    ] = False,
     password: PasswordOption = None,
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
@@ -897,6 +903,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     Examples:
       chunkcli check docs/
       chunkcli check report.pdf --strict
+      chunkcli check report.pdf --deep
       chunkcli check md/ --format github
       chunkcli convert report.pdf | chunkcli check -
 
@@ -909,6 +916,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
         boilerplate_share=boilerplate_share, garbage_share=garbage_share, mode=_check_mode(mode),
         ocr_min_confidence=ocr_min_confidence,
+        deep=deep,
     )  # fmt: skip
     with reporting_errors():
         _require_max_tokens_floor(max_tokens)

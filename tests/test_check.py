@@ -227,12 +227,12 @@ def test_row_with_wrong_cell_count_fails_naming_line_and_page() -> None:
 
 
 def test_escaped_pipe_is_not_a_cell_separator() -> None:
-    markdown = f"# T\n\n{PROSE}\n\n| a | b |\n| --- | --- |\n| 1 | x\\|y |\n"
+    markdown = f"# Title\n\n{PROSE}\n\n| a | b |\n| --- | --- |\n| 1 | x\\|y |\n"
     assert codes(run(markdown)) == []
 
 
 def test_delimiter_row_with_wrong_cell_count_fails() -> None:
-    markdown = f"# T\n\n{PROSE}\n\n| a | b |\n| --- |\n| 1 | 2 |\n"
+    markdown = f"# Title\n\n{PROSE}\n\n| a | b |\n| --- |\n| 1 | 2 |\n"
     assert issue(run(markdown), "table.delimiter-cells").severity == Severity.FAIL
 
 
@@ -580,7 +580,7 @@ def test_report_json_has_the_documented_fields_and_is_deterministic() -> None:
 
 def test_corpus_summary_counts_statuses_and_codes() -> None:
     ok = run(f"# Doc\n\n{PROSE}\n")
-    warn = run(f"# A\n\n{PROSE}\n\n# B\n\n{PROSE}\n")
+    warn = run(f"# Alpha\n\n{PROSE}\n\n# Beta\n\n{PROSE}\n")
     fail = unreadable_report("bad.pdf", "bad.pdf: not a PDF")
     summary = summarize_corpus([ok, warn, fail])
     assert (summary.ok, summary.warn, summary.fail, summary.status) == (1, 1, 1, Severity.FAIL)
@@ -591,7 +591,7 @@ def test_corpus_summary_counts_statuses_and_codes() -> None:
 
 def test_github_annotations_escape_and_locate() -> None:
     report = check_markdown(
-        f"# A\n\n{PROSE}\n\n# B, 100%\n\n{PROSE}\n", source="docs/a,b.md", chunks=()
+        f"# Alpha\n\n{PROSE}\n\n# B, 100%\n\n{PROSE}\n", source="docs/a,b.md", chunks=()
     )
     (line,) = github_annotations([report])
     assert line.startswith(

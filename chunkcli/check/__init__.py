@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from chunkcli.check.articles import check_articles
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
+from chunkcli.check.columns import check_columns
+from chunkcli.check.heading_placement import check_heading_placement
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
@@ -25,10 +27,14 @@ from chunkcli.check.report import (
     report_to_dict,
     summarize_corpus,
     unreadable_report,
+    with_more_issues,
     worst,
 )
 from chunkcli.check.scan import ScannedMarkdown, scan_markdown
+from chunkcli.check.table_headers import check_table_headers
 from chunkcli.check.tables import check_tables
+from chunkcli.check.titles import check_titles
+from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 
@@ -77,7 +83,8 @@ def check_conversion(
     shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
     source = result.document.source
     chunks = make_chunks(result.markdown, options, source)
-    return build_report(scan, statuses, chunks, source, options, shares)
+    report = build_report(scan, statuses, chunks, source, options, shares)
+    return with_more_issues(report, check_columns(scan, result.document), options.strict)
 
 
 def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
@@ -104,6 +111,10 @@ def build_report(
         + check_ocr(ocr_confidences(scan.text), len(statuses), options)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
+        + [issue for table in scan.tables for issue in check_table_headers(table)]
+        + check_titles(scan, chunks)
+        + check_heading_placement(scan)
+        + check_word_boundaries(scan)
         + list(boilerplate.issues)
         + check_reading_order(scan)
         + check_chunks(chunks, scan.text, options)

@@ -30,7 +30,8 @@ def check_document(document: InputDocument, options: CheckOptions) -> DocumentRe
     """Check one document: a converted PDF by its layout too, and its tables against the PDF's
     ruling lines (when the PDF is a file that can be read again)."""
     from chunkcli.check import check_conversion, check_markdown
-    from chunkcli.check.rulings import check_table_rulings
+    from chunkcli.check.deep_tables import check_deep_tables
+    from chunkcli.check.rulings import check_table_rulings, table_blocks
 
     if document.converted is None:
         return check_markdown(document.markdown, options, source=document.path)
@@ -38,4 +39,7 @@ def check_document(document: InputDocument, options: CheckOptions) -> DocumentRe
     if document.path == STDIN:
         return report
     rulings = check_table_rulings(document.path, document.converted.document)
+    if options.deep:
+        blocks = table_blocks(document.converted.document)
+        rulings = rulings + check_deep_tables(document.path, blocks)
     return with_more_issues(report, rulings, options.strict)

@@ -25,6 +25,8 @@ class CheckOptions:
     garbage_share: float = 0.1
     # Fewer letters and digits than this per page, on average, is "almost no text".
     min_chars_per_page: int = 40
+    # Compare each table with pdfplumber's reading of its page (slow: about 10 pages/s).
+    deep: bool = False
     # The split mode the chunks are made (and judged) with: heading, laws or auto (split's
     # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
     mode: str = "heading"

@@ -1,0 +1,84 @@
+"""Text lines -> Issues: Korean words glued together, English words left hyphenated.
+
+Both break the tokens a retriever matches on: a 20-syllable Hangul run is no word anyone
+searches for, and `ex-periment` is not `experiment`. Spaced CJK (the opposite) is in pages.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from chunkcli.charclasses import HANGUL_CLASS
+from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.wording import examples, pages_phrase, quote
+from chunkcli.model import Issue, Severity
+
+# Korean words (with their particles) are rarely longer than about 8 syllables; a run of this
+# many without a space is several words glued together.
+GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_CLASS}]{{15,}}")
+# ... found this many times on one page: one long compound noun is not a pattern.
+GLUED_RUNS_PER_PAGE = 3
+HYPHENATED = re.compile(r"\b([A-Za-z]{2,})-([a-z]{2,})\b")
+WORD = re.compile(r"[A-Za-z]+")
+# Neither half may be a word of the document: `pre-defined`, `blood-borne` next to `predefined`
+# are spelling variants (false alarms on pymupdf-test-3820.pdf with only one half unknown).
+# Warned from this many distinct hyphenated forms: one `co-operate` is a spelling choice.
+HYPHENATED_MIN = 3
+PROSE_KINDS = (LineKind.PARAGRAPH, LineKind.LIST, LineKind.HEADING, LineKind.TABLE)
+
+
+def check_word_boundaries(scan: ScannedMarkdown) -> list[Issue]:
+    lines = [line for line in scan.lines if line.kind in PROSE_KINDS]
+    return glued_hangul(lines) + hyphenated_words(lines)
+
+
+def glued_hangul(lines: list[TextLine]) -> list[Issue]:
+    runs: dict[int | None, list[tuple[TextLine, str]]] = defaultdict(list)
+    for line in lines:
+        runs[line.page].extend((line, run) for run in GLUED_HANGUL_RUN.findall(line.text))
+    bad = {page: found for page, found in runs.items() if len(found) >= GLUED_RUNS_PER_PAGE}
+    if not bad:
+        return []
+    first_line, _ = min((found[0] for found in bad.values()), key=lambda item: item[0].number)
+    shown = [quote(run, 30) for found in bad.values() for _, run in found]
+    pages = [page for page in bad if page is not None]
+    on = f" on {pages_phrase(pages)}" if pages else ""
+    return [
+        Issue(
+            "text.glued-words",
+            Severity.FAIL,
+            f"Korean words glued together{on}: {sum(map(len, bad.values()))} Hangul runs of 15+ "
+            f"syllables without a space (first at line {first_line.number}), e.g. "
+            f"{examples(shown)}",
+            line=first_line.number,
+            page=first_line.page,
+        )
+    ]
+
+
+def hyphenated_words(lines: list[TextLine]) -> list[Issue]:
+    # The document's own words, its hyphenated forms left out (their halves are no evidence).
+    vocabulary = {
+        w.casefold() for line in lines for w in WORD.findall(HYPHENATED.sub(" ", line.text))
+    }
+    found: dict[str, TextLine] = {}
+    for line in lines:
+        for match in HYPHENATED.finditer(line.text):
+            left, right = match.group(1).casefold(), match.group(2).casefold()
+            if left + right in vocabulary and left not in vocabulary and right not in vocabulary:
+                found.setdefault(match.group(0), line)
+    if len(found) < HYPHENATED_MIN:
+        return []
+    first = min(found.values(), key=lambda line: line.number)
+    shown = [f"{quote(form)} (line {line.number})" for form, line in found.items()]
+    return [
+        Issue(
+            "text.hyphenated-words",
+            Severity.WARN,
+            f"{len(found)} words kept hyphenated although the document has them joined: "
+            f"{examples(shown)}",
+            line=first.number,
+            page=first.page,
+        )
+    ]

@@ -1,0 +1,246 @@
+"""check's structural findings (issue #9): each on a generated document that has exactly that
+defect, and on a clean counterpart that passes."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from pdf_factory import Text, grid_table, make_pdf, wrapped_paragraph
+
+from chunkcli.check import CheckOptions, check_conversion, check_markdown
+from chunkcli.check.deep_tables import check_deep_tables
+from chunkcli.check.rulings import table_blocks
+from chunkcli.model import ConvertResult, Issue, Severity
+from chunkcli.pipeline import convert_pdf
+
+PROSE = (
+    "The committee reviewed the annual figures and approved the budget for the coming year. "
+    "Each department submitted its plan before the deadline."
+)
+NEW_CODES = (
+    "headings.bad-title",
+    "headings.hollow",
+    "headings.mid-sentence",
+    "table.data-header",
+    "table.running-head-header",
+    "table.collapsed-rows",
+    "table.counts-differ",
+    "text.glued-words",
+    "text.hyphenated-words",
+    "reading-order.columns",
+)
+
+
+def found(markdown: str) -> list[Issue]:
+    report = check_markdown(markdown, CheckOptions(), source="doc.md")
+    return [i for i in report.issues if i.code in NEW_CODES]
+
+
+def codes(markdown: str) -> list[str]:
+    return [i.code for i in found(markdown)]
+
+
+def sections(title: str, count: int = 3) -> str:
+    body = "".join(f"## Part {n}\n\n{PROSE}\n\n" for n in range(1, count + 1))
+    return f"# {title}\n\n{PROSE}\n\n{body}"
+
+
+# --- 2 title and heading path ------------------------------------------------------------------
+
+
+def test_bad_titles_fail_with_their_reason() -> None:
+    reasons = {
+        "12.5 %": "fewer than 3 letters",
+        "44": "fewer than 3 letters",
+        "表 3": "fewer than 3 letters",
+        "Annual re\ufffdport": "U+FFFD or control characters",
+        "Annual\x07report": "U+FFFD or control characters",
+        "https://example.org/report.pdf": "URL or a source stamp",
+        "Source: Statistics office": "URL or a source stamp",
+        "Downloaded from example.org on 3 May": "URL or a source stamp",
+    }
+    for title, reason in reasons.items():
+        (issue,) = found(sections(title))
+        assert (issue.code, issue.severity, issue.line) == ("headings.bad-title", Severity.FAIL, 1)
+        assert reason in issue.message, title
+
+
+def test_real_titles_pass() -> None:
+    titles = ("Annual report 2023", "IEEE 802.11 overview", "Q3 results", "目次", "목차")
+    for title in titles:
+        assert codes(sections(title)) == [], title
+
+
+def hollow_document(own_text: str) -> str:
+    parts = [f"# Report\n\n{PROSE}\n\n## a) the", own_text]
+    parts += [f"### Topic {n}\n\n{PROSE} {PROSE}" for n in range(1, 7)]
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def test_heading_over_most_chunks_without_own_text_warns() -> None:
+    options = CheckOptions(max_tokens=60)
+    report = check_markdown(hollow_document(""), options, source="doc.md")
+    (issue,) = [i for i in report.issues if i.code == "headings.hollow"]
+    assert (issue.severity, issue.line) == (Severity.WARN, 5)
+    assert '"a) the"' in issue.message
+
+
+def test_heading_with_its_own_text_passes() -> None:
+    options = CheckOptions(max_tokens=60)
+    report = check_markdown(hollow_document(PROSE), options, source="doc.md")
+    assert [i for i in report.issues if i.code == "headings.hollow"] == []
+
+
+# --- 3 table headers ---------------------------------------------------------------------------
+
+TABLE_BELOW = "| 2021-01-04 | 1,200 | 3.5 % |\n| 2021-01-05 | 1,350 | 3.9 % |\n"
+
+
+def test_data_row_as_header_warns() -> None:
+    markdown = f"# Prices\n\n| 2021-01-03 | 1,100 | 3.1 % |\n|---|---|---|\n{TABLE_BELOW}"
+    (issue,) = found(markdown)
+    assert (issue.code, issue.severity, issue.line) == ("table.data-header", Severity.WARN, 3)
+
+
+def test_named_header_passes() -> None:
+    assert codes(f"# Prices\n\n| Date | Volume | Rate |\n|---|---|---|\n{TABLE_BELOW}") == []
+
+
+def test_running_head_as_header_warns() -> None:
+    markdown = f"# Prices\n\n| Page 44 | | |\n|---|---|---|\n{TABLE_BELOW}"
+    assert codes(markdown) == ["table.running-head-header"]
+    assert codes(f"# Prices\n\n| Pages read | Volume | Rate |\n|---|---|---|\n{TABLE_BELOW}") == []
+
+
+def test_collapsed_rows_warn_and_a_real_single_row_passes() -> None:
+    collapsed = "| Year | Cars | Vans |\n|---|---|---|\n| 2019 2020 2021 | 10 12 15 | 3 4 5 |\n"
+    assert codes(f"# Fleet\n\n{collapsed}") == ["table.collapsed-rows"]
+    single = "| Year | Cars | Vans |\n|---|---|---|\n| 2021 | 15 | 5 |\n"
+    assert codes(f"# Fleet\n\n{single}") == []
+
+
+# --- 5 word boundaries -------------------------------------------------------------------------
+
+GLUED = "대한민국정부는국민의안전을위하여최선을다하고있습니다"  # 25 syllables, no space
+SPACED = "대한민국 정부는 국민의 안전을 위하여 최선을 다하고 있습니다"
+
+
+def test_glued_korean_fails_and_spaced_korean_passes() -> None:
+    glued = f"# 보고서\n\n<!-- page 1 -->\n\n{GLUED}.\n\n{GLUED}.\n\n{GLUED}.\n"
+    (issue,) = found(glued)
+    assert (issue.code, issue.severity, issue.line, issue.page) == (
+        "text.glued-words", Severity.FAIL, 5, 1,
+    )  # fmt: skip
+    assert "3 Hangul runs" in issue.message and "page 1" in issue.message
+    assert codes(glued.replace(GLUED, SPACED)) == []
+
+
+def test_one_long_korean_compound_per_page_passes() -> None:
+    pages = "".join(f"<!-- page {n} -->\n\n{GLUED}. {SPACED}.\n\n" for n in range(1, 4))
+    assert codes(f"# 보고서\n\n{pages}") == []
+
+
+def test_words_kept_hyphenated_warn() -> None:
+    text = (
+        "The ex-periment and the experiment differ. Ex-isting and existing rules apply. "
+        "Use multi-ple or multiple copies."
+    )
+    (issue,) = found(f"# Notes\n\n{text}\n")
+    assert (issue.code, issue.severity) == ("text.hyphenated-words", Severity.WARN)
+    assert issue.message.startswith("3 words kept hyphenated")
+
+
+def test_real_compounds_and_a_single_break_pass() -> None:
+    compounds = "A well-known long-term plan, well known and long term: a follow-up to follow up."
+    assert codes(f"# Notes\n\n{compounds}\n") == []
+    one = "The ex-periment and the experiment differ."
+    assert codes(f"# Notes\n\n{one}\n") == []
+
+
+# --- 6 headings placed mid-sentence ------------------------------------------------------------
+
+
+def test_heading_inside_a_sentence_warns() -> None:
+    markdown = (
+        f"# Report\n\n{PROSE}\n\nThe board decided that the\n\n## Annual Review\n\n"
+        "remaining funds would be spent on repairs.\n"
+    )
+    (issue,) = found(markdown)
+    assert (issue.code, issue.line) == ("headings.mid-sentence", 7)
+    assert '"Annual Review"' in issue.message
+
+
+def test_heading_between_sentences_passes() -> None:
+    markdown = (
+        f"# Report\n\n{PROSE}\n\nThe board decided.\n\n## Annual Review\n\n"
+        "remaining funds would be spent on repairs.\n\nThe board met\n\n## Budget\n\nThe plan.\n"
+    )
+    assert codes(markdown) == []
+
+
+# --- 1 reading order from geometry -------------------------------------------------------------
+
+LEFT_X, RIGHT_X, WIDTH = 56.0, 315.0, 225.0
+
+
+def two_column_pdf(path: Path, pages: int) -> Path:
+    items_by_page = []
+    for page in range(pages):
+        left = f"Left column {page} text. " + PROSE * 2
+        right = f"Right column {page} text. " + PROSE * 2
+        items: list[object] = [Text(LEFT_X, 70, f"Minutes part {page + 1}", size=16, bold=True)]
+        items += wrapped_paragraph(LEFT_X, 120, WIDTH, left)
+        items += wrapped_paragraph(RIGHT_X, 120, WIDTH, right)
+        items_by_page.append(items)
+    return make_pdf(path, items_by_page)  # type: ignore[arg-type]
+
+
+def row_by_row(result: ConvertResult, pages: set[int]) -> str:
+    """The conversion's Markdown with the given pages read across both columns, row by row."""
+    parts = []
+    for page in result.document.pages:
+        lines = [line for block in page.blocks if block.level == 0 for line in block.lines]
+        if page.number in pages:
+            lines.sort(key=lambda line: (round(line.bbox.top), line.bbox.x0))
+        heading = f"## Minutes part {page.number}"
+        parts.append(f"<!-- page {page.number} -->\n\n{heading}\n\n")
+        parts.append(" ".join(line.text for line in lines) + "\n\n")
+    return "# Minutes\n\n" + "".join(parts)
+
+
+def column_issues(result: ConvertResult) -> list[Issue]:
+    return [i for i in check_conversion(result).issues if i.code == "reading-order.columns"]
+
+
+def test_interleaved_columns_warn_on_one_page_and_fail_on_many(tmp_path: Path) -> None:
+    result = convert_pdf(two_column_pdf(tmp_path / "minutes.pdf", 3))
+    (one,) = column_issues(ConvertResult(result.document, row_by_row(result, {2})))
+    assert (one.severity, one.page) == (Severity.WARN, 2)
+    assert "on page 2:" in one.message
+    (many,) = column_issues(ConvertResult(result.document, row_by_row(result, {1, 2, 3})))
+    assert (many.severity, many.page) == (Severity.FAIL, 1)
+    assert "on pages 1-3:" in many.message
+
+
+def test_columns_read_in_order_pass(tmp_path: Path) -> None:
+    result = convert_pdf(two_column_pdf(tmp_path / "minutes.pdf", 3))
+    assert column_issues(result) == []
+    assert column_issues(ConvertResult(result.document, row_by_row(result, set()))) == []
+
+
+# --- 4 table counts against pdfplumber ---------------------------------------------------------
+
+ROWS = [["Model", "Voltage", "Current"], ["PS-100", "5", "2.0"], ["PS-200", "12", "1.5"]]
+
+
+def test_table_counts_match_pdfplumber_or_warn(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "grid.pdf", [grid_table(72, 100, (120, 120, 120), 20, ROWS)])
+    (block,) = table_blocks(convert_pdf(pdf).document)
+    assert check_deep_tables(pdf, [block]) == []
+    dropped = dataclasses.replace(block, cells=block.cells[:2])
+    (issue,) = check_deep_tables(pdf, [dropped])
+    assert (issue.code, issue.severity, issue.page) == ("table.counts-differ", Severity.WARN, 1)
+    assert issue.message == (
+        "table on page 1: convert found 3 columns x 2 rows, pdfplumber 3 x 3"
+    )
