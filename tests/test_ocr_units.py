@@ -3,6 +3,8 @@ plumbing of the confidence."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -140,3 +142,24 @@ def test_check_notes_documents_mostly_from_ocr() -> None:
          "2 of 3 pages came from OCR (mean confidence 0.85): answers depend on the scan's quality"),
     ]  # fmt: skip
     assert check_ocr({2: 0.9}, 3, CheckOptions()) == []
+
+
+def test_pages_past_the_ocr_budget_stay_unread_with_a_note() -> None:
+    from chunkcli.ocr import OcrOptions
+    from chunkcli.pipeline import ConvertOptions, convert_pdf
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "blank_and_scanned.pdf"
+    result = convert_pdf(sample, ConvertOptions(ocr=OcrOptions(budget_s=1e-9)))
+    assert result.image_only_pages == (3,) and result.ocr_pages == ()
+    assert [w for w in result.warnings if "budget" in w] == [
+        f"{sample}: page 3: not read by OCR: its time budget (1e-09 s, a share of --timeout) "
+        "ran out"
+    ]
+
+
+def test_batch_gives_ocr_a_share_of_the_timeout() -> None:
+    from chunkcli.batch import OCR_TIMEOUT_SHARE, _with_ocr_budget
+    from chunkcli.pipeline import ConvertOptions
+
+    assert _with_ocr_budget(ConvertOptions(), 100.0).ocr.budget_s == 100.0 * OCR_TIMEOUT_SHARE
+    assert _with_ocr_budget(ConvertOptions(), 0.0).ocr.budget_s == 0.0  # no limit, no budget

@@ -11,6 +11,7 @@ by page number, so the result does not depend on `jobs`.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from chunkcli.ocr.tesseract import (
     tesseract_languages,
     tesseract_version,
 )
+from chunkcli.pagespec import format_page_ranges
 
 POINTS_PER_INCH = 72.0
 # Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of
@@ -103,7 +105,13 @@ def _read_all(
     """Render page by page, keeping at most two pages per Tesseract process waiting."""
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
-    for number in numbers:
+    started = time.perf_counter()
+    for index, number in enumerate(numbers):
+        if options.budget_s > 0 and time.perf_counter() - started > options.budget_s:
+            left = format_page_ranges(numbers[index:])
+            notes.append(f"page {left}: not read by OCR: its time budget "
+                         f"({options.budget_s:g} s, a share of --timeout) ran out")  # fmt: skip
+            break
         try:
             image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
         except (RuntimeError, ValueError) as exc:  # MuPDF cannot draw this (damaged) page
