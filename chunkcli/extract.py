@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
@@ -36,11 +36,13 @@ from chunkcli.model import (
     Span,
 )
 from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.ocr.read import OcrRun, ocr_pages
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
 from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
+
+if TYPE_CHECKING:
+    from chunkcli.ocr.read import OcrRun
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -108,11 +110,18 @@ def extract_document(
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
-    run = OcrRun()
-    if ocr is not None and ocr.mode != OcrMode.NEVER:
-        wanted = [p.number for p in extracted if needs_ocr(p, ocr.mode)]
+    notes: tuple[str, ...] = ()
+    missing = ""
+    wanted = [] if ocr is None or ocr.mode == OcrMode.NEVER else [
+        p.number for p in extracted if needs_ocr(p, ocr.mode)
+    ]
+    if ocr is not None and wanted:
+        # The OCR runner (and numpy with it, ~0.1 s of CPU) loads only when a page needs it.
+        from chunkcli.ocr.read import ocr_pages
+
         run = ocr_pages(doc, wanted, ocr)
         extracted = _with_readings(doc, extracted, run, find_tables)
+        notes, missing = run.notes, run.missing
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
     )
@@ -123,8 +132,8 @@ def extract_document(
         metadata_title=(doc.metadata or {}).get("title", "") or "",
         page_count=doc.page_count,
         context_pages=context,
-        notes=run.notes,
-        ocr_missing=run.missing,
+        notes=notes,
+        ocr_missing=missing,
     )
 
 

@@ -81,3 +81,20 @@ def test_the_cli_imports_pymupdf_without_its_layout_model() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_converting_a_text_pdf_loads_no_ocr_runner() -> None:
+    """The OCR runner and numpy (~0.1 s of CPU at start-up) load only when a page needs OCR
+    (PyMuPDF imported as the CLI imports it: its layout model would bring numpy itself)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from chunkcli import lean_import; lean_import.install(); import pymupdf;"
+        "doc = pymupdf.open(); doc.new_page().insert_text((72, 72), 'Hello world');"
+        "from chunkcli.pipeline import convert_pdf;"
+        "md = convert_pdf(doc.tobytes()).markdown;"
+        "print('Hello world' in md, sorted({'numpy', 'chunkcli.ocr.read'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True []"
