@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
+from chunkcli.layout.settings import LayoutSettings
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
 from chunkcli.ocr import OcrOptions
@@ -28,6 +29,7 @@ class ConvertOptions:
     strip_furniture: bool = True  # drop running headers, footers, page numbers
     source_name: str | None = None  # the name the provenance comment gives; None = the file's
     ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
+    layout: LayoutSettings = LayoutSettings()  # the layout stage's thresholds
 
 
 def convert_pdf(
@@ -50,7 +52,7 @@ def convert_pdf(
         document = extract_document(name, doc, options.pages, options.tables, options.ocr)
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
-    document = layout_document(document, options.strip_furniture)
+    document = layout_document(document, options.strip_furniture, options.layout)
     shown = options.source_name if options.source_name is not None else Path(name).name
     sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()
     provenance = Provenance(shown, sha256)

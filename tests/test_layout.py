@@ -420,3 +420,4 @@ def test_a_lone_ornament_is_not_a_paragraph() -> None:
     body = "Body text that is long enough to be the most common size in the document."
     md = markdown_of([page([block("›", 50, 60), block(body, 50, 100), block("42", 50, 140)])])
     assert "›" not in md and body in md and "\n42\n" in md
+

@@ -13,35 +13,9 @@ import re
 from collections import defaultdict
 from dataclasses import replace
 
+from chunkcli.layout.settings import FurnitureSettings
 from chunkcli.model import Block, BlockKind, Page, PageStatus
 
-# Bands where running heads live, as a share of the page height, measured at a line's
-# centre (letterheads and slide banners reach further down than journal running heads).
-TOP_BAND = 0.15
-BOTTOM_BAND = 0.12
-# A shape must repeat on at least this many pages (all pages of a two-page document),
-# so a one-page document loses nothing.
-MIN_REPEATS = 3
-# Occurrences count as "the same place" when their tops are this close (points).
-SAME_HEIGHT_PT = 6.0
-# A lone page number ("12", "- 12 -", "xii", "12/40") in a band is furniture in any document
-# of at least MIN_REPEATS pages once this share of text pages carries one.
-PAGE_NUMBER_SHARE = 0.5
-
-# The same text (not just shape) of at least this many characters in a band is furniture
-# even when its height varies from page to page.
-MIN_IDENTICAL_CHARS = 8
-# Outside the bands, a line must sit at the same place on this share of at least this many
-# pages, and only a few lines per document may qualify (more means a form or a template).
-ANYWHERE_SHARE = 0.8
-MIN_PAGES_ANYWHERE = 4
-MAX_ANYWHERE_LINES = 12
-
-# A running head at one height on at least this share of the text pages (and MIN_REPEATS of
-# them), set smaller than the body text, is furniture even when its words change per chapter
-# ("Chapter 5 · Maintenance History"); captions at the top of pages are set at body size.
-RUNNING_SLOT_SHARE = 0.6
-SMALLER_THAN_BODY_PT = 0.5
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
 STAMP = re.compile(
     r"^\s*(?:this content )?(?:downloaded|retrieved) (?:from|by)\b|^\s*downloaded on\b",
@@ -74,7 +48,9 @@ def is_page_number(text: str) -> bool:
 
 
 def strip_running_headers(
-    pages: tuple[Page, ...], context: tuple[Page, ...] = ()
+    pages: tuple[Page, ...],
+    context: tuple[Page, ...] = (),
+    settings: FurnitureSettings = FurnitureSettings(),
 ) -> tuple[Page, ...]:
     """Relabel repeated margin lines as FURNITURE blocks (render drops them).
 
@@ -82,22 +58,23 @@ def strip_running_headers(
     but are not returned.
     """
     text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
-    furniture = _stamp_blocks(text_pages) | _page_number_blocks(text_pages)
+    s = settings
+    furniture = _stamp_blocks(text_pages) | _page_number_blocks(text_pages, s)
     if len(text_pages) >= 2:
-        repeats = min(MIN_REPEATS, len(text_pages))
+        repeats = min(s.min_repeats, len(text_pages))
         furniture |= (
-            _repeated_margin_blocks(text_pages, repeats)
-            | _running_head_slots(text_pages)
-            | _repeated_anywhere_blocks(text_pages)
+            _repeated_margin_blocks(text_pages, repeats, s)
+            | _running_head_slots(text_pages, s)
+            | _repeated_anywhere_blocks(text_pages, s)
         )
     if not furniture:
         return pages
     return tuple(_relabel(page, furniture) for page in pages)
 
 
-def _band_blocks(page: Page) -> list[Block]:
-    top_limit = page.height * TOP_BAND
-    bottom_limit = page.height * (1 - BOTTOM_BAND)
+def _band_blocks(page: Page, s: FurnitureSettings) -> list[Block]:
+    top_limit = page.height * s.top_band
+    bottom_limit = page.height * (1 - s.bottom_band)
     return [
         b
         for b in page.blocks
@@ -106,20 +83,22 @@ def _band_blocks(page: Page) -> list[Block]:
     ]
 
 
-def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, int]]:
+def _repeated_margin_blocks(
+    pages: list[Page], repeats: int, s: FurnitureSettings
+) -> set[tuple[int, int]]:
     """(page, block id) of band lines that repeat on enough pages: the same shape at one
     height, or the very same longer text at any height of the band (form footers move)."""
     by_shape: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page):
+        for block in _band_blocks(page, s):
             by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
             text = "".join(block.text.split())
-            if len(text) >= MIN_IDENTICAL_CHARS:
+            if len(text) >= s.min_identical_chars:
                 by_text[text].append((page.number, id(block)))
     found: set[tuple[int, int]] = set()
     for places in by_shape.values():
-        for cluster in _height_clusters(places):
+        for cluster in _height_clusters(places, s.same_height_pt):
             if len({number for _, number, _ in cluster}) >= repeats:
                 found.update((number, block_id) for _, number, block_id in cluster)
     for hits in by_text.values():
@@ -128,34 +107,34 @@ def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, i
     return found
 
 
-def _repeated_anywhere_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+def _repeated_anywhere_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Lines at the very same place on nearly every page (a presenter's name on each slide).
 
     A filled-in form repeats most of its lines on every page; those are its content, so
     the rule stands down when pages repeat more than a few lines.
     """
-    if len(pages) < MIN_PAGES_ANYWHERE:
+    if len(pages) < s.min_pages_anywhere:
         return set()
     places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
         for block in page.blocks:
             if block.kind == BlockKind.PARAGRAPH:
-                key = (shape_of(block.text), round(block.bbox.top / SAME_HEIGHT_PT),
-                       round(block.bbox.x0 / SAME_HEIGHT_PT))
+                key = (shape_of(block.text), round(block.bbox.top / s.same_height_pt),
+                       round(block.bbox.x0 / s.same_height_pt))
                 places[key].append((page.number, id(block)))
-    needed = ANYWHERE_SHARE * len(pages)
+    needed = s.anywhere_share * len(pages)
     repeated = [hits for hits in places.values() if len({n for n, _ in hits}) >= needed]
-    if len(repeated) > MAX_ANYWHERE_LINES:
+    if len(repeated) > s.max_anywhere_lines:
         return set()
     return {hit for hits in repeated for hit in hits}
 
 
 def _height_clusters(
-    places: list[tuple[float, int, int]],
+    places: list[tuple[float, int, int]], same_height_pt: float
 ) -> list[list[tuple[float, int, int]]]:
     clusters: list[list[tuple[float, int, int]]] = []
     for place in sorted(places):
-        if clusters and place[0] - clusters[-1][-1][0] <= SAME_HEIGHT_PT:
+        if clusters and place[0] - clusters[-1][-1][0] <= same_height_pt:
             clusters[-1].append(place)
         else:
             clusters.append([place])
@@ -172,20 +151,21 @@ def _stamp_blocks(pages: list[Page]) -> set[tuple[int, int]]:
     }
 
 
-def _running_head_slots(pages: list[Page]) -> set[tuple[int, int]]:
+def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Top-band lines at one height and size, smaller than the body, on most pages."""
     body = _body_size(pages)
     slots: dict[float, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page):
+        for block in _band_blocks(page, s):
             size = block.lines[0].size
-            if block.bbox.center_y <= page.height * TOP_BAND and size < body - SMALLER_THAN_BODY_PT:
+            top = block.bbox.center_y <= page.height * s.top_band
+            if top and size < body - s.smaller_than_body_pt:
                 if not CAPTION.match(block.text):
                     slots[size].append((block.bbox.top, page.number, id(block)))
-    needed = max(MIN_REPEATS, RUNNING_SLOT_SHARE * len(pages))
+    needed = max(s.min_repeats, s.running_slot_share * len(pages))
     found: set[tuple[int, int]] = set()
     for places in slots.values():
-        for cluster in _height_clusters(places):
+        for cluster in _height_clusters(places, s.same_height_pt):
             if len({number for _, number, _ in cluster}) >= needed:
                 found.update((number, block_id) for _, number, block_id in cluster)
     return found
@@ -201,18 +181,18 @@ def _body_size(pages: list[Page]) -> float:
     return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
 
 
-def _page_number_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Lone page numbers in the bands; on a document too short to show repetition only those
     alone on their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        band = _band_blocks(page)
+        band = _band_blocks(page, s)
         for block in band:
             if is_page_number(block.text) and (
-                len(pages) >= MIN_REPEATS or _alone_on_row(block, page)
+                len(pages) >= s.min_repeats or _alone_on_row(block, page)
             ):
                 found.add((page.number, id(block)))
-    if len({number for number, _ in found}) < PAGE_NUMBER_SHARE * len(pages):
+    if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
 
