@@ -282,3 +282,13 @@ def test_layout_thresholds_are_settings_reachable_from_convert_options(tmp_path:
     assert [line for line in widened.splitlines() if line.startswith("Body")] == [
         f"Body text of page {n} says something." for n in (1, 2, 3)
     ]
+
+
+def test_dotted_rules_set_in_type_are_dropped(tmp_path: Path) -> None:
+    """A rule drawn as a row of dots (". . . . .") carries no text: it is not a paragraph."""
+    dots = " ".join(["."] * 60)
+    pdf = make_pdf(tmp_path / "dots.pdf", [[Text(72, 100, "Corporate responsibility", size=18),
+                                             Text(72, 130, dots), Text(72, 160, LOREM[:80])]])
+    paragraphs = [line.lstrip("# ") for line in convert_pdf(pdf).markdown.splitlines()
+                  if line and not line.startswith("<!--")]  # fmt: skip
+    assert paragraphs == ["Corporate responsibility", LOREM[:80].strip()]

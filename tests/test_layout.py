@@ -421,3 +421,15 @@ def test_a_lone_ornament_is_not_a_paragraph() -> None:
     md = markdown_of([page([block("›", 50, 60), block(body, 50, 100), block("42", 50, 140)])])
     assert "›" not in md and body in md and "\n42\n" in md
 
+
+
+def test_a_stamp_set_in_pieces_goes_whole() -> None:
+    """bmj.com sets "Downloaded from " and the link and date after it as separate blocks on
+    one row: the pieces on the stamp's row go with it; text on other rows stays."""
+    pieces = [block("Downloaded from", 136, 4, size=9), block("http://x.bmj.com/", 201, 4, size=9),
+              block("on July 12, 2017 - Published by", 279, 4, size=9)]  # fmt: skip
+    body = block("Advocacy in Action", 68, 17, size=9)
+    far = block("on July 12, 2017 the board met.", 307, 400)  # a row-mate's words, another row
+    stripped = strip_running_headers((page([*pieces, body, far]),))[0]
+    assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE] * 3 + [
+        BlockKind.PARAGRAPH, BlockKind.PARAGRAPH]

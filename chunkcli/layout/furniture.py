@@ -28,6 +28,8 @@ CAPTION = re.compile(
     re.IGNORECASE,
 )
 
+# Characters a rule set in type is made of (leaders, dashes, box-drawing lines, underscores).
+RULE_MARKS = ".·・…‥_-‐‑–—―─━=~*＊＿－"
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page|p\.|페이지|ページ)?\s*[-–—(\[]?\s*(?:\d+|[ivxlcdm]+)\s*[-–—)\]]?"
@@ -59,7 +61,8 @@ def strip_running_headers(
     """
     text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
     s = settings
-    furniture = _stamp_blocks(text_pages) | _page_number_blocks(text_pages, s)
+    furniture = _stamp_blocks(text_pages, s) | _page_number_blocks(text_pages, s)
+    furniture |= _typed_rules(text_pages, s)
     if len(text_pages) >= 2:
         repeats = min(s.min_repeats, len(text_pages))
         furniture |= (
@@ -141,14 +144,50 @@ def _height_clusters(
     return clusters
 
 
-def _stamp_blocks(pages: list[Page]) -> set[tuple[int, int]]:
-    """'Downloaded from …' stamps anywhere on a page, upright or sideways, on any document."""
+def _stamp_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+    """'Downloaded from …' stamps anywhere on a page, upright or sideways, on any document,
+    with the pieces set beside them on their row (the link and date after "Downloaded from")."""
+    found: set[tuple[int, int]] = set()
+    for page in pages:
+        paragraphs = [b for b in page.blocks if b.kind == BlockKind.PARAGRAPH]
+        for stamp in (b for b in paragraphs if STAMP.match(b.text)):
+            found.update((page.number, id(b)) for b in _row_mates(stamp, paragraphs, s))
+    return found
+
+
+def _typed_rules(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+    """Rules set in type: a row of dots, dashes or underscores with no letter or digit
+    (". . . . ." under an author line, "――――――" between sections) says nothing."""
     return {
         (page.number, id(block))
         for page in pages
         for block in page.blocks
-        if block.kind == BlockKind.PARAGRAPH and STAMP.match(block.text)
+        if block.kind == BlockKind.PARAGRAPH and _is_typed_rule(block.text, s.min_rule_marks)
     }
+
+
+def _is_typed_rule(text: str, min_marks: int) -> bool:
+    marks = "".join(text.split())
+    return len(marks) >= min_marks and not marks.strip(RULE_MARKS)
+
+
+def _row_mates(stamp: Block, blocks: list[Block], s: FurnitureSettings) -> list[Block]:
+    """The stamp and the blocks that continue its row to the right, each within
+    stamp_piece_gap_em of the last (a stamp is one line: upright stamps only)."""
+    row = [stamp]
+    if any(line.vertical for line in stamp.lines):
+        return row
+    height = stamp.bbox.height
+    beside = sorted(
+        (b for b in blocks if b is not stamp and b.bbox.x0 >= stamp.bbox.x0
+         and b.bbox.y_overlap(stamp.bbox) >= s.same_row_share * min(height, b.bbox.height)),
+        key=lambda b: b.bbox.x0,
+    )  # fmt: skip
+    for block in beside:
+        if block.bbox.x0 - row[-1].bbox.x1 > s.stamp_piece_gap_em * stamp.lines[0].size:
+            break
+        row.append(block)
+    return row
 
 
 def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
