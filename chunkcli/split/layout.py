@@ -17,9 +17,6 @@ PATH_SEPARATOR = " › "
 # Encodings whose pre-split never joins a newline with the character after it ("\s*[\r\n]+"):
 # for them the count of pieces that start at line starts is the sum of their counts.
 # (gpt2/r50k/p50k split "\n\n#" as "\n", "\n", "#" but "\n\n" at the end as one piece.)
-# The path line may take at most this share of --max-tokens; the rest is for the body. (With a
-# small limit and deep, long headings the path alone could fill a chunk.)
-MAX_PREFIX_SHARE = 0.5
 ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
@@ -68,9 +65,9 @@ class Layout:
         return cached
 
     def _fitted_prefix(self, names: list[str]) -> tuple[str, int]:
-        """The path line, shortened when it would take over MAX_PREFIX_SHARE of the limit:
+        """The path line, shortened when it would take over max_prefix_share of the limit:
         first the middle headings give way to "…", then all but the deepest, then its end."""
-        limit = int(self.max_tokens * MAX_PREFIX_SHARE)
+        limit = int(self.max_tokens * self.options.settings.max_prefix_share)
         shorter = [names, [names[0], "…", names[-1]], names[-1:]] if len(names) > 2 else [names]
         if len(names) == 2:
             shorter.append(names[-1:])

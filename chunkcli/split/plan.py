@@ -278,7 +278,9 @@ def _captioned(layout: Layout, prefix: str, tokens: int, k: int) -> tuple[str, i
 
     The path line ends with a newline and the caption starts with a non-space, so the counts
     add up for the additive encodings; `checked_count` recounts for the others."""
-    caption = table_caption(layout.markdown, layout.pieces, k)
+    caption = table_caption(
+        layout.markdown, layout.pieces, k, layout.options.settings.caption_max_chars
+    )
     if not caption:
         return prefix, tokens
     caption_block = caption + "\n\n"
