@@ -433,3 +433,25 @@ def test_a_stamp_set_in_pieces_goes_whole() -> None:
     stripped = strip_running_headers((page([*pieces, body, far]),))[0]
     assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE] * 3 + [
         BlockKind.PARAGRAPH, BlockKind.PARAGRAPH]
+
+
+def test_a_banner_below_a_column_section_heads_what_follows() -> None:
+    """bmj.com: under two columns, a section banner in the left column's width leads into a
+    full-width title: it is read after both columns, not between them."""
+    left = column_lines(50, 100, "left", count=5)
+    right = column_lines(310, 100, "right", count=7)
+    banner = block("INDUSTRY WATCH", 60, 230, size=14)
+    title = block("A full-width title that spans both of the columns above it", 50, 260,
+                  size=18, width=480)  # fmt: skip
+    ordered = texts(order_blocks(tuple(right + [title, banner] + left)))
+    assert ordered == [b.text for b in left + right + [banner, title]]
+
+
+def test_a_heading_in_a_longer_left_column_stays_in_its_column() -> None:
+    """The same heading followed by more text of its own column is part of that column."""
+    left = column_lines(50, 100, "left", count=5)
+    right = column_lines(310, 100, "right", count=3)
+    heading = block("Method", 50, 175, size=14)
+    tail = column_lines(50, 195, "tail", count=2)
+    ordered = texts(order_blocks(tuple(right + tail + [heading] + left)))
+    assert ordered == [b.text for b in left + [heading] + tail + right]

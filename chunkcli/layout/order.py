@@ -33,6 +33,13 @@ MARGIN_MAX_COVER_SHARE = 0.5
 MARGIN_BESIDE_SHARE = 0.5
 # Boxes whose vertical centres are this close (share of the shorter height) are one row.
 SAME_ROW_SHARE = 0.5
+# Below a column section, a band set at least this many times the section's text size (a
+# heading, a banner: bmj.com's "INDUSTRY WATCH" is 13.3 pt over 8.5 pt text) that leads into
+# a band crossing the gutter heads what follows instead of ending its column.
+BANNER_SIZE_RATIO = 1.2
+# ... when each side of the gutter holds at least this many lines (columns of text; the
+# labels of a diagram or a form's fields are a few lines each).
+BANNER_MIN_COLUMN_LINES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,13 +170,16 @@ def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
 
     Empty ranges are measured across the whole region, edges included, so a band holding
     one line of the left column still shares the gutter with the two-column bands around it.
+    A heading below the end of a column section that leads into a band crossing the gutter
+    (a section banner above a full-width title) starts the next group instead.
     """
     left = min(b.bbox.x0 for b in blocks)
     right = max(b.bbox.x1 for b in blocks)
     groups: list[list[Block]] = []
     shared: list[Gap] = []
     extent = (left, right)
-    for band in _y_bands(blocks):
+    bands = _y_bands(blocks)
+    for index, band in enumerate(bands):
         band_gaps = _empty_ranges([b.bbox for b in band], left, right)
         band_extent = (min(b.bbox.x0 for b in band), max(b.bbox.x1 for b in band))
         merged_extent = (min(extent[0], band_extent[0]), max(extent[1], band_extent[1]))
@@ -179,13 +189,51 @@ def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
             for g in (_intersect(shared, band_gaps) if groups else [])
             if merged_extent[0] < g.low and g.high < merged_extent[1]
         ]
-        if common:
+        following = bands[index + 1] if index + 1 < len(bands) else None
+        if common and not _leads_past_gutter(band, following, groups[-1], common):
             groups[-1].extend(band)
             shared, extent = common, merged_extent
         else:
             groups.append(list(band))
             shared, extent = band_gaps, band_extent
     return groups
+
+
+def _leads_past_gutter(
+    band: list[Block], following: list[Block] | None, section: list[Block], gutters: list[Gap]
+) -> bool:
+    """A band on one side of the section's gutters, of heading type (larger than the section's
+    text), followed by a band that crosses them: it heads what follows, not its column."""
+    if following is None or _crosses(band, gutters) or not _crosses(following, gutters):
+        return False
+    if not all(_lines_beside(section, g) for g in gutters):
+        return False  # labels of a diagram, not columns of text
+    return _largest_size(band) >= BANNER_SIZE_RATIO * _typical_size(section)
+
+
+def _lines_beside(section: list[Block], gutter: Gap) -> bool:
+    """Both sides of the gutter hold a column's worth of lines."""
+    left = sum(len(b.lines) for b in section if b.bbox.x1 <= gutter.low)
+    right = sum(len(b.lines) for b in section if b.bbox.x0 >= gutter.high)
+    return min(left, right) >= BANNER_MIN_COLUMN_LINES
+
+
+def _crosses(blocks: list[Block], gutters: list[Gap]) -> bool:
+    low, high = min(b.bbox.x0 for b in blocks), max(b.bbox.x1 for b in blocks)
+    return any(low < g.low and high > g.high for g in gutters)
+
+
+def _largest_size(blocks: list[Block]) -> float:
+    return max((line.size for b in blocks for line in b.lines), default=0.0)
+
+
+def _typical_size(blocks: list[Block]) -> float:
+    """The size most of the characters are set in."""
+    weights: dict[float, int] = {}
+    for block in blocks:
+        for line in block.lines:
+            weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
 
 
 def _empty_ranges(boxes: Sequence[BBox], left: float, right: float) -> list[Gap]:
