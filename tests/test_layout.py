@@ -455,3 +455,24 @@ def test_a_heading_in_a_longer_left_column_stays_in_its_column() -> None:
     tail = column_lines(50, 195, "tail", count=2)
     ordered = texts(order_blocks(tuple(right + tail + [heading] + left)))
     assert ordered == [b.text for b in left + [heading] + tail + right]
+
+
+def test_order_thresholds_are_settings() -> None:
+    """Two columns 7 pt apart are columns at the default minimum gutter (5 pt) and one
+    stream of rows when LayoutSettings.order asks for 10 pt."""
+    from dataclasses import replace
+
+    from chunkcli.layout.settings import LayoutSettings, OrderSettings
+
+    left = [block(f"left line {i} of the column text", 50, 100 + i * 14, width=200)
+            for i in range(6)]  # fmt: skip
+    right = [block(f"right line {i} of the column text", 257, 100 + i * 14, width=200)
+             for i in range(6)]  # fmt: skip
+    document = Document("t.pdf", (page(right + left),), ())
+    narrow = LayoutSettings(order=replace(OrderSettings(), min_gutter_pt=10.0))
+    by_default = layout_document(document).pages[0].blocks
+    tuned = layout_document(document, settings=narrow).pages[0].blocks
+    lines = [f"{side} line {i} of the column text" for side in ("left", "right") for i in range(6)]
+    assert [line for b in by_default for line in b.text.split("\n")] == lines
+    rows = [f"left line {i} of the column text right line {i} of the column text" for i in range(6)]
+    assert [line for b in tuned for line in b.text.split("\n")] == rows

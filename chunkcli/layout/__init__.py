@@ -26,10 +26,10 @@ def layout_document(
     pages = document.pages
     if strip_furniture:
         pages = strip_running_headers(pages, document.context_pages, settings.furniture)
-    pages = tuple(_order_page(page) for page in pages)
+    pages = tuple(_order_page(page, settings) for page in pages)
     pages = merge_continued_tables(pages)
     return label_headings(replace(document, pages=pages, context_pages=()))
 
 
-def _order_page(page: Page) -> Page:
-    return replace(page, blocks=group_paragraphs(order_blocks(page.blocks)))
+def _order_page(page: Page, settings: LayoutSettings) -> Page:
+    return replace(page, blocks=group_paragraphs(order_blocks(page.blocks, settings.order)))

@@ -53,7 +53,41 @@ class FurnitureSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class OrderSettings:
+    """Reading order: the XY-cut and its columns (layout/order.py)."""
+
+    # Share of a box's height (capped, so tall blocks keep their extent) trimmed from top and
+    # bottom when looking for empty horizontal strips.
+    box_core_margin: float = 0.25
+    max_core_margin_pt: float = 40.0
+    # A gutter is at least this wide (points): word gaps are far narrower.
+    min_gutter_pt: float = 5.0
+    # A column's typical line is at least this many line heights wide; a strip of bullets,
+    # item numbers or footnote marks beside text is not a column.
+    min_column_width_lines: float = 3.0
+    # A left column of headings beside the body (manuals, regulations): its lines are at most
+    # this share of the region wide, no more than the body's, cover at most this share of the
+    # body's height (a sidebar of running text is dense, headings are sparse), and most of them
+    # sit on a row of body text. Each group of its lines is read before the body text at its
+    # height.
+    margin_max_width_share: float = 0.3
+    margin_max_cover_share: float = 0.5
+    margin_beside_share: float = 0.5
+    # Boxes whose vertical centres are this close (share of the shorter height) are one row.
+    same_row_share: float = 0.5
+    # Below a column section, a band set at least this many times the section's text size (a
+    # heading, a banner: bmj.com's "INDUSTRY WATCH" is 13.3 pt over 8.5 pt text) that leads
+    # into a band crossing the gutter heads what follows instead of ending its column ...
+    banner_size_ratio: float = 1.2
+    # ... when each side of the gutter holds at least this many lines (columns of text; the
+    # labels of a diagram or a form's fields are a few lines each: on the corpus, 3 files
+    # changed with this rule, a journal page and a regulator's slide for the better).
+    banner_min_column_lines: int = 4
+
+
+@dataclass(frozen=True, slots=True)
 class LayoutSettings:
     """Every step of the layout stage (ConvertOptions.strip_furniture turns furniture off)."""
 
     furniture: FurnitureSettings = FurnitureSettings()
+    order: OrderSettings = OrderSettings()
