@@ -63,7 +63,8 @@ def check_conversion(
     source = result.document.source
     chunks = make_chunks(result.markdown, options, source)
     report = build_report(scan, statuses, chunks, source, options, shares)
-    return with_more_issues(report, check_columns(scan, result.document), options.strict)
+    columns = check_columns(scan, result.document, options.limits)
+    return with_more_issues(report, columns, options.strict)
 
 
 def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
@@ -93,9 +94,9 @@ def build_report(
         + [issue for table in scan.tables for issue in check_table_headers(table)]
         + check_titles(scan, chunks)
         + check_heading_placement(scan)
-        + check_word_boundaries(scan)
+        + check_word_boundaries(scan, options.limits)
         + list(boilerplate.issues)
-        + check_reading_order(scan)
+        + check_reading_order(scan, options.limits)
         + check_chunks(chunks, scan.text, options)
         + (check_articles(scan.text) if _split_as_laws(chunks, options) else [])
     )
