@@ -6,30 +6,17 @@ PDF -> pages of positioned text (extract) -> ordered, labelled blocks (layout) -
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
+from chunkcli.convert_options import ConvertOptions
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
-from chunkcli.layout.settings import LayoutSettings
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
-from chunkcli.ocr import OcrOptions
 from chunkcli.render import render_markdown
 from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
-
-@dataclass(frozen=True, slots=True)
-class ConvertOptions:
-    """Options that shape a conversion; the CLI's convert flags map one-to-one onto these."""
-
-    pages: tuple[int, ...] | None = None  # 1-based physical pages; None = all
-    password: str | None = None
-    tables: bool = True  # detect tables (the expensive part)
-    strip_furniture: bool = True  # drop running headers, footers, page numbers
-    source_name: str | None = None  # the name the provenance comment gives; None = the file's
-    ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
-    layout: LayoutSettings = LayoutSettings()  # the layout stage's thresholds
+__all__ = ["ConvertOptions", "convert_pdf", "file_sha256"]
 
 
 def convert_pdf(

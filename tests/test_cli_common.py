@@ -320,3 +320,9 @@ def test_loading_the_cli_loads_no_document_machinery() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_help_lists_the_commands_in_the_order_of_the_work() -> None:
+    listed = [line.split()[0] for line in run("--help").stdout.split("Commands:")[1].splitlines()
+              if line.startswith("  ") and not line.startswith("   ")]  # fmt: skip
+    assert listed == ["convert", "split", "sync", "check", "eval"]

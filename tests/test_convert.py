@@ -266,7 +266,7 @@ def test_layout_thresholds_are_settings_reachable_from_convert_options(tmp_path:
     widening the band through ConvertOptions.layout makes the same head furniture."""
     from dataclasses import replace
 
-    from chunkcli.layout.settings import FurnitureSettings, LayoutSettings
+    from chunkcli.layout_settings import FurnitureSettings, LayoutSettings
 
     head = "Annual Water Quality Statement"  # centre at ~17 % of an A4 page's height
     pages = [

@@ -426,8 +426,8 @@ def test_a_lone_ornament_is_not_a_paragraph() -> None:
 def test_a_stamp_set_in_pieces_goes_whole() -> None:
     """bmj.com sets "Downloaded from " and the link and date after it as separate blocks on
     one row: the pieces on the stamp's row go with it; text on other rows stays."""
-    pieces = [block("Downloaded from", 136, 4, size=9), block("http://x.bmj.com/", 201, 4, size=9),
-              block("on July 12, 2017 - Published by", 279, 4, size=9)]  # fmt: skip
+    pieces = [block("Downloaded from", 136, 4, size=9), block("http://x.bmj.com/", 206, 4, size=9),
+              block("on July 12, 2017 - Published by", 285, 4, size=9)]  # fmt: skip
     body = block("Advocacy in Action", 68, 17, size=9)
     far = block("on July 12, 2017 the board met.", 307, 400)  # a row-mate's words, another row
     stripped = strip_running_headers((page([*pieces, body, far]),))[0]
@@ -462,7 +462,7 @@ def test_order_thresholds_are_settings() -> None:
     stream of rows when LayoutSettings.order asks for 10 pt."""
     from dataclasses import replace
 
-    from chunkcli.layout.settings import LayoutSettings, OrderSettings
+    from chunkcli.layout_settings import LayoutSettings, OrderSettings
 
     left = [block(f"left line {i} of the column text", 50, 100 + i * 14, width=200)
             for i in range(6)]  # fmt: skip
@@ -476,3 +476,12 @@ def test_order_thresholds_are_settings() -> None:
     assert [line for b in by_default for line in b.text.split("\n")] == lines
     rows = [f"left line {i} of the column text right line {i} of the column text" for i in range(6)]
     assert [line for b in tuned for line in b.text.split("\n")] == rows
+
+
+def test_a_body_line_beside_a_stamp_in_the_next_column_stays() -> None:
+    """A stamp in the left column's head and body text of the right column on its row: the
+    body line is in another size and across a gutter, so it is no piece of the stamp."""
+    stamp = block("Downloaded from x.org", 50, 100, size=9)  # ends at x = 144.5
+    body = block("The right column's text starts here and goes on.", 160, 100, size=10)
+    stripped = strip_running_headers((page([stamp, body]),))[0]
+    assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]

@@ -357,3 +357,15 @@ def test_split_thresholds_are_settings_and_part_of_the_ids() -> None:
     from chunkcli.jsonl import chunk_to_flat_dict
 
     assert chunk_to_flat_dict(tuned[0])["split_settings_max_prefix_share"] == 0.9
+
+
+@pytest.mark.parametrize("share", [0.0, -1.0, 1.5, float("nan")])
+def test_a_split_setting_out_of_range_is_a_usage_error(share: float) -> None:
+    from dataclasses import replace
+
+    from chunkcli.errors import UsageError
+    from chunkcli.split.options import SplitSettings
+
+    bad = SplitOptions(settings=replace(SplitSettings(), max_prefix_share=share))
+    with pytest.raises(UsageError, match="max_prefix_share must be in"):
+        split_markdown("# T\n\ntext\n", bad)

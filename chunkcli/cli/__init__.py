@@ -8,8 +8,12 @@ all) are imported inside the commands, so that `--help` and Markdown-only work n
 
 from __future__ import annotations
 
-# Importing the command modules registers their commands on `app`, in the order `--help` lists.
-from chunkcli.cli import check, convert, evaluation, split, sync  # noqa: F401
 from chunkcli.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
+
+# Importing the command modules registers their commands on `app`, in the order `--help`
+# lists them (the order of a day's work): kept out of import sorting on purpose.
+# isort: off
+from chunkcli.cli import convert, split, sync, check, evaluation  # noqa: E402, F401
+# isort: on
 
 __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "app"]

@@ -2,8 +2,7 @@
 
 Every command shares the same conventions (README, "Exit codes"): '-' as input is standard
 input, `-o -` is standard output, -q silences progress and summaries, and the same problem gives
-the same exit code everywhere. Heavy modules (PyMuPDF above all) are imported inside the
-commands, so that `--help` and Markdown-only work never pay for them.
+the same exit code everywhere.
 """
 
 from __future__ import annotations
@@ -296,7 +295,7 @@ def with_ocr(
     import dataclasses
     import os
 
-    from chunkcli.ocr import OcrMode, OcrOptions
+    from chunkcli.ocr import OcrMode
 
     try:
         ocr_mode = OcrMode(mode)

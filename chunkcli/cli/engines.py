@@ -41,9 +41,6 @@ SPLIT_FORMAT_OPTION = typer.Option(
 )
 ENGINES = ("local", "ray")
 
-if TYPE_CHECKING:
-    from chunkcli.split import SplitOptions
-
 
 def chosen_engine(engine: str, ray_address: str | None) -> str:
     if engine not in ENGINES:
@@ -74,7 +71,7 @@ def convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
     for line in summary_lines(summary):
         err_console.print(line, markup=False, soft_wrap=True)
     if summary.failures:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are

@@ -26,10 +26,6 @@ from chunkcli.cli.common import (
 )
 
 if TYPE_CHECKING:
-    pass
-
-
-if TYPE_CHECKING:
     from chunkcli.sync import SyncPlan
 
 

@@ -12,7 +12,7 @@ from chunkcli.layout.furniture import strip_running_headers
 from chunkcli.layout.headings import label_headings
 from chunkcli.layout.order import order_blocks
 from chunkcli.layout.paragraphs import group_paragraphs
-from chunkcli.layout.settings import LayoutSettings
+from chunkcli.layout_settings import LayoutSettings
 from chunkcli.model import Document, Page
 from chunkcli.tables import merge_continued_tables
 

@@ -13,7 +13,8 @@ import re
 from collections import defaultdict
 from dataclasses import replace
 
-from chunkcli.layout.settings import FurnitureSettings
+from chunkcli.layout.sizes import typical_size
+from chunkcli.layout_settings import FurnitureSettings
 from chunkcli.model import Block, BlockKind, Page, PageStatus
 
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
@@ -177,12 +178,7 @@ def _row_mates(stamp: Block, blocks: list[Block], s: FurnitureSettings) -> list[
     row = [stamp]
     if any(line.vertical for line in stamp.lines):
         return row
-    height = stamp.bbox.height
-    beside = sorted(
-        (b for b in blocks if b is not stamp and b.bbox.x0 >= stamp.bbox.x0
-         and b.bbox.y_overlap(stamp.bbox) >= s.same_row_share * min(height, b.bbox.height)),
-        key=lambda b: b.bbox.x0,
-    )  # fmt: skip
+    beside = sorted((b for b in blocks if _may_be_piece(b, stamp, s)), key=lambda b: b.bbox.x0)
     for block in beside:
         if block.bbox.x0 - row[-1].bbox.x1 > s.stamp_piece_gap_em * stamp.lines[0].size:
             break
@@ -190,9 +186,19 @@ def _row_mates(stamp: Block, blocks: list[Block], s: FurnitureSettings) -> list[
     return row
 
 
+def _may_be_piece(block: Block, stamp: Block, s: FurnitureSettings) -> bool:
+    """To the stamp's right, on its row, in its size."""
+    if block is stamp or block.bbox.x0 < stamp.bbox.x0 or not block.lines:
+        return False
+    if abs(block.lines[0].size - stamp.lines[0].size) > s.stamp_size_tolerance_pt:
+        return False
+    lower = min(stamp.bbox.height, block.bbox.height)
+    return block.bbox.y_overlap(stamp.bbox) >= s.stamp_row_overlap_share * lower
+
+
 def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Top-band lines at one height and size, smaller than the body, on most pages."""
-    body = _body_size(pages)
+    body = typical_size(b for p in pages for b in p.blocks if b.kind == BlockKind.PARAGRAPH)
     slots: dict[float, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
         for block in _band_blocks(page, s):
@@ -208,16 +214,6 @@ def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
             if len({number for _, number, _ in cluster}) >= needed:
                 found.update((number, block_id) for _, number, block_id in cluster)
     return found
-
-
-def _body_size(pages: list[Page]) -> float:
-    weights: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for block in page.blocks:
-            if block.kind == BlockKind.PARAGRAPH:
-                for line in block.lines:
-                    weights[line.size] += len(line.text)
-    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
 
 
 def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunkcli.layout.settings import OrderSettings
+from chunkcli.layout.sizes import typical_size
+from chunkcli.layout_settings import OrderSettings
 from chunkcli.model import BBox, Block, BlockKind
 
 
@@ -190,7 +191,7 @@ def _leads_past_gutter(  # noqa: PLR0913 - the band, its neighbours and the sett
         return False
     if not all(_lines_beside(section, g, s) for g in gutters):
         return False  # labels of a diagram, not columns of text
-    return _largest_size(band) >= s.banner_size_ratio * _typical_size(section)
+    return _largest_size(band) >= s.banner_size_ratio * typical_size(section)
 
 
 def _lines_beside(section: list[Block], gutter: Gap, s: OrderSettings) -> bool:
@@ -207,15 +208,6 @@ def _crosses(blocks: list[Block], gutters: list[Gap]) -> bool:
 
 def _largest_size(blocks: list[Block]) -> float:
     return max((line.size for b in blocks for line in b.lines), default=0.0)
-
-
-def _typical_size(blocks: list[Block]) -> float:
-    """The size most of the characters are set in."""
-    weights: dict[float, int] = {}
-    for block in blocks:
-        for line in block.lines:
-            weights[line.size] = weights.get(line.size, 0) + len(line.text)
-    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
 
 
 def _empty_ranges(boxes: Sequence[BBox], left: float, right: float, s: OrderSettings) -> list[Gap]:

@@ -19,9 +19,15 @@ __all__ = ["SPLIT_VERSION", "SplitOptions", "default_doc_id", "split_markdown"]
 _LAZY = frozenset({"split_markdown", "default_doc_id"})
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        from chunkcli.split import run
+if not TYPE_CHECKING:  # mypy reads the imports above: a mistyped name stays an error
 
-        return getattr(run, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str) -> object:
+        if name in _LAZY:
+            from chunkcli.split import run
+
+            return getattr(run, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -34,6 +34,20 @@ class SplitSettings:
     auto_min_articles: int = 3
     auto_article_share: float = 0.5
 
+    def validate(self) -> None:
+        """Raise UsageError naming the first setting out of range (NaN is out of every range)."""
+        if not 0.0 < self.max_prefix_share <= 1.0:
+            raise UsageError(f"max_prefix_share must be in (0, 1], got {self.max_prefix_share}")
+        if not 0.0 <= self.auto_article_share <= 1.0:
+            raise UsageError(
+                f"auto_article_share must be in [0, 1], got {self.auto_article_share}"
+            )
+        if self.caption_max_chars < 0 or self.auto_min_articles < 0:
+            raise UsageError(
+                "caption_max_chars and auto_min_articles must be >= 0, got "
+                f"{self.caption_max_chars} and {self.auto_min_articles}"
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class SplitOptions:
@@ -69,6 +83,7 @@ class SplitOptions:
             raise UsageError(f"--mode must be one of {choices}, got {self.mode!r}")
         if self.rows_per_chunk < 1:
             raise UsageError(f"--rows-per-chunk must be at least 1, got {self.rows_per_chunk}")
+        self.settings.validate()
         return self
 
     @property
@@ -95,7 +110,11 @@ class SplitOptions:
                 config["mode_requested"] = "auto"
         if used_mode == "rows":
             config["rows_per_chunk"] = self.rows_per_chunk
-        tuned = {k: v for k, v in asdict(self.settings).items() if v != _DEFAULT_SETTINGS[k]}
+        tuned = {
+            k: v
+            for k, v in asdict(self.settings).items()
+            if v != _DEFAULT_SETTINGS[k] and (self.mode == "auto" or not k.startswith("auto_"))
+        }
         if tuned:  # a tuned threshold can move a boundary: it is part of the ids
             config["settings"] = tuned
         return config

@@ -41,11 +41,13 @@ class FurnitureSettings:
     running_slot_share: float = 0.6
     smaller_than_body_pt: float = 0.5
     # A download stamp takes the blocks beside it on its row (bmj.com sets "Downloaded from ",
-    # the link and the date as separate pieces, 0-4 pt apart at 9 pt): a piece whose
-    # vertical extent overlaps the stamp's by this share of the lower one, at most this many
-    # font sizes after the previous piece.
-    same_row_share: float = 0.5
-    stamp_piece_gap_em: float = 2.0
+    # the link and the date as separate pieces, 0-4 pt apart at 9 pt): a piece in the stamp's
+    # size (within stamp_size_tolerance_pt) whose vertical extent overlaps the stamp's by this
+    # share of the lower one, at most this many font sizes after the previous piece (column
+    # gutters are 12-18 pt: a body line in the next column is not a piece).
+    stamp_row_overlap_share: float = 0.5
+    stamp_piece_gap_em: float = 1.0
+    stamp_size_tolerance_pt: float = 0.5
     # A paragraph of at least this many rule marks and nothing else is a rule set in type
     # (a bmj.com page draws its rules as 23-80 spaced dots); "* * *" (a section break) and
     # "..." in a table cell are shorter.
