@@ -263,6 +263,14 @@ OcrDpiOption = Annotated[
     int,
     typer.Option("--ocr-dpi", min=50, max=600, metavar="DPI", help="Resolution of OCR'd pages."),
 ]
+OcrEngineOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr-engine", metavar="tesseract|rapidocr",
+        help="OCR engine: tesseract (default) or rapidocr (pip install 'chunkcli[rapidocr]'; "
+        "Japanese, Chinese, English, Latin scripts; no Korean).",
+    ),
+]
 OcrMinConfidenceOption = Annotated[
     float,
     typer.Option(
@@ -272,15 +280,18 @@ OcrMinConfidenceOption = Annotated[
 ]
 
 
-def _with_ocr(
-    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None
+def _with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
+    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None, engine: str
 ) -> ConvertOptions:
     """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
-    Tesseract processes (in folder mode the files run in parallel instead: jobs=1)."""
+    engine processes or threads (in folder mode the files run in parallel instead: jobs=1)."""
     import dataclasses
     import os
 
     from chunkcli.ocr import OcrMode, OcrOptions
+    from chunkcli.ocr.options import ENGINES
+    from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
+    from chunkcli.ocr.rapidocr import unreadable_languages
 
     try:
         ocr_mode = OcrMode(mode)
@@ -290,7 +301,18 @@ def _with_ocr(
         ) from None
     if not lang.strip() or any(not part for part in lang.split("+")):
         raise typer.BadParameter(f"{lang!r} is no language list", param_hint="--ocr-lang")
-    ocr = OcrOptions(mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1)
+    if engine not in ENGINES:
+        raise typer.BadParameter(
+            f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
+        )
+    if engine == RAPIDOCR and unreadable_languages(lang):
+        raise typer.BadParameter(
+            f"RapidOCR's bundled model cannot read {unreadable_languages(lang)}: "
+            "use --ocr-engine tesseract", param_hint="--ocr-lang",
+        )  # fmt: skip
+    ocr = OcrOptions(
+        mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1, engine=engine
+    )
     return dataclasses.replace(options, ocr=ocr)
 
 
@@ -324,6 +346,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ocr: OcrModeOption = "auto",
     ocr_lang: OcrLangOption = "auto",
     ocr_dpi: OcrDpiOption = 200,
+    ocr_engine: OcrEngineOption = "tesseract",
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -342,8 +365,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert papers/ -o md/ --engine ray --ray-address auto
       chunkcli convert scan.pdf --ocr-lang jpn --ocr-dpi 300 -o scan.md
 
-    Pages without a text layer are read by OCR (Tesseract); their page marker carries the
-    confidence: <!-- page 3: ocr conf=0.91 engine=tesseract -->.
+    Pages without a text layer are read by OCR (Tesseract, or RapidOCR with --ocr-engine
+    rapidocr); their page marker carries the confidence:
+    <!-- page 3: ocr conf=0.91 engine=tesseract -->.
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -352,7 +376,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     with reporting_errors():
         options = _convert_options(pages, password, tables=not no_tables)
     folder_mode = _is_folder_mode(inputs, output)
-    options = _with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs)
+    options = _with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs, ocr_engine)
     if _engine(engine, ray_address) == "ray":
         _convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
     elif folder_mode:

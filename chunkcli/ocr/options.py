@@ -19,7 +19,8 @@ class OcrMode(StrEnum):
 # -kor, -eng), in the order auto-detection tries them.
 AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
-ENGINES = ("tesseract",)
+# Tesseract (the default, Debian packages) or RapidOCR (the `rapidocr` extra, models in its wheel).
+ENGINES = ("tesseract", "rapidocr")
 # What to install when the engine is missing (Debian/Ubuntu; the README lists other systems).
 INSTALL_HINT = (
     "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert "
@@ -72,10 +73,11 @@ class OcrOptions:
     lang: str = AUTO
     # 200 dpi: Japanese at 0.97-0.998 character similarity; see the README's OCR table.
     dpi: int = 200
-    engine: str = "tesseract"
+    engine: str = "tesseract"  # one of ENGINES
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
     tesseract_cmd: str = "tesseract"
-    # Tesseract processes at once for one document's pages (each runs one thread).
+    # Pages read at once for one document (Tesseract processes or RapidOCR threads, one thread
+    # each).
     jobs: int = 1
     # One page's OCR is stopped after this long (a runaway page must not hang the worker).
     page_timeout_s: float = 120.0

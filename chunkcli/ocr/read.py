@@ -1,8 +1,10 @@
-"""Pages of an open PDF -> OCR readings: render each page, pick the language, run Tesseract.
+"""Pages of an open PDF -> OCR readings: render each page, pick the language, run the engine
+(Tesseract; or RapidOCR, which has one multilingual model and needs no language choice).
 
 Pages are rendered one at a time in this thread (MuPDF documents are not thread-safe) and read
-by up to `jobs` Tesseract processes at once (threads only wait for them). Readings come back
-by page number, so the result does not depend on `jobs`.
+by up to `jobs` Tesseract processes at once (threads only wait for them; RapidOCR's ONNX
+sessions run in those threads, releasing the GIL). Readings come back by page number, so the
+result does not depend on `jobs`.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -10,9 +12,10 @@ by page number, so the result does not depend on `jobs`.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -23,6 +26,15 @@ import pymupdf
 from chunkcli.model import Line
 from chunkcli.ocr.lines import words_to_lines
 from chunkcli.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
+from chunkcli.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
+from chunkcli.ocr.rapidocr import (
+    MODEL_LANG,
+    is_vertical,
+    rapidocr_version,
+    run_rapidocr,
+    unreadable_languages,
+)
 from chunkcli.ocr.tesseract import (
     OcrFailed,
     OcrWord,
@@ -59,8 +71,8 @@ class OcrRun:
     """The readings of a document's pages, the engine that made them and what went wrong."""
 
     readings: tuple[OcrReading, ...] = ()
-    engine: str = ""  # "tesseract"; "" when nothing ran
-    version: str = ""  # "tesseract 5.3.0": OCR output depends on it
+    engine: str = ""  # "tesseract" or "rapidocr"; "" when nothing ran
+    version: str = ""  # "tesseract 5.3.0", "rapidocr 3.10.0": OCR output depends on it
     notes: tuple[str, ...] = ()  # one line per page that failed
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
@@ -69,6 +81,8 @@ def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions
     """Read the given 1-based pages by OCR; a missing engine gives one note and no readings."""
     if not numbers:
         return OcrRun()
+    if options.engine == RAPIDOCR:
+        return _rapidocr_pages(doc, numbers, options)
     version = tesseract_version(options.tesseract_cmd)
     if version is None:
         return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
@@ -83,11 +97,32 @@ def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions
                 options.lang
             )
             langs = retry_languages(lang, auto, installed)
-            readings, notes = _read_all(doc, numbers, langs, options, pool)
+            read = functools.partial(read_page, langs=langs, options=options)
+            readings, notes = _read_all(doc, numbers, read, options, pool)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return OcrRun(tuple(readings), options.engine, version, tuple(notes))
+
+
+def _rapidocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions) -> OcrRun:
+    """The pages read by RapidOCR's bundled model; one note when it is missing or the
+    language asked for is one it cannot read."""
+    unreadable = "" if options.lang == AUTO else unreadable_languages(options.lang)
+    if unreadable:
+        return OcrRun(missing=f"RapidOCR's bundled model cannot read {unreadable} "
+                      "(use --ocr-engine tesseract)")  # fmt: skip
+    version = rapidocr_version()
+    if version is None:
+        return OcrRun(missing=f"rapidocr is not installed (install: {RAPIDOCR_HINT})")
+    read = functools.partial(read_page_rapidocr, options=options)
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        try:
+            readings, notes = _read_all(doc, numbers, read, options, pool)
+        except BaseException:  # a timeout: do not wait for the queued pages
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return OcrRun(tuple(readings), RAPIDOCR, version, tuple(notes))
 
 
 def _missing_languages(lang: str, installed: frozenset[str]) -> str:
@@ -98,7 +133,7 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
 def _read_all(
     doc: pymupdf.Document,
     numbers: Sequence[int],
-    langs: tuple[str, ...],
+    read: Callable[[int, PageImage], OcrReading],
     options: OcrOptions,
     pool: ThreadPoolExecutor,
 ) -> tuple[list[OcrReading], list[str]]:
@@ -119,7 +154,7 @@ def _read_all(
             continue
         if image.dark_share > options.settings.max_dark_share:
             continue  # a photograph or a dark picture, not text: it stays an image-only page
-        futures.append((number, pool.submit(read_page, number, image, langs, options)))
+        futures.append((number, pool.submit(read, number, image)))
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
             futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
@@ -200,6 +235,15 @@ def read_page(
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
     return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+
+
+def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> OcrReading:
+    """OCR one rendered page with RapidOCR: no language or layout retries (one model reads
+    every script it knows, and its detector finds the lines); vertical when most lines are."""
+    words = run_rapidocr(image.png)
+    scale = POINTS_PER_INCH / image.dpi
+    lines = words_to_lines(words, scale, is_vertical(words), options.settings)
+    return OcrReading(number, tuple(lines), round(page_confidence(words), 4), MODEL_LANG)
 
 
 def _confident_chars(words: Sequence[OcrWord]) -> float:
