@@ -223,8 +223,20 @@ def cycle_collector_paused() -> Iterator[None]:
 @contextlib.contextmanager
 def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
     """A transient bar on stderr when it is a terminal (and not -q); else nothing is drawn."""
-    if quiet or not stderr_is_terminal() or total < 2:
-        yield lambda name: None
+    with page_progress_bar(label, total, quiet) as step:
+        yield lambda name: step(name, 1)
+
+
+def progress_drawn(quiet: bool) -> bool:
+    """Whether a progress bar would be drawn (worth counting pages for)."""
+    return not quiet and stderr_is_terminal()
+
+
+@contextlib.contextmanager
+def page_progress_bar(label: str, total: int, quiet: bool) -> Iterator[PageStep]:
+    """progress_bar whose steps advance by a given count (pages)."""
+    if not progress_drawn(quiet) or total < 2:
+        yield lambda name, advance: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -232,13 +244,16 @@ def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
                TextColumn("{task.description}"))  # fmt: skip
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task("", total=total)
-        yield lambda name: progress.update(task, advance=1, description=escape(name[:40]))
+        yield lambda name, advance: progress.update(
+            task, advance=advance, description=escape(name[:40])
+        )
 
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     ProgressStep = Callable[[str], None]
+    PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
 
 
 # --- OCR options (convert, check) ----------------------------------------------------------
@@ -442,8 +457,12 @@ def _convert_file(  # noqa: PLR0913 - the command's options, passed on
     target = None if output in (None, "-") else Path(output)
     if target is not None and target.resolve() == pdf.resolve():
         raise typer.BadParameter(f"{output} is the input PDF itself", param_hint="--output")
-    with reporting_errors():
-        outcome, markdown = convert_file(pdf, target, options, jobs=jobs, timeout_s=timeout)
+    counts = _page_counts([pdf], options, quiet)
+    with reporting_errors(), page_progress_bar("pages", counts[pdf], quiet) as step:
+        told = _PagesTold(counts, step)
+        outcome, markdown = convert_file(
+            pdf, target, options, jobs=jobs, timeout_s=timeout, on_pages=told.pages
+        )
     for warning in page_warnings(outcome):
         _note(f"warning: {warning}", quiet)
     if markdown is not None:
@@ -486,19 +505,51 @@ def _run_batch(  # noqa: PLR0913 - the command's options, passed on
     quiet: bool,
     done: list[int],
 ) -> BatchSummary:
-    """convert_many, counting finished files (for Ctrl-C) and drawing progress."""
+    """convert_many, counting finished files (for Ctrl-C) and drawing progress in pages: a
+    file's OCR pages as they are read, its other pages when it is done."""
     from chunkcli.batch import convert_many
 
     jobs, timeout = pool
-    with progress_bar("converting", len(pdfs), quiet) as step:
+    counts = _page_counts([pdf for pdf, _ in pdfs], options, quiet)
+    with page_progress_bar("pages", sum(counts.values()), quiet) as step:
+        told = _PagesTold(counts, step)
 
         def finished(outcome: object) -> None:
             done[0] += 1
-            step(getattr(outcome, "source", Path("")).name)
+            told.finished(getattr(outcome, "source", Path("")))
 
         return convert_many(
-            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished
-        )
+            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished,
+            on_pages=told.pages,
+        )  # fmt: skip
+
+
+def _page_counts(pdfs: list[Path], options: ConvertOptions, quiet: bool) -> dict[Path, int]:
+    """Each file's pages when a bar is drawn (opening every file costs ~1 ms each); 1 each
+    otherwise."""
+    from chunkcli.batch import pages_to_convert
+
+    if not progress_drawn(quiet):
+        return dict.fromkeys(pdfs, 1)
+    return {pdf: pages_to_convert(pdf, options.pages) for pdf in pdfs}
+
+
+class _PagesTold:
+    """Turns (file, pages done so far) reports and finished files into page steps."""
+
+    def __init__(self, counts: dict[Path, int], step: PageStep) -> None:
+        self.counts, self.step, self.told = counts, step, dict.fromkeys(counts, 0)
+
+    def pages(self, pdf: Path, done: int) -> None:
+        advance = min(done, self.counts.get(pdf, done)) - self.told.get(pdf, 0)
+        if advance > 0:
+            self.told[pdf] = self.told.get(pdf, 0) + advance
+            self.step(f"{pdf.name}: OCR", advance)
+
+    def finished(self, pdf: Path) -> None:
+        advance = self.counts.get(pdf, 1) - self.told.get(pdf, 0)
+        self.told[pdf] = self.counts.get(pdf, 1)
+        self.step(pdf.name, max(0, advance))
 
 
 # --- split ---------------------------------------------------------------------------------

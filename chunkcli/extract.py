@@ -36,7 +36,7 @@ from chunkcli.model import (
     Span,
 )
 from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.ocr.read import OcrRun, ocr_pages
+from chunkcli.ocr.read import OcrRun, PagesDone, ocr_pages
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
@@ -102,16 +102,18 @@ def extract_document(
     pages: tuple[int, ...] | None = None,
     find_tables: bool = True,
     ocr: OcrOptions | None = None,
+    on_ocr_pages: PagesDone | None = None,
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks; with `ocr`,
-    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR."""
+    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR
+    (`on_ocr_pages` hears how many of them are done, for progress)."""
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     run = OcrRun()
     if ocr is not None and ocr.mode != OcrMode.NEVER:
         wanted = [p.number for p in extracted if needs_ocr(p, ocr.mode)]
-        run = ocr_pages(doc, wanted, ocr)
+        run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)

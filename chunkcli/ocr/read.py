@@ -77,12 +77,22 @@ class OcrRun:
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
 
-def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions) -> OcrRun:
-    """Read the given 1-based pages by OCR; a missing engine gives one note and no readings."""
+# Called with the number of pages read so far (1, 2, ...), in page order, from this thread.
+PagesDone = Callable[[int], None]
+
+
+def ocr_pages(
+    doc: pymupdf.Document,
+    numbers: Sequence[int],
+    options: OcrOptions,
+    on_pages: PagesDone | None = None,
+) -> OcrRun:
+    """Read the given 1-based pages by OCR; a missing engine gives one note and no readings.
+    `on_pages` hears how many pages are done as they finish (progress)."""
     if not numbers:
         return OcrRun()
     if options.engine == RAPIDOCR:
-        return _rapidocr_pages(doc, numbers, options)
+        return _rapidocr_pages(doc, numbers, options, on_pages)
     version = tesseract_version(options.tesseract_cmd)
     if version is None:
         return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
@@ -98,14 +108,16 @@ def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions
             )
             langs = retry_languages(lang, auto, installed)
             read = functools.partial(read_page, langs=langs, options=options)
-            readings, notes = _read_all(doc, numbers, read, options, pool)
+            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return OcrRun(tuple(readings), options.engine, version, tuple(notes))
 
 
-def _rapidocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions) -> OcrRun:
+def _rapidocr_pages(
+    doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions, on_pages: PagesDone | None
+) -> OcrRun:
     """The pages read by RapidOCR's bundled model; one note when it is missing or the
     language asked for is one it cannot read."""
     unreadable = "" if options.lang == AUTO else unreadable_languages(options.lang)
@@ -118,7 +130,7 @@ def _rapidocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrO
     read = functools.partial(read_page_rapidocr, options=options)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            readings, notes = _read_all(doc, numbers, read, options, pool)
+            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -130,16 +142,18 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
     return "+".join(part for part in wanted if part not in installed)
 
 
-def _read_all(
+def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, progress
     doc: pymupdf.Document,
     numbers: Sequence[int],
     read: Callable[[int, PageImage], OcrReading],
     options: OcrOptions,
     pool: ThreadPoolExecutor,
+    on_pages: PagesDone | None = None,
 ) -> tuple[list[OcrReading], list[str]]:
-    """Render page by page, keeping at most two pages per Tesseract process waiting."""
+    """Render page by page, keeping at most two pages per engine process waiting."""
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
+    progress = _Progress(on_pages)
     started = time.perf_counter()
     for index, number in enumerate(numbers):
         if options.budget_s > 0 and time.perf_counter() - started > options.budget_s:
@@ -158,13 +172,32 @@ def _read_all(
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
             futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
+        progress.tell([future for _, future in futures])
     readings = []
     for number, future in futures:
         try:
             readings.append(future.result())
         except OcrFailed as exc:
             notes.append(f"page {number}: OCR failed: {exc}")
+        progress.tell([future for _, future in futures])
     return readings, notes
+
+
+@dataclass(slots=True)
+class _Progress:
+    """Tells `on_pages` how many pages are done, counting the finished ones in page order (so
+    the count only grows), from the thread that renders (never from the engine's threads)."""
+
+    on_pages: PagesDone | None
+    told: int = 0
+
+    def tell(self, futures: Sequence[Future[OcrReading]]) -> None:
+        if self.on_pages is None:
+            return
+        done = next((i for i, future in enumerate(futures) if not future.done()), len(futures))
+        if done > self.told:
+            self.told = done
+            self.on_pages(done)
 
 
 @dataclass(frozen=True, slots=True)
