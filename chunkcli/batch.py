@@ -125,17 +125,14 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 # --- converting one file with a time limit ----------------------------------------------------
 
 
-# OCR may use this share of a file's --timeout; pages it does not reach stay without text (with a
-# note) instead of the whole file failing. Seen: j-bunpu2023 (14 pages to OCR) timed out at 120 s
-# under load; the rest of the time is the text pages' extraction and layout.
-OCR_TIMEOUT_SHARE = 0.6
-
-
-def _with_ocr_budget(options: ConvertOptions, timeout_s: float) -> ConvertOptions:
-    if timeout_s <= 0 or options.ocr.budget_s > 0:
+def _with_ocr_deadline(options: ConvertOptions, timeout_s: float) -> ConvertOptions:
+    """OCR learns when --timeout will stop this file, so that it starts no page it cannot
+    finish (pages not reached stay without text, with a note) instead of the whole file
+    failing. Seen: j-bunpu2023 (14 pages to OCR) timed out whole at 120 s under load."""
+    if timeout_s <= 0 or options.ocr.deadline > 0:
         return options
-    budget = dataclasses.replace(options.ocr, budget_s=timeout_s * OCR_TIMEOUT_SHARE)
-    return dataclasses.replace(options, ocr=budget)
+    ocr = dataclasses.replace(options.ocr, deadline=time.monotonic() + timeout_s)
+    return dataclasses.replace(options, ocr=ocr)
 
 
 def convert_with_time_limit(
@@ -152,7 +149,7 @@ def convert_with_time_limit(
 
     Raises UsageError when --pages selects none of the file's pages.
     """
-    options = _with_ocr_budget(options, timeout_s)
+    options = _with_ocr_deadline(options, timeout_s)
     with time_limit(timeout_s, path):
         if data is None:
             result = convert_pdf(path, options, on_ocr_pages=on_pages)

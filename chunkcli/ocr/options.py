@@ -81,8 +81,11 @@ class OcrOptions:
     jobs: int = 1
     # One page's OCR is stopped after this long (a runaway page must not hang the worker).
     page_timeout_s: float = 120.0
-    # Seconds the whole document's OCR may take (0 = no limit). Pages not reached in time stay
-    # marked as before (no text layer) with a note, so a file with many scanned pages is not
-    # lost whole at --timeout: batch sets it to a share of --timeout (OCR_TIMEOUT_SHARE).
+    # Seconds the whole document's OCR may take (0 = no limit), for library callers.
     budget_s: float = 0.0
+    # time.monotonic() by which the whole conversion must end (0 = none): batch sets it from
+    # --timeout. OCR starts no page that would not end by then at the seconds per page it
+    # measures, so pages not reached stay marked as before (no text layer) with a note
+    # instead of the whole file failing at --timeout.
+    deadline: float = 0.0
     settings: OcrSettings = OcrSettings()

@@ -154,12 +154,12 @@ def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, pro
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
     progress = _Progress(on_pages)
-    started = time.perf_counter()
+    started = _clock()
+    reserve_s = AFTER_OCR_S_PER_PAGE * doc.page_count
     for index, number in enumerate(numbers):
-        if options.budget_s > 0 and time.perf_counter() - started > options.budget_s:
-            left = format_page_ranges(numbers[index:])
-            notes.append(f"page {left}: not read by OCR: its time budget "
-                         f"({options.budget_s:g} s, a share of --timeout) ran out")  # fmt: skip
+        reason = _out_of_time(options, started, [f for _, f in futures], reserve_s)
+        if reason:
+            notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
             break
         try:
             image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
@@ -181,6 +181,42 @@ def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, pro
             notes.append(f"page {number}: OCR failed: {exc}")
         progress.tell([future for _, future in futures])
     return readings, notes
+
+
+# The clock OCR's time limits read (tests replace it).
+_clock = time.monotonic
+# Each page of the document still needs this long after OCR (tables on the OCR lines, layout,
+# Markdown): chunkcli converts 112-129 text pages/s on one core (README, Benchmarks), under
+# 0.01 s a page; twice that leaves room for a loaded machine.
+AFTER_OCR_S_PER_PAGE = 0.02
+
+
+def _out_of_time(
+    options: OcrOptions, started: float, futures: Sequence[Future[OcrReading]], reserve_s: float
+) -> str:
+    """Why OCR must not start another page ("" when it may): its own budget_s has passed, or
+    the file's deadline (--timeout) cannot fit the pages in flight and one more at the seconds
+    per page measured so far, plus `reserve_s` for the stages after OCR. Until a page is done
+    there is nothing to measure: then at most `jobs` pages are in flight, and the next one
+    waits for the first reading."""
+    if options.budget_s > 0 and _clock() - started > options.budget_s:
+        return f"its time budget ({options.budget_s:g} s) ran out"
+    if options.deadline <= 0 or not futures:
+        return ""
+    if not any(future.done() for future in futures) and len(futures) >= max(1, options.jobs):
+        futures[0].exception()  # wait for one reading to measure
+    now = _clock()
+    done = sum(future.done() for future in futures)
+    per_page = (now - started) / max(1, done)
+    if next_page_fits(now, per_page, len(futures) - done, options.deadline - reserve_s):
+        return ""
+    return f"the file's --timeout would run out first ({per_page:.1f} s a page so far)"
+
+
+def next_page_fits(now: float, per_page: float, in_flight: int, deadline: float) -> bool:
+    """Whether the pages in flight and one more, `per_page` seconds each (wall time per page
+    done, so pages read in parallel count once), end by `deadline`."""
+    return now + (in_flight + 1) * per_page <= deadline
 
 
 @dataclass(slots=True)
