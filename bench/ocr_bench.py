@@ -13,6 +13,8 @@ threshold for pages whose accuracy is really bad, and Spearman's rank correlatio
 chunkcli reads on the corpus' real scans (no ground truth: confidence and characters).
 
     nice -n 10 .venv/bin/python bench/ocr_bench.py                 # everything (~15 min)
+    nice -n 10 .venv/bin/python bench/ocr_bench.py --engines rapidocr --no-peer
+    nice -n 10 .venv/bin/python bench/ocr_bench.py --parallel      # --jobs 1 vs 2, one file
     .venv/bin/python bench/ocr_bench.py --qualities 200dpi --langs ja --no-peer --no-real
 
 Deterministic apart from the timings: fixed pages, seeded noise, both tools at 200 dpi.
@@ -50,12 +52,13 @@ CORPUS = next(
     ROOT.parent / "shared" / "corpus" / "pdfs",
 )
 SAMPLES = ROOT / "samples"
-# Body-text pages (no tables of contents: dot leaders are a separate problem), chosen once.
+# Body-text pages (no tables of contents: dot leaders are a separate problem), chosen once;
+# seven pages keep a run near 15 minutes on the shared 2-core machine (the 2026-12-02 run with
+# an eighth page, a second Japanese corpus page, took 21 min at load 3.5-5.6: 424 CPU s).
 PAGES: dict[str, list[tuple[Path, int]]] = {
     "ja": [
         (SAMPLES / "japanese_manual.pdf", 1),
         (CORPUS / "ja-rag-cloud_policy_20210910.pdf", 5),
-        (CORPUS / "ja-rag-①地域脱炭素ロードマップ.pdf", 4),
     ],
     "ko": [
         (CORPUS / "odl-2125318_의사국_의안과_의안원문_hwp.pdf", 2),
@@ -77,15 +80,18 @@ QUALITIES = (
     ScanQuality("200-noise", dpi=200, noise=25.0, seed=1),
     ScanQuality("200-rot1.5", dpi=200, rotate=1.5),
 )
-# The corpus' real scans (manifest: scanned, image-only pages), at most two pages each.
+# The corpus' real scans (manifest: scanned, image-only pages), one or two pages each.
 REAL_SCANS: list[tuple[str, tuple[int, ...]]] = [
-    ("mineru-small_ocr.pdf", (1, 2)),
+    ("mineru-small_ocr.pdf", (1,)),
     ("ja-rag-190619_06.pdf", (10, 19)),
     ("odl-chinese_scan.pdf", (1,)),
     ("pdfjs-scan-bad.pdf", (1,)),
     ("olmocr-lincoln_letter.pdf", (1,)),
     ("olmocr-buildingnotes.pdf", (1,)),
 ]
+# --parallel: one Japanese document of this many scanned pages, read at --jobs 1 and 2.
+PARALLEL_SOURCE = "ja-rag-cloud_policy_20210910.pdf"
+PARALLEL_PAGES = (5, 6, 7, 8, 9, 10)
 TESSERACT_LANG = {"ja": "jpn", "ko": "kor", "en": "eng", "vertical": "jpn_vert"}
 OCR_DPI = 200  # chunkcli's default; the peer is given the same
 BAD_ACCURACY = 0.8  # a page read below this loses too much for retrieval
@@ -290,6 +296,44 @@ def real_scans(corpus: Path, engines: list[str]) -> list[str]:
     return lines
 
 
+def parallel(corpus: Path, folder: Path, rounds: int = 2) -> list[str]:
+    """`chunkcli convert` of one scanned document (PARALLEL_PAGES) at --jobs 1 and --jobs 2,
+    alternating, as the CLI runs it: wall and CPU seconds per page (CPU includes workers and
+    Tesseract children)."""
+    import subprocess
+
+    source = corpus / PARALLEL_SOURCE
+    if not source.exists():
+        return [f"missing, skipped: {source}"]
+    scan = scan_pdf(source, folder / "parallel.pdf", QUALITIES[1], list(PARALLEL_PAGES))
+    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    outputs: dict[int, bytes] = {}
+    for _ in range(rounds):
+        for jobs in (1, 2):
+            before, started = _children_cpu(), time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "chunkcli", "convert", str(scan), "--jobs", str(jobs),
+                 "--ocr-lang", "jpn", "--timeout", "0"],
+                capture_output=True, check=True, cwd=ROOT,
+            )  # fmt: skip
+            runs[jobs].append((time.perf_counter() - started, _children_cpu() - before))
+            outputs[jobs] = done.stdout
+    pages = len(PARALLEL_PAGES)
+    lines = [f"{pages} scanned pages ({PARALLEL_SOURCE} p. {PARALLEL_PAGES[0]}-"
+             f"{PARALLEL_PAGES[-1]}, 200 dpi, --ocr-lang jpn), {rounds} runs each; "
+             f"output identical: {outputs[1] == outputs[2]}"]  # fmt: skip
+    for jobs, measured in runs.items():
+        wall = statistics.median(w for w, _ in measured) / pages
+        cpu = statistics.median(c for _, c in measured) / pages
+        lines.append(f"--jobs {jobs}: {wall:.2f} s/page wall, {cpu:.2f} CPU s/page")
+    return lines
+
+
+def _children_cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
+
+
 def chosen_pages(langs: list[str], folder: Path) -> dict[str, list[tuple[Path, int]]]:
     """PAGES of the given languages that exist here (the generated page is made in folder)."""
     from tests.pdf_factory import make_pdf
@@ -326,10 +370,19 @@ def main() -> None:  # noqa: C901 - a driver: option plumbing and printing
     parser.add_argument("--qualities", default=",".join(q.name for q in QUALITIES))
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--no-real", action="store_true", help="skip the corpus' real scans")
-    parser.add_argument("--engines", default="tesseract,rapidocr",
-                        help="chunkcli engines (rapidocr only when installed)")  # fmt: skip
+    parser.add_argument("--parallel", action="store_true",
+                        help="only: one scanned document converted at --jobs 1 and 2")  # fmt: skip
+    parser.add_argument("--engines", default="tesseract",
+                        help="chunkcli's engines: tesseract, rapidocr (when installed; "
+                        "it costs more: run it alone, --engines rapidocr --no-peer)")  # fmt: skip
     args = parser.parse_args()
     os.environ.setdefault("TESSDATA_PREFIX", TESSDATA)
+    if args.parallel:
+        with tempfile.TemporaryDirectory(prefix="ocr-bench-") as tmp:
+            load = os.getloadavg()[0]
+            print("\n".join(parallel(args.corpus, Path(tmp))))
+            print(f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+        return
     engines = [e for e in args.engines.split(",") if e != "rapidocr" or rapidocr_available()]
     tools: dict[str, Callable[[Path, str, int], tuple[list[str], list[float | None]]]] = {}
     for engine in engines:
