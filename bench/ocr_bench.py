@@ -54,7 +54,8 @@ CORPUS = next(
 SAMPLES = ROOT / "samples"
 # Body-text pages (no tables of contents: dot leaders are a separate problem), chosen once;
 # seven pages keep a run near 15 minutes on the shared 2-core machine (the 2026-12-02 run with
-# an eighth page, a second Japanese corpus page, took 21 min at load 3.5-5.6: 424 CPU s).
+# an eighth page, a second Japanese corpus page, and six qualities took 21 min at load 3.5-5.6:
+# 424 CPU s; seven pages at six qualities 10 min at load 2.9-5.8).
 PAGES: dict[str, list[tuple[Path, int]]] = {
     "ja": [
         (SAMPLES / "japanese_manual.pdf", 1),
@@ -79,6 +80,8 @@ QUALITIES = (
     ScanQuality("150-blur", dpi=150, blur=2),
     ScanQuality("200-noise", dpi=200, noise=25.0, seed=1),
     ScanQuality("200-rot1.5", dpi=200, rotate=1.5),
+    # A really bad scan (tests' DEGRADED): so that the confidence threshold meets bad pages.
+    ScanQuality("72-blur-rot1", dpi=72, blur=2, rotate=1.0),
 )
 # The corpus' real scans (manifest: scanned, image-only pages), one or two pages each.
 REAL_SCANS: list[tuple[str, tuple[int, ...]]] = [
