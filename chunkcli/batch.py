@@ -25,9 +25,10 @@ from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.inputs import DEFAULT_TIMEOUT_S, walk_folder
 from chunkcli.model import ConvertResult
+from chunkcli.ocr.read import PagesDone
 from chunkcli.pagespec import format_page_ranges as page_ranges
 from chunkcli.pipeline import ConvertOptions, convert_pdf
-from chunkcli.workers import run_in_workers, time_limit
+from chunkcli.workers import OnPages, run_in_workers, time_limit
 
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
 MAX_FILES_LISTED = 10
@@ -124,33 +125,36 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 # --- converting one file with a time limit ----------------------------------------------------
 
 
-# OCR may use this share of a file's --timeout; pages it does not reach stay without text (with a
-# note) instead of the whole file failing. Seen: j-bunpu2023 (14 pages to OCR) timed out at 120 s
-# under load; the rest of the time is the text pages' extraction and layout.
-OCR_TIMEOUT_SHARE = 0.6
-
-
-def _with_ocr_budget(options: ConvertOptions, timeout_s: float) -> ConvertOptions:
-    if timeout_s <= 0 or options.ocr.budget_s > 0:
+def _with_ocr_deadline(options: ConvertOptions, timeout_s: float) -> ConvertOptions:
+    """OCR learns when --timeout will stop this file, so that it starts no page it cannot
+    finish (pages not reached stay without text, with a note) instead of the whole file
+    failing. Seen: j-bunpu2023 (14 pages to OCR) timed out whole at 120 s under load."""
+    if timeout_s <= 0 or options.ocr.deadline > 0:
         return options
-    budget = dataclasses.replace(options.ocr, budget_s=timeout_s * OCR_TIMEOUT_SHARE)
-    return dataclasses.replace(options, ocr=budget)
+    ocr = dataclasses.replace(options.ocr, deadline=time.monotonic() + timeout_s)
+    return dataclasses.replace(options, ocr=ocr)
 
 
 def convert_with_time_limit(
-    path: Path, options: ConvertOptions, timeout_s: float, *, data: bytes | None = None
+    path: Path,
+    options: ConvertOptions,
+    timeout_s: float,
+    *,
+    data: bytes | None = None,
+    on_pages: PagesDone | None = None,
 ) -> ConvertResult:
     """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds; with `data`,
     the PDF is those bytes and `path` only names it (a file read elsewhere, e.g. by Ray).
+    `on_pages` hears how many pages OCR has read so far (progress).
 
     Raises UsageError when --pages selects none of the file's pages.
     """
-    options = _with_ocr_budget(options, timeout_s)
+    options = _with_ocr_deadline(options, timeout_s)
     with time_limit(timeout_s, path):
         if data is None:
-            result = convert_pdf(path, options)
+            result = convert_pdf(path, options, on_ocr_pages=on_pages)
         else:
-            result = convert_pdf(data, options, name=path)
+            result = convert_pdf(data, options, name=path, on_ocr_pages=on_pages)
     if options.pages is not None and not result.pages:
         count = result.document.page_count
         raise UsageError(f"{path}: --pages selects none of its {count} pages")
@@ -170,25 +174,28 @@ def convert_one(
     return result
 
 
-def convert_file(
+def convert_file(  # noqa: PLR0913 - the file, where to, how, and a progress hook
     pdf: Path,
     target: Path | None,
     options: ConvertOptions,
     *,
     jobs: int | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    on_pages: Callable[[Path, int], None] | None = None,
 ) -> tuple[FileOutcome, str | None]:
     """Convert one PDF (for the CLI): write `target` atomically, or, when `target` is None,
-    return the Markdown. Raises ChunkcliError naming the file when it fails."""
+    return the Markdown. Raises ChunkcliError naming the file when it fails. `on_pages` as
+    for convert_many."""
     if target is None:
         with tempfile.TemporaryDirectory(prefix="chunkcli-") as folder:
             outcome, _ = convert_file(pdf, Path(folder, "out.md"), options, jobs=jobs,
-                                      timeout_s=timeout_s)  # fmt: skip
+                                      timeout_s=timeout_s, on_pages=on_pages)  # fmt: skip
             markdown = Path(folder, "out.md").read_text(encoding="utf-8")
         return dataclasses.replace(outcome, output=None), markdown
     summary = convert_many(
-        [(pdf, Path(target.name))], target.parent, options, jobs=jobs, timeout_s=timeout_s
-    )
+        [(pdf, Path(target.name))], target.parent, options, jobs=jobs, timeout_s=timeout_s,
+        on_pages=on_pages,
+    )  # fmt: skip
     [outcome] = summary.outcomes
     if outcome.error is not None:
         raise ChunkcliError(outcome.error)
@@ -196,12 +203,17 @@ def convert_file(
 
 
 def _convert_catching(
-    path: Path, options: ConvertOptions, timeout_s: float, *, data: bytes | None = None
+    path: Path,
+    options: ConvertOptions,
+    timeout_s: float,
+    *,
+    data: bytes | None = None,
+    on_pages: PagesDone | None = None,
 ) -> WorkResult:
     """Any failure becomes a ChunkcliError naming the file, so one bad file cannot stop a batch.
     With `data`, the PDF is those bytes and `path` names it (see convert_with_time_limit)."""
     try:
-        return convert_with_time_limit(path, options, timeout_s, data=data)
+        return convert_with_time_limit(path, options, timeout_s, data=data, on_pages=on_pages)
     except ChunkcliError as exc:
         return exc
     except Exception as exc:  # noqa: BLE001 - a bug or a MuPDF error on one file, reported as such
@@ -224,14 +236,16 @@ def failure_reason(exc: Exception) -> str:
 convert_catching = _convert_catching  # for engines that hand a worker the bytes (distributed)
 
 
-def _run_all(
+def _run_all(  # noqa: PLR0913 - run_in_workers' parameters
     items: Sequence[Item],
-    work: Callable[[Item], Result],
+    work: Callable[..., Result],
     jobs: int | None,
     timeout_s: float,
     source_of: Callable[[Item], Path],
+    on_pages: OnPages | None = None,
 ) -> Iterator[tuple[int, Result | ChunkcliError, float]]:
-    """(index, result, seconds) per item, in completion order.
+    """(index, result, seconds) per item, in completion order; with `on_pages`, the call is
+    `work(item, on_pages=report)` and what it reports reaches `on_pages(index, n)`.
 
     Worker processes (default: one per CPU) even for one file, so that a crash or a hang
     inside MuPDF costs only that file; jobs=1 converts in this process, simpler to debug.
@@ -239,16 +253,26 @@ def _run_all(
     if jobs == 1:
         for index, item in enumerate(items):
             started = time.perf_counter()
-            result = work(item)
+            if on_pages is None:
+                result = work(item)
+            else:
+                result = work(item, on_pages=functools.partial(on_pages, index))
             yield index, result, time.perf_counter() - started
         return
     # Biggest files first, so that one long file does not run alone at the end of the batch.
     order = sorted(range(len(items)), key=lambda i: (-_size_bytes(source_of(items[i])), i))
     queue = [items[i] for i in order]
     processes = jobs or os.cpu_count() or 1
-    finished = run_in_workers(queue, work, jobs=processes, timeout_s=timeout_s, source_of=source_of)
+    moved = None if on_pages is None else functools.partial(_reindexed, order, on_pages)
+    finished = run_in_workers(
+        queue, work, jobs=processes, timeout_s=timeout_s, source_of=source_of, on_pages=moved
+    )
     for position, outcome, seconds in finished:
         yield order[position], outcome, seconds
+
+
+def _reindexed(order: list[int], on_pages: OnPages, position: int, done: int) -> None:
+    on_pages(order[position], done)
 
 
 def _itself(path: Path) -> Path:
@@ -257,6 +281,17 @@ def _itself(path: Path) -> Path:
 
 def _source(job: FileJob) -> Path:
     return job[0]
+
+
+def pages_to_convert(pdf: Path, pages: tuple[int, ...] | None) -> int:
+    """How many pages converting `pdf` covers, for a progress bar that counts pages (at least
+    1; 1 when it cannot be opened here: its worker will say why)."""
+    from chunkcli.source import page_count_of
+
+    count = page_count_of(pdf)
+    if pages is not None:
+        count = sum(1 for number in pages if number <= count)
+    return max(1, count)
 
 
 def _size_bytes(path: Path) -> int:
@@ -310,8 +345,10 @@ def _convert_then(
     options: ConvertOptions,
     timeout_s: float,
     then: Callable[[Path, WorkResult], Result],
+    *,
+    on_pages: PagesDone | None = None,
 ) -> Result | ChunkcliError:
-    result = _convert_catching(path, options, timeout_s)
+    result = _convert_catching(path, options, timeout_s, on_pages=on_pages)
     try:
         return then(path, result)
     except ChunkcliError as exc:
@@ -324,7 +361,7 @@ def _keep_result(path: Path, result: WorkResult) -> WorkResult:
     return result
 
 
-def convert_many(
+def convert_many(  # noqa: PLR0913 - the files, where to, how, and two progress hooks
     pdfs: Sequence[tuple[Path, Path]],
     out_dir: Path | None,
     options: ConvertOptions,
@@ -332,17 +369,20 @@ def convert_many(
     jobs: int | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     on_progress: Callable[[FileOutcome], None] | None = None,
+    on_pages: Callable[[Path, int], None] | None = None,
 ) -> BatchSummary:
     """Convert each (pdf, relative output) pair from find_pdfs, writing `out_dir/relative`.
 
     `on_progress` sees each outcome as its file finishes; the summary lists them in input order.
+    `on_pages(pdf, n)` hears, while a file is being read by OCR, how many of its pages are done.
     With `out_dir` None nothing is written (a dry run that still reports every page).
     """
     started = time.perf_counter()
     files = [(pdf, out_dir / relative if out_dir is not None else None) for pdf, relative in pdfs]
     work = functools.partial(_convert_and_write, options=options, timeout_s=timeout_s)
     outcomes: dict[int, FileOutcome] = {}
-    for index, result, seconds in _run_all(files, work, jobs, timeout_s, _source):
+    named = None if on_pages is None else functools.partial(_named, pdfs, on_pages)
+    for index, result, seconds in _run_all(files, work, jobs, timeout_s, _source, named):
         if isinstance(result, ChunkcliError):  # its worker crashed or was killed
             result = _lost(files[index], result, seconds)
         outcomes[index] = result
@@ -352,12 +392,20 @@ def convert_many(
     return BatchSummary(ordered, time.perf_counter() - started)
 
 
-def _convert_and_write(job: FileJob, options: ConvertOptions, timeout_s: float) -> FileOutcome:
+def _named(
+    pdfs: Sequence[tuple[Path, Path]], on_pages: Callable[[Path, int], None], index: int, done: int
+) -> None:
+    on_pages(pdfs[index][0], done)
+
+
+def _convert_and_write(
+    job: FileJob, options: ConvertOptions, timeout_s: float, *, on_pages: PagesDone | None = None
+) -> FileOutcome:
     """In a worker: convert, write the Markdown, and send back only this small outcome (a
     pickled document costs about as much as a fifth of its conversion)."""
     pdf, target = job
     started = time.perf_counter()
-    result = _convert_catching(pdf, options, timeout_s)
+    result = _convert_catching(pdf, options, timeout_s, on_pages=on_pages)
     if isinstance(result, ChunkcliError):
         return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
     if target is not None:

@@ -42,7 +42,7 @@ from chunkcli.vertical import rebuild_vertical_lines
 from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
 
 if TYPE_CHECKING:
-    from chunkcli.ocr.read import OcrRun
+    from chunkcli.ocr.read import OcrRun, PagesDone
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -104,9 +104,11 @@ def extract_document(
     pages: tuple[int, ...] | None = None,
     find_tables: bool = True,
     ocr: OcrOptions | None = None,
+    on_ocr_pages: PagesDone | None = None,
 ) -> Document:
     """Read every selected page of an open PDF into a Document of raw blocks; with `ocr`,
-    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR."""
+    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR
+    (`on_ocr_pages` hears how many of them are done, for progress)."""
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
@@ -119,7 +121,7 @@ def extract_document(
         # The OCR runner (and numpy with it, ~0.1 s of CPU) loads only when a page needs it.
         from chunkcli.ocr.read import ocr_pages
 
-        run = ocr_pages(doc, wanted, ocr)
+        run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
         notes, missing = run.notes, run.missing
     context = tuple(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunkcli.convert_options import ConvertOptions
 from chunkcli.extract import extract_document
@@ -16,6 +17,9 @@ from chunkcli.model import ConvertResult
 from chunkcli.render import render_markdown
 from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
+if TYPE_CHECKING:
+    from chunkcli.ocr.read import PagesDone
+
 __all__ = ["ConvertOptions", "convert_pdf", "file_sha256"]
 
 
@@ -24,19 +28,23 @@ def convert_pdf(
     options: ConvertOptions = ConvertOptions(),
     *,
     name: str | Path | None = None,
+    on_ocr_pages: PagesDone | None = None,
 ) -> ConvertResult:
     """Convert one PDF, a path, its bytes or a binary stream, into a ConvertResult (ordered
     document + GitHub-Flavored Markdown).
 
     `name` is the file the result and every error name (default: the path, or "<bytes>"):
     bytes fetched from object storage or a temporary copy keep their original path.
+    `on_ocr_pages` is told how many pages OCR has read so far, as it goes (progress).
     Raises PdfOpenError for files that cannot be read (named in the message).
     """
     if name is None:
         name = pdf if isinstance(pdf, str | Path) else UNNAMED
     data = pdf.read() if not isinstance(pdf, str | Path | bytes) else pdf
     with open_pdf(data, options.password, name=name) as doc:
-        document = extract_document(name, doc, options.pages, options.tables, options.ocr)
+        document = extract_document(
+            name, doc, options.pages, options.tables, options.ocr, on_ocr_pages
+        )
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
     document = layout_document(document, options.strip_furniture, options.layout)

@@ -113,6 +113,16 @@ def damage_notes(path: str | Path, doc: pymupdf.Document) -> tuple[str, ...]:
     return ()
 
 
+def page_count_of(path: Path) -> int:
+    """The file's page count as MuPDF opens it, without checks (0 when it cannot)."""
+    silence_mupdf()
+    try:
+        with pymupdf.open(path) as doc:
+            return int(doc.page_count)
+    except Exception:  # noqa: BLE001 - any file MuPDF rejects has no countable pages
+        return 0
+
+
 def silence_mupdf() -> None:
     """Keep MuPDF's own error and warning chatter off stderr (it still records warnings)."""
     pymupdf.TOOLS.mupdf_display_errors(False)

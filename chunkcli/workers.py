@@ -2,16 +2,18 @@
 (index, result, seconds) per item, in the order they finish.
 
 A ProcessPoolExecutor cannot stop one runaway task, so this is a small pool of our own: each
-worker is a process with a Pipe. The work function runs its own soft time limit
-(SIGALRM, see `time_limit` below); when a file holds MuPDF inside C past that limit plus a grace
-period, the parent kills the worker and starts a fresh one. A worker that crashes (a segfault
-in MuPDF) is replaced the same way, and the batch goes on.
+worker is a process with a Pipe. While it works, a worker can also send how many pages of its
+item are done (OCR pages, for a progress bar that counts pages). The work function runs its
+own soft time limit (SIGALRM, see `time_limit` below); when a file holds MuPDF inside C past
+that limit plus a grace period, the parent kills the worker and starts a fresh one. A worker
+that crashes (a segfault in MuPDF) is replaced the same way, and the batch goes on.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import multiprocessing
 import os
 import signal
@@ -41,17 +43,24 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 # (index into the input items, the work's result or the error that replaced it, seconds)
 Finished = tuple[int, Result | ChunkcliError, float]
+# The parent hears (index into the input items, pages of it done so far).
+OnPages = Callable[[int, int], None]
+# What a worker sends while it works: PAGES_DONE, the item's index, pages done so far.
+PAGES_DONE = "pages"
 
 
 def run_in_workers(
     items: Sequence[Item],
-    work: Callable[[Item], Result],
+    work: Callable[..., Result],
     *,
     jobs: int,
     timeout_s: float,
     source_of: Callable[[Item], Path],
+    on_pages: OnPages | None = None,
 ) -> Iterator[Finished[Result]]:
     """Run `work(item)` for every item in `jobs` processes; yield each result as it finishes.
+    With `on_pages`, the call is `work(item, on_pages=report)`, and `report(n)` in the worker
+    reaches `on_pages(index, n)` here.
 
     `work` must be picklable (a module-level function or a functools.partial of one), must
     catch its own errors, and take and return picklable values. `source_of` names an item's
@@ -60,23 +69,25 @@ def run_in_workers(
     """
     context = _start_method()
     pending = deque(enumerate(items))
-    workers = [_Worker(context, work) for _ in range(min(jobs, len(items)))]
+    reports = on_pages is not None
+    count = min(jobs, len(items))
+    workers: list[_Worker[Item, Result]] = [_Worker(context, work, reports) for _ in range(count)]
     try:
         while pending or any(w.busy for w in workers):
             for slot, worker in enumerate(workers):
                 if not worker.busy and pending:
                     if not worker.process.is_alive():  # died while idle (the OOM killer?)
                         worker.stop()
-                        workers[slot] = worker = _Worker(context, work)
+                        workers[slot] = worker = _Worker(context, work, reports)
                     worker.assign(*pending.popleft())
             busy = [w for w in workers if w.busy]
             ready = wait([w.conn for w in busy], timeout=_time_to_next_kill(busy, timeout_s))
             for slot, worker in enumerate(workers):
-                finished = _collect(worker, ready, timeout_s, source_of)
+                finished = _collect(worker, ready, timeout_s, source_of, on_pages)
                 if finished is not None:
                     yield finished
                     if worker.busy:  # it crashed or was killed: start a fresh one
-                        workers[slot] = _Worker(context, work)
+                        workers[slot] = _Worker(context, work, reports)
     finally:
         for worker in workers:
             worker.stop()
@@ -125,14 +136,17 @@ def _start_method() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn: Connection, work: Callable[[Item], object], parent_pid: int) -> None:
-    """A worker's loop: receive (index, item), send index as it begins, then
-    (index, result, seconds); None or a closed pipe stops it."""
+def _worker_main(
+    conn: Connection, work: Callable[..., object], parent_pid: int, reports: bool
+) -> None:
+    """A worker's loop: receive (index, item), send index as it begins, (PAGES_DONE, index, n)
+    as its pages get done (when `reports`), then (index, result, seconds); None or a closed
+    pipe stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent(parent_pid)
     while True:
         try:
-            task: tuple[int, Item] | None = conn.recv()
+            task: tuple[int, object] | None = conn.recv()
         except (EOFError, OSError):  # the parent has gone
             return
         if task is None:
@@ -140,8 +154,15 @@ def _worker_main(conn: Connection, work: Callable[[Item], object], parent_pid: i
         index, item = task
         conn.send(index)  # the parent's kill clock starts now, not while this process starts up
         started = time.perf_counter()
-        result = work(item)
+        if reports:
+            result = work(item, on_pages=functools.partial(_send_pages, conn, index))
+        else:
+            result = work(item)
         conn.send((index, result, time.perf_counter() - started))
+
+
+def _send_pages(conn: Connection, index: int, done: int) -> None:
+    conn.send((PAGES_DONE, index, done))
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -158,10 +179,10 @@ def _die_with_parent(parent_pid: int) -> None:
 class _Worker(Generic[Item, Result]):
     """One worker process, the parent's end of its pipe, and the item it is busy with."""
 
-    def __init__(self, context: BaseContext, work: Callable[[Item], Result]) -> None:
+    def __init__(self, context: BaseContext, work: Callable[..., Result], reports: bool) -> None:
         self.conn, child_conn = context.Pipe()
         self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
-            target=_worker_main, args=(child_conn, work, os.getpid()), daemon=True
+            target=_worker_main, args=(child_conn, work, os.getpid(), reports), daemon=True
         )
         self.process.start()
         child_conn.close()
@@ -210,6 +231,7 @@ def _collect(
     ready: Sequence[object],
     timeout_s: float,
     source_of: Callable[[Item], Path],
+    on_pages: OnPages | None = None,
 ) -> Finished[Result] | None:
     """The worker's finished result, if any. A crashed or killed worker stays `busy`."""
     if worker.task is None:
@@ -219,7 +241,7 @@ def _collect(
     elapsed = time.monotonic() - worker.started if worker.started is not None else 0.0
     if worker.conn in ready:
         try:
-            message: int | Finished[Result] = worker.conn.recv()
+            message: int | tuple[str, int, int] | Finished[Result] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join()
             worker.conn.close()
@@ -227,8 +249,12 @@ def _collect(
         if isinstance(message, int):  # the worker has begun the task
             worker.started = time.monotonic()
             return None
+        if message[0] == PAGES_DONE:
+            if on_pages is not None:
+                on_pages(index, int(message[2]))
+            return None
         worker.task = None
-        return message
+        return message  # type: ignore[return-value]
     if worker.started is not None and timeout_s > 0 and elapsed >= timeout_s + KILL_GRACE_S:
         worker.kill()
         reason = f"{path}: timed out after {timeout_s:g} s (--timeout); its worker was killed"

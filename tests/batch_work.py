@@ -10,6 +10,7 @@ import faulthandler
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from chunkcli.errors import ChunkcliError
@@ -49,3 +50,10 @@ def pages_or_fail(path: Path, result: object) -> int:
     if "beta" in path.name:
         raise ValueError("beta is not welcome")
     return len(result.pages) if isinstance(result, ConvertResult) else -1
+
+
+def name_after_pages(path: Path, *, on_pages: Callable[[int], None]) -> str:
+    """Reports as many pages done, one by one, as its name has characters before the dot."""
+    for done in range(1, len(path.stem) + 1):
+        on_pages(done)
+    return path.name

@@ -272,7 +272,7 @@ def fork_only() -> None:
 def test_cli_mupdf_crash_is_a_one_line_error(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fork_only()
 
-    def segfault(path: Path, options: ConvertOptions) -> None:
+    def segfault(path: Path, options: ConvertOptions, **_: object) -> None:
         faulthandler.disable()  # inherited from pytest; keep its dump out of the log
         os.kill(os.getpid(), signal.SIGSEGV)
 
@@ -291,7 +291,7 @@ def test_cli_mupdf_hang_is_killed_after_the_timeout(
 ) -> None:
     fork_only()
 
-    def hang(path: Path, options: ConvertOptions) -> None:
+    def hang(path: Path, options: ConvertOptions, **_: object) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as inside MuPDF's C code
         time.sleep(60)
 

@@ -202,7 +202,7 @@ def test_slow_file_times_out_and_the_batch_goes_on(
 ) -> None:
     real_convert = batch.convert_pdf
 
-    def slow_on_alpha(path: Path, options: ConvertOptions) -> ConvertResult:
+    def slow_on_alpha(path: Path, options: ConvertOptions, **_: object) -> ConvertResult:
         if path.name == "alpha.pdf":
             time.sleep(10)
         return real_convert(path, options)

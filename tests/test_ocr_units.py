@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -152,14 +153,58 @@ def test_pages_past_the_ocr_budget_stay_unread_with_a_note() -> None:
     result = convert_pdf(sample, ConvertOptions(ocr=OcrOptions(budget_s=1e-9)))
     assert result.image_only_pages == (3,) and result.ocr_pages == ()
     assert [w for w in result.warnings if "budget" in w] == [
-        f"{sample}: page 3: not read by OCR: its time budget (1e-09 s, a share of --timeout) "
-        "ran out"
+        f"{sample}: page 3: not read by OCR: its time budget (1e-09 s) ran out"
     ]
 
 
-def test_batch_gives_ocr_a_share_of_the_timeout() -> None:
-    from chunkcli.batch import OCR_TIMEOUT_SHARE, _with_ocr_budget
+def test_batch_tells_ocr_when_the_files_timeout_ends() -> None:
+    import time
+
+    from chunkcli.batch import _with_ocr_deadline
     from chunkcli.pipeline import ConvertOptions
 
-    assert _with_ocr_budget(ConvertOptions(), 100.0).ocr.budget_s == 100.0 * OCR_TIMEOUT_SHARE
-    assert _with_ocr_budget(ConvertOptions(), 0.0).ocr.budget_s == 0.0  # no limit, no budget
+    before = time.monotonic()
+    deadline = _with_ocr_deadline(ConvertOptions(), 100.0).ocr.deadline
+    assert before + 100.0 <= deadline <= time.monotonic() + 100.0
+    assert _with_ocr_deadline(ConvertOptions(), 0.0).ocr.deadline == 0.0  # no limit
+
+
+def test_next_page_fits_counts_the_pages_in_flight() -> None:
+    from chunkcli.ocr.read import next_page_fits
+
+    assert next_page_fits(now=10.0, per_page=5.0, in_flight=0, deadline=15.0)
+    assert not next_page_fits(now=10.0, per_page=5.0, in_flight=1, deadline=15.0)
+    assert next_page_fits(now=10.0, per_page=5.0, in_flight=1, deadline=20.0)
+
+
+@pytest.mark.parametrize(("deadline", "read"), [(15.0, (1,)), (1000.0, (1, 2, 3))])
+def test_ocr_starts_no_page_the_deadline_cannot_fit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deadline: float, read: tuple[int, ...]
+) -> None:
+    """A clock that moves 10 s per look: page 1 (nothing measured yet) is read, then 10 s a
+    page is measured; page 2 would end at 20 s."""
+    import itertools
+
+    import pymupdf
+
+    from chunkcli.ocr import OcrOptions
+    from chunkcli.ocr import read as ocr_read
+    from chunkcli.pipeline import ConvertOptions, convert_pdf
+    from tests.pdf_factory import make_pdf
+    from tests.scan_factory import scan_pdf
+    from tests.test_ocr import page_of
+
+    scan = scan_pdf(make_pdf(tmp_path / "en.pdf", [page_of("en")]), tmp_path / "scan.pdf")
+    with pymupdf.open(scan) as doc:
+        for _ in range(2):
+            doc.insert_pdf(pymupdf.open(scan))
+        doc.save(tmp_path / "three.pdf")
+    ticks = itertools.count(0.0, 10.0)
+    monkeypatch.setattr(ocr_read, "_clock", lambda: next(ticks))
+    options = ConvertOptions(ocr=OcrOptions(lang="eng", deadline=deadline))
+    result = convert_pdf(tmp_path / "three.pdf", options)
+    assert result.ocr_pages == read
+    notes = [w.split(": ", 1)[1] for w in result.warnings if "not read" in w]
+    expected = ("page 2-3: not read by OCR: the file's --timeout would run out first "
+                "(10.0 s a page so far)")  # fmt: skip
+    assert notes == ([] if read == (1, 2, 3) else [expected])

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from chunkcli.pipeline import ConvertOptions
 
     ProgressStep = Callable[[str], None]
+    PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
 
 # Exit codes, the same in every command (README, "Exit codes").
 EXIT_OK = 0
@@ -226,8 +227,20 @@ def cycle_collector_paused() -> Iterator[None]:
 @contextlib.contextmanager
 def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
     """A transient bar on stderr when it is a terminal (and not -q); else nothing is drawn."""
-    if quiet or not stderr_is_terminal() or total < 2:
-        yield lambda name: None
+    with page_progress_bar(label, total, quiet) as step:
+        yield lambda name: step(name, 1)
+
+
+def progress_drawn(quiet: bool) -> bool:
+    """Whether a progress bar would be drawn (worth counting pages for)."""
+    return not quiet and stderr_is_terminal()
+
+
+@contextlib.contextmanager
+def page_progress_bar(label: str, total: int, quiet: bool) -> Iterator[PageStep]:
+    """progress_bar whose steps advance by a given count (pages)."""
+    if not progress_drawn(quiet) or total < 2:
+        yield lambda name, advance: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -235,7 +248,9 @@ def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
                TextColumn("{task.description}"))  # fmt: skip
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task("", total=total)
-        yield lambda name: progress.update(task, advance=1, description=escape(name[:40]))
+        yield lambda name, advance: progress.update(
+            task, advance=advance, description=escape(name[:40])
+        )
 
 
 # --- OCR options (convert, check) ----------------------------------------------------------
@@ -262,6 +277,15 @@ OcrDpiOption = Annotated[
     int,
     typer.Option("--ocr-dpi", min=50, max=600, metavar="DPI", help="Resolution of OCR'd pages."),
 ]
+OcrEngineOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr-engine",
+        metavar="tesseract|rapidocr",
+        help="OCR engine: tesseract (default) or rapidocr (pip install 'chunkcli[rapidocr]'; "
+        "Japanese, Chinese, English, Latin scripts; no Korean).",
+    ),
+]
 OcrMinConfidenceOption = Annotated[
     float,
     typer.Option(
@@ -287,15 +311,18 @@ def exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> N
         raise typer.Exit(EXIT_FAILED)
 
 
-def with_ocr(
-    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None
+def with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
+    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None, engine: str
 ) -> ConvertOptions:
     """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
-    Tesseract processes (in folder mode the files run in parallel instead: jobs=1)."""
+    engine processes or threads (in folder mode the files run in parallel instead: jobs=1)."""
     import dataclasses
     import os
 
     from chunkcli.ocr import OcrMode
+    from chunkcli.ocr.options import ENGINES
+    from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
+    from chunkcli.ocr.rapidocr import unreadable_languages
 
     try:
         ocr_mode = OcrMode(mode)
@@ -305,5 +332,16 @@ def with_ocr(
         ) from None
     if not lang.strip() or any(not part for part in lang.split("+")):
         raise typer.BadParameter(f"{lang!r} is no language list", param_hint="--ocr-lang")
-    ocr = OcrOptions(mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1)
+    if engine not in ENGINES:
+        raise typer.BadParameter(
+            f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
+        )
+    if engine == RAPIDOCR and unreadable_languages(lang):
+        raise typer.BadParameter(
+            f"RapidOCR's bundled model cannot read {unreadable_languages(lang)}: "
+            "use --ocr-engine tesseract", param_hint="--ocr-lang",
+        )  # fmt: skip
+    ocr = OcrOptions(
+        mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1, engine=engine
+    )
     return dataclasses.replace(options, ocr=ocr)

@@ -15,6 +15,7 @@ from chunkcli.cli.common import (
     READ_DEFAULTS,
     JobsOption,
     OcrDpiOption,
+    OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
     PagesOption,
@@ -24,9 +25,10 @@ from chunkcli.cli.common import (
     app,
     interruptible,
     make_convert_options,
+    page_progress_bar,
     print_error,
     print_note,
-    progress_bar,
+    progress_drawn,
     reporting_errors,
     with_ocr,
     write_output,
@@ -41,6 +43,7 @@ from chunkcli.cli.engines import (
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
+    from chunkcli.cli.common import PageStep
     from chunkcli.pipeline import ConvertOptions
 
 
@@ -73,6 +76,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
+    ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -91,8 +95,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
       chunkcli convert papers/ -o md/ --engine ray --ray-address auto
       chunkcli convert scan.pdf --ocr-lang jpn --ocr-dpi 300 -o scan.md
 
-    Pages without a text layer are read by OCR (Tesseract); their page marker carries the
-    confidence: <!-- page 3: ocr conf=0.91 engine=tesseract -->.
+    Pages without a text layer are read by OCR (Tesseract, or RapidOCR with --ocr-engine
+    rapidocr); their page marker carries the confidence:
+    <!-- page 3: ocr conf=0.91 engine=tesseract -->.
 
     A file that cannot be converted (not a PDF, damaged, encrypted, too slow) gets a one-line
     error naming it and exit code 1, and nothing is written for it; in a folder the other
@@ -101,7 +106,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     with reporting_errors():
         options = make_convert_options(pages, password, tables=not no_tables)
     folder_mode = _is_folder_mode(inputs, output)
-    options = with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs)
+    options = with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs, ocr_engine)
     if chosen_engine(engine, ray_address) == "ray":
         convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
     elif folder_mode:
@@ -167,8 +172,12 @@ def _convert_file(  # noqa: PLR0913 - the command's options, passed on
     target = None if output in (None, "-") else Path(output)
     if target is not None and target.resolve() == pdf.resolve():
         raise typer.BadParameter(f"{output} is the input PDF itself", param_hint="--output")
-    with reporting_errors():
-        outcome, markdown = convert_file(pdf, target, options, jobs=jobs, timeout_s=timeout)
+    counts = _page_counts([pdf], options, quiet)
+    with reporting_errors(), page_progress_bar("pages", counts[pdf], quiet) as step:
+        told = _PagesTold(counts, step)
+        outcome, markdown = convert_file(
+            pdf, target, options, jobs=jobs, timeout_s=timeout, on_pages=told.pages
+        )
     for warning in page_warnings(outcome):
         print_note(f"warning: {warning}", quiet)
     if markdown is not None:
@@ -211,16 +220,48 @@ def _run_batch(  # noqa: PLR0913 - the command's options, passed on
     quiet: bool,
     done: list[int],
 ) -> BatchSummary:
-    """convert_many, counting finished files (for Ctrl-C) and drawing progress."""
+    """convert_many, counting finished files (for Ctrl-C) and drawing progress in pages: a
+    file's OCR pages as they are read, its other pages when it is done."""
     from chunkcli.batch import convert_many
 
     jobs, timeout = pool
-    with progress_bar("converting", len(pdfs), quiet) as step:
+    counts = _page_counts([pdf for pdf, _ in pdfs], options, quiet)
+    with page_progress_bar("pages", sum(counts.values()), quiet) as step:
+        told = _PagesTold(counts, step)
 
         def finished(outcome: object) -> None:
             done[0] += 1
-            step(getattr(outcome, "source", Path("")).name)
+            told.finished(getattr(outcome, "source", Path("")))
 
         return convert_many(
-            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished
-        )
+            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished,
+            on_pages=told.pages,
+        )  # fmt: skip
+
+
+def _page_counts(pdfs: list[Path], options: ConvertOptions, quiet: bool) -> dict[Path, int]:
+    """Each file's pages when a bar is drawn (opening every file costs ~1 ms each); 1 each
+    otherwise."""
+    from chunkcli.batch import pages_to_convert
+
+    if not progress_drawn(quiet):
+        return dict.fromkeys(pdfs, 1)
+    return {pdf: pages_to_convert(pdf, options.pages) for pdf in pdfs}
+
+
+class _PagesTold:
+    """Turns (file, pages done so far) reports and finished files into page steps."""
+
+    def __init__(self, counts: dict[Path, int], step: PageStep) -> None:
+        self.counts, self.step, self.told = counts, step, dict.fromkeys(counts, 0)
+
+    def pages(self, pdf: Path, done: int) -> None:
+        advance = min(done, self.counts.get(pdf, done)) - self.told.get(pdf, 0)
+        if advance > 0:
+            self.told[pdf] = self.told.get(pdf, 0) + advance
+            self.step(f"{pdf.name}: OCR", advance)
+
+    def finished(self, pdf: Path) -> None:
+        advance = self.counts.get(pdf, 1) - self.told.get(pdf, 0)
+        self.told[pdf] = self.counts.get(pdf, 1)
+        self.step(pdf.name, max(0, advance))

@@ -19,7 +19,8 @@ class OcrMode(StrEnum):
 # -kor, -eng), in the order auto-detection tries them.
 AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
-ENGINES = ("tesseract",)
+# Tesseract (the default, Debian packages) or RapidOCR (the `rapidocr` extra, models in its wheel).
+ENGINES = ("tesseract", "rapidocr")
 # What to install when the engine is missing (Debian/Ubuntu; the README lists other systems).
 INSTALL_HINT = (
     "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert "
@@ -72,15 +73,19 @@ class OcrOptions:
     lang: str = AUTO
     # 200 dpi: Japanese at 0.97-0.998 character similarity; see the README's OCR table.
     dpi: int = 200
-    engine: str = "tesseract"
+    engine: str = "tesseract"  # one of ENGINES
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
     tesseract_cmd: str = "tesseract"
-    # Tesseract processes at once for one document's pages (each runs one thread).
+    # Pages read at once for one document (Tesseract processes or RapidOCR threads, one thread
+    # each).
     jobs: int = 1
     # One page's OCR is stopped after this long (a runaway page must not hang the worker).
     page_timeout_s: float = 120.0
-    # Seconds the whole document's OCR may take (0 = no limit). Pages not reached in time stay
-    # marked as before (no text layer) with a note, so a file with many scanned pages is not
-    # lost whole at --timeout: batch sets it to a share of --timeout (OCR_TIMEOUT_SHARE).
+    # Seconds the whole document's OCR may take (0 = no limit), for library callers.
     budget_s: float = 0.0
+    # time.monotonic() by which the whole conversion must end (0 = none): batch sets it from
+    # --timeout. OCR starts no page that would not end by then at the seconds per page it
+    # measures, so pages not reached stay marked as before (no text layer) with a note
+    # instead of the whole file failing at --timeout.
+    deadline: float = 0.0
     settings: OcrSettings = OcrSettings()

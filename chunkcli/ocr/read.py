@@ -1,8 +1,10 @@
-"""Pages of an open PDF -> OCR readings: render each page, pick the language, run Tesseract.
+"""Pages of an open PDF -> OCR readings: render each page, pick the language, run the engine
+(Tesseract; or RapidOCR, which has one multilingual model and needs no language choice).
 
 Pages are rendered one at a time in this thread (MuPDF documents are not thread-safe) and read
-by up to `jobs` Tesseract processes at once (threads only wait for them). Readings come back
-by page number, so the result does not depend on `jobs`.
+by up to `jobs` Tesseract processes at once (threads only wait for them; RapidOCR's ONNX
+sessions run in those threads, releasing the GIL). Readings come back by page number, so the
+result does not depend on `jobs`.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -10,9 +12,10 @@ by page number, so the result does not depend on `jobs`.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -23,6 +26,15 @@ import pymupdf
 from chunkcli.model import Line
 from chunkcli.ocr.lines import words_to_lines
 from chunkcli.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
+from chunkcli.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
+from chunkcli.ocr.rapidocr import (
+    MODEL_LANG,
+    is_vertical,
+    rapidocr_version,
+    run_rapidocr,
+    unreadable_languages,
+)
 from chunkcli.ocr.tesseract import (
     OcrFailed,
     OcrWord,
@@ -59,16 +71,28 @@ class OcrRun:
     """The readings of a document's pages, the engine that made them and what went wrong."""
 
     readings: tuple[OcrReading, ...] = ()
-    engine: str = ""  # "tesseract"; "" when nothing ran
-    version: str = ""  # "tesseract 5.3.0": OCR output depends on it
+    engine: str = ""  # "tesseract" or "rapidocr"; "" when nothing ran
+    version: str = ""  # "tesseract 5.3.0", "rapidocr 3.10.0": OCR output depends on it
     notes: tuple[str, ...] = ()  # one line per page that failed
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
 
-def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions) -> OcrRun:
-    """Read the given 1-based pages by OCR; a missing engine gives one note and no readings."""
+# Called with the number of pages read so far (1, 2, ...), in page order, from this thread.
+PagesDone = Callable[[int], None]
+
+
+def ocr_pages(
+    doc: pymupdf.Document,
+    numbers: Sequence[int],
+    options: OcrOptions,
+    on_pages: PagesDone | None = None,
+) -> OcrRun:
+    """Read the given 1-based pages by OCR; a missing engine gives one note and no readings.
+    `on_pages` hears how many pages are done as they finish (progress)."""
     if not numbers:
         return OcrRun()
+    if options.engine == RAPIDOCR:
+        return _rapidocr_pages(doc, numbers, options, on_pages)
     version = tesseract_version(options.tesseract_cmd)
     if version is None:
         return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
@@ -83,11 +107,34 @@ def ocr_pages(doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions
                 options.lang
             )
             langs = retry_languages(lang, auto, installed)
-            readings, notes = _read_all(doc, numbers, langs, options, pool)
+            read = functools.partial(read_page, langs=langs, options=options)
+            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return OcrRun(tuple(readings), options.engine, version, tuple(notes))
+
+
+def _rapidocr_pages(
+    doc: pymupdf.Document, numbers: Sequence[int], options: OcrOptions, on_pages: PagesDone | None
+) -> OcrRun:
+    """The pages read by RapidOCR's bundled model; one note when it is missing or the
+    language asked for is one it cannot read."""
+    unreadable = "" if options.lang == AUTO else unreadable_languages(options.lang)
+    if unreadable:
+        return OcrRun(missing=f"RapidOCR's bundled model cannot read {unreadable} "
+                      "(use --ocr-engine tesseract)")  # fmt: skip
+    version = rapidocr_version()
+    if version is None:
+        return OcrRun(missing=f"rapidocr is not installed (install: {RAPIDOCR_HINT})")
+    read = functools.partial(read_page_rapidocr, options=options)
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        try:
+            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
+        except BaseException:  # a timeout: do not wait for the queued pages
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return OcrRun(tuple(readings), RAPIDOCR, version, tuple(notes))
 
 
 def _missing_languages(lang: str, installed: frozenset[str]) -> str:
@@ -95,22 +142,24 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
     return "+".join(part for part in wanted if part not in installed)
 
 
-def _read_all(
+def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, progress
     doc: pymupdf.Document,
     numbers: Sequence[int],
-    langs: tuple[str, ...],
+    read: Callable[[int, PageImage], OcrReading],
     options: OcrOptions,
     pool: ThreadPoolExecutor,
+    on_pages: PagesDone | None = None,
 ) -> tuple[list[OcrReading], list[str]]:
-    """Render page by page, keeping at most two pages per Tesseract process waiting."""
+    """Render page by page, keeping at most two pages per engine process waiting."""
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
-    started = time.perf_counter()
+    progress = _Progress(on_pages)
+    started = _clock()
+    reserve_s = AFTER_OCR_S_PER_PAGE * doc.page_count
     for index, number in enumerate(numbers):
-        if options.budget_s > 0 and time.perf_counter() - started > options.budget_s:
-            left = format_page_ranges(numbers[index:])
-            notes.append(f"page {left}: not read by OCR: its time budget "
-                         f"({options.budget_s:g} s, a share of --timeout) ran out")  # fmt: skip
+        reason = _out_of_time(options, started, [f for _, f in futures], reserve_s)
+        if reason:
+            notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
             break
         try:
             image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
@@ -119,17 +168,72 @@ def _read_all(
             continue
         if image.dark_share > options.settings.max_dark_share:
             continue  # a photograph or a dark picture, not text: it stays an image-only page
-        futures.append((number, pool.submit(read_page, number, image, langs, options)))
+        futures.append((number, pool.submit(read, number, image)))
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
             futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
+        progress.tell([future for _, future in futures])
     readings = []
     for number, future in futures:
         try:
             readings.append(future.result())
         except OcrFailed as exc:
             notes.append(f"page {number}: OCR failed: {exc}")
+        progress.tell([future for _, future in futures])
     return readings, notes
+
+
+# The clock OCR's time limits read (tests replace it).
+_clock = time.monotonic
+# Each page of the document still needs this long after OCR (tables on the OCR lines, layout,
+# Markdown): chunkcli converts 112-129 text pages/s on one core (README, Benchmarks), under
+# 0.01 s a page; twice that leaves room for a loaded machine.
+AFTER_OCR_S_PER_PAGE = 0.02
+
+
+def _out_of_time(
+    options: OcrOptions, started: float, futures: Sequence[Future[OcrReading]], reserve_s: float
+) -> str:
+    """Why OCR must not start another page ("" when it may): its own budget_s has passed, or
+    the file's deadline (--timeout) cannot fit the pages in flight and one more at the seconds
+    per page measured so far, plus `reserve_s` for the stages after OCR. Until a page is done
+    there is nothing to measure: then at most `jobs` pages are in flight, and the next one
+    waits for the first reading."""
+    if options.budget_s > 0 and _clock() - started > options.budget_s:
+        return f"its time budget ({options.budget_s:g} s) ran out"
+    if options.deadline <= 0 or not futures:
+        return ""
+    if not any(future.done() for future in futures) and len(futures) >= max(1, options.jobs):
+        futures[0].exception()  # wait for one reading to measure
+    now = _clock()
+    done = sum(future.done() for future in futures)
+    per_page = (now - started) / max(1, done)
+    if next_page_fits(now, per_page, len(futures) - done, options.deadline - reserve_s):
+        return ""
+    return f"the file's --timeout would run out first ({per_page:.1f} s a page so far)"
+
+
+def next_page_fits(now: float, per_page: float, in_flight: int, deadline: float) -> bool:
+    """Whether the pages in flight and one more, `per_page` seconds each (wall time per page
+    done, so pages read in parallel count once), end by `deadline`."""
+    return now + (in_flight + 1) * per_page <= deadline
+
+
+@dataclass(slots=True)
+class _Progress:
+    """Tells `on_pages` how many pages are done, counting the finished ones in page order (so
+    the count only grows), from the thread that renders (never from the engine's threads)."""
+
+    on_pages: PagesDone | None
+    told: int = 0
+
+    def tell(self, futures: Sequence[Future[OcrReading]]) -> None:
+        if self.on_pages is None:
+            return
+        done = next((i for i, future in enumerate(futures) if not future.done()), len(futures))
+        if done > self.told:
+            self.told = done
+            self.on_pages(done)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +304,15 @@ def read_page(
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
     return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+
+
+def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> OcrReading:
+    """OCR one rendered page with RapidOCR: no language or layout retries (one model reads
+    every script it knows, and its detector finds the lines); vertical when most lines are."""
+    words = run_rapidocr(image.png)
+    scale = POINTS_PER_INCH / image.dpi
+    lines = words_to_lines(words, scale, is_vertical(words), options.settings)
+    return OcrReading(number, tuple(lines), round(page_confidence(words), 4), MODEL_LANG)
 
 
 def _confident_chars(words: Sequence[OcrWord]) -> float:

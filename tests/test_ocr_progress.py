@@ -1,0 +1,78 @@
+"""Progress counts pages: OCR tells how many pages of a document are done as they are read,
+worker processes pass that to the parent, and the CLI's bar advances by pages (OCR pages as
+they are read, the file's other pages when it is done)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+
+from chunkcli.batch import convert_many, pages_to_convert
+from chunkcli.cli.convert import _PagesTold
+from chunkcli.ocr import OcrOptions
+from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.workers import run_in_workers
+from tests.batch_work import name_after_pages
+from tests.pdf_factory import make_pdf, wrapped_paragraph
+from tests.scan_factory import scan_pdf
+from tests.test_ocr import EN, page_of
+
+
+def scanned_with_a_text_page(folder: Path) -> Path:
+    """Three pages: scanned, typed, scanned."""
+    scan = scan_pdf(make_pdf(folder / "en.pdf", [page_of("en")]), folder / "scan.pdf")
+    typed = make_pdf(folder / "typed.pdf", [wrapped_paragraph(72, 100, 440, EN, 12)])
+    with pymupdf.open(scan) as doc, pymupdf.open(typed) as text, pymupdf.open(scan) as again:
+        doc.insert_pdf(text)
+        doc.insert_pdf(again)
+        doc.save(folder / "mixed.pdf")
+    return folder / "mixed.pdf"
+
+
+def recorder() -> tuple[list[tuple[object, ...]], Callable[..., None]]:
+    heard: list[tuple[object, ...]] = []
+    return heard, lambda *args: heard.append(args)
+
+
+def test_ocr_tells_the_pages_done_in_order(tmp_path: Path) -> None:
+    heard, hear = recorder()
+    pdf = scanned_with_a_text_page(tmp_path)
+    options = ConvertOptions(ocr=OcrOptions(lang="eng", jobs=2))
+    result = convert_pdf(pdf, options, on_ocr_pages=hear)
+    assert result.ocr_pages == (1, 3)
+    # Both pages may finish before the first report: the count only grows, and ends at 2.
+    counts = [count for (count,) in heard]
+    assert counts in ([1, 2], [2])
+
+
+def test_worker_processes_pass_page_reports_to_the_parent() -> None:
+    heard, hear = recorder()
+    items = [Path("ab.pdf"), Path("xyz.pdf")]
+    finished = list(run_in_workers(items, name_after_pages, jobs=2, timeout_s=0,
+                                   source_of=Path, on_pages=hear))  # fmt: skip
+    assert sorted(result for _, result, _ in finished) == ["ab.pdf", "xyz.pdf"]
+    assert sorted(heard) == [(0, 1), (0, 2), (1, 1), (1, 2), (1, 3)]
+
+
+def test_convert_many_names_the_file_whose_pages_are_done(tmp_path: Path) -> None:
+    heard, hear = recorder()
+    pdf = scanned_with_a_text_page(tmp_path)
+    options = ConvertOptions(ocr=OcrOptions(lang="eng"))
+    summary = convert_many([(pdf, Path("mixed.md"))], None, options, jobs=2, on_pages=hear)
+    assert summary.outcomes[0].ocr == (1, 3)
+    assert heard in ([(pdf, 1), (pdf, 2)], [(pdf, 2)])
+    assert pages_to_convert(pdf, None) == 3 and pages_to_convert(pdf, (2, 3, 9)) == 2
+    assert pages_to_convert(tmp_path / "missing.pdf", None) == 1
+
+
+def test_the_bar_advances_by_ocr_pages_then_by_the_rest_of_the_file() -> None:
+    steps: list[tuple[str, int]] = []
+    told = _PagesTold({Path("a.pdf"): 5, Path("b.pdf"): 1}, lambda name, n: steps.append((name, n)))
+    told.pages(Path("a.pdf"), 1)
+    told.pages(Path("a.pdf"), 3)
+    told.pages(Path("a.pdf"), 3)  # no news: no step
+    told.finished(Path("b.pdf"))
+    told.finished(Path("a.pdf"))
+    assert steps == [("a.pdf: OCR", 1), ("a.pdf: OCR", 2), ("b.pdf", 1), ("a.pdf", 2)]
