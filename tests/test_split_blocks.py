@@ -44,6 +44,11 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 @example("<!--\n\nplain text line\n\n-->\nplain text line\n")
 @example("- item\n\n  indented\n\nplain text line\n- item\n2. second\n")
 @example("## Section ##\n\n### C#\n\n#\n\n# Title #\n")
+# A fence line inside an HTML block of type 6 or inside a list item opens no fence: the next
+# fence line opens one, which holds the text after it.
+@example("<div>\n```\n\n```\n\nplain text line")
+@example("- item\n  ```\n\n```\n\nplain text line")
+@example("<!-->\n```\n\n```\n\nplain text line")
 def test_fast_path_equals_markdown_it(document: str) -> None:
     fast_blocks, fast_marks = find_blocks(document)
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)
