@@ -58,9 +58,19 @@ def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
         if edges is not None and line.number not in edges:
             continue
         key = line_key(line.text)
-        if sum(1 for char in key if char.isalpha()) >= MIN_LETTERS:
+        if has_letters(key, MIN_LETTERS):
             groups[key].append(line)
     return groups
+
+
+def has_letters(text: str, wanted: int) -> bool:
+    """Whether `text` holds at least `wanted` letters (it stops at the last one needed)."""
+    for char in text:
+        if char.isalpha():
+            wanted -= 1
+            if wanted <= 0:
+                return True
+    return wanted <= 0
 
 
 def check_boilerplate(
