@@ -17,7 +17,7 @@ TRICKY_LINES = (
     "</pre>", "<?php", "?>",
     "| a | b |", "|---|---|", "a | b", "--|--", "| 1 | 2 |", "[ref]: http://x.test", "  - nested",
     "   ```", "\\# escaped", ":colon", "- ```", "- <!--", "1. - x", "-", "1.", "*emph*",
-    "-     indented code", "- ~~~", "1.  two spaces", "-\tTab",
+    "-     indented code", "- ~~~", "1.  two spaces", "-\tTab", "# NUL\x00 in a heading",
 )
 
 
@@ -49,6 +49,7 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 @example("<div>\n```\n\n```\n\nplain text line")
 @example("- item\n  ```\n\n```\n\nplain text line")
 @example("<!-->\n```\n\n```\n\nplain text line")
+@example("# NUL\x00 in a heading")  # markdown-it reads NUL as U+FFFD
 def test_fast_path_equals_markdown_it(document: str) -> None:
     fast_blocks, fast_marks = find_blocks(document)
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)

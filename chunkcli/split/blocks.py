@@ -127,8 +127,11 @@ def table_lines_only(state: StateBlock, start_line: int, end_line: int, silent: 
 
 
 def normalise(markdown: str) -> str:
-    """The text as markdown-it numbers its lines (\\r\\n and \\r -> \\n), a BOM made a space."""
+    """The text as markdown-it reads it (\\r\\n and \\r -> \\n, NUL -> U+FFFD), a BOM made a
+    space: same length, same lines."""
     text = " " + markdown[1:] if markdown.startswith("\ufeff") else markdown
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
