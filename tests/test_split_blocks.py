@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from chunkcli.split.blocks import BlockKind, RawBlock, find_blocks
+from chunkcli.split.blocks import find_blocks
+from chunkcli.split.kinds import BlockKind, RawBlock
 
 # Lines that open, continue, close or look like block constructs, plus plain text.
 TRICKY_LINES = (
@@ -18,6 +19,7 @@ TRICKY_LINES = (
     "| a | b |", "|---|---|", "a | b", "--|--", "| 1 | 2 |", "[ref]: http://x.test", "  - nested",
     "   ```", "\\# escaped", ":colon", "- ```", "- <!--", "1. - x", "-", "1.", "*emph*",
     "-     indented code", "- ~~~", "1.  two spaces", "-\tTab", "# NUL\x00 in a heading",
+    "a |", "-foo", "=", "--", "_x_", "#tag", "[x]",
 )
 
 
@@ -50,6 +52,10 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 @example("- item\n  ```\n\n```\n\nplain text line")
 @example("<!-->\n```\n\n```\n\nplain text line")
 @example("# NUL\x00 in a heading")  # markdown-it reads NUL as U+FFFD
+# Groups of paragraph lines and headings read without the parser (simple_lines): a setext
+# underline below a line with a pipe makes a one-column table instead.
+@example("plain text line\n===\n#tag\n## Section ##\n-foo\n*emph*\n--\n")
+@example("plain text line\na |\n---\n")
 def test_fast_path_equals_markdown_it(document: str) -> None:
     fast_blocks, fast_marks = find_blocks(document)
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)

@@ -18,8 +18,6 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
@@ -30,15 +28,17 @@ from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.simple_lines import (
+    BLOCK_START_RE,
+    FENCE_OPEN_RE,
+    simple_group_blocks,
+)
 
 # A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs).
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
-# A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
-# quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
-BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)](?:[ \t]|$))")
 # A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
 # here too: after a blank line and before one, nothing else can claim it.
-ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
@@ -53,31 +53,10 @@ DELIMITER_CELL_RE = re.compile(r":?-+:?")
 NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
 THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
-FENCE_OPEN_RE = re.compile(r"(`{3,}|~{3,})(.*)")
 MAX_BLOCK_INDENT = 3  # CommonMark: 4 columns of indent make a top-level line indented code
 UNBREAKABLE = frozenset({"fence", "code_block", "table_open"})
 SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
 SENTINEL_LINES = 2
-
-
-class BlockKind(StrEnum):
-    HEADING = "heading"
-    TEXT = "text"  # paragraph, list item, block quote, HTML, rule
-    TABLE = "table"
-    CODE = "code"
-    MARKER = "marker"  # a page marker, or another chunkcli comment (page 0): no content
-
-
-class RawBlock(NamedTuple):
-    """A top-level block as a line range. (The per-block records of split are NamedTuples:
-    immutable like a frozen dataclass, and three times cheaper to build.)"""
-
-    kind: BlockKind
-    first_line: int
-    last_line: int  # exclusive
-    level: int = 0  # heading level
-    heading: str = ""  # heading text, one line
-    page: int = 0  # MARKER: the page number
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +208,8 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
 
 def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock] | None:
     """The blocks of a group read without the parser (None: the parser must read it): a
-    paragraph, one-line list items, a one-line heading, a one-line HTML comment."""
+    paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
+    headings (simple_lines)."""
     if not BLOCK_START_RE.search(source, group.start(), group.end()):
         lines = source.count("\n", group.start(), group.end()) + 1
         return [RawBlock(BlockKind.TEXT, line, line + lines)]
@@ -245,19 +225,12 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
     if first == "|" and PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
         return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
-    if "\n" in text:
-        return None
-    heading = ATX_HEADING_RE.fullmatch(text) if first == "#" else None
-    if heading:
-        level = len(heading.group(1))
-        name = _heading_text(heading.group(2))
-        return [RawBlock(BlockKind.HEADING, line, line + 1, level, name)]
     if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
         marker = PAGE_MARKER_RE.fullmatch(text.strip())
         page = int(marker.group(1)) if marker else 0
         kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
         return [RawBlock(kind, line, line + 1, page=page)]
-    return None
+    return simple_group_blocks(text, line)
 
 
 def _opens_pipe_table(group: str) -> bool:
@@ -279,15 +252,6 @@ def _opens_pipe_table(group: str) -> bool:
     if header and header[-1] == "":
         header.pop()
     return 0 < len(header) == aligns
-
-
-def _heading_text(rest: str | None) -> str:
-    """An ATX heading's text as markdown-it reads it: a closing run of # after a space dropped."""
-    text = (rest or "").rstrip(" \t")
-    without_closing = text.rstrip("#")
-    if not without_closing or without_closing[-1] in " \t":
-        text = without_closing
-    return " ".join(text.split())
 
 
 def _track_open_block(group: str, start: int, track: _Track) -> _Track:

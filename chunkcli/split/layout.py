@@ -38,6 +38,8 @@ class Layout:
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
+    # The same path line under another path (sibling headings of one name): counted once.
+    named_prefix_cache: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
 
     @property
     def max_tokens(self) -> int:
@@ -57,13 +59,18 @@ class Layout:
         for other in self.paths[lo + 1 : hi]:
             if other is not path:  # runs of pieces share one path object
                 path = common_prefix(path, other)
+                if not path or path == (TITLE,):
+                    break  # every path starts so: it cannot get shorter
         return path
 
     def prefix(self, path: Path) -> tuple[str, int]:
         """The path line put before a chunk's body, and its token count."""
         cached = self.prefix_cache.get(path)
         if cached is None:
-            cached = self._fitted_prefix([self.names[element] for element in path])
+            names = tuple(self.names[element] for element in path)
+            cached = self.named_prefix_cache.get(names)
+            if cached is None:
+                cached = self.named_prefix_cache[names] = self._fitted_prefix(list(names))
             self.prefix_cache[path] = cached
         return cached
 

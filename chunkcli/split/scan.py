@@ -14,9 +14,10 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
-from chunkcli.split.blocks import BlockKind as PieceKind
-from chunkcli.split.blocks import RawBlock, find_blocks
+from chunkcli.split.blocks import find_blocks
 from chunkcli.split.counting import SpanCounter
+from chunkcli.split.kinds import BlockKind as PieceKind
+from chunkcli.split.kinds import RawBlock
 
 __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown"]
 
