@@ -14,43 +14,42 @@ starts as it does in the whole document. Line numbers are mapped back afterwards
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
-from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_block.table import escapedSplit
-from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
 from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.parser_rules import block_parser
 from chunkcli.split.simple_lines import (
     BLOCK_START_RE,
     FENCE_OPEN_RE,
     simple_group_blocks,
 )
 
-# A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs).
-GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
+# A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs). Repeats over
+# lines are possessive (*+, ++) here: a backtracking repeat kept about 300 bytes a line (a
+# group of a million lines took 300 MB), and nothing after them needs them to give back.
+GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*+")
 # A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
 # here too: after a blank line and before one, nothing else can claim it.
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
 ITEM_START_CHARS = frozenset("-*+0123456789")
-ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
+ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))++")
 # A group whose lines all start with "|" (no indent): no block rule but the table can claim or
 # end such a line, so if its first two lines open a table (`_opens_pipe_table`), the table is
 # the whole group. convert writes every table this way.
-PIPE_LINES_RE = re.compile(r"\|.*(?:\n\|.*)*")
+PIPE_LINES_RE = re.compile(r"\|.*(?:\n\|.*)*+")
 DELIMITER_ROW_RE = re.compile(r"\|[-:| \t]+")  # the only characters a delimiter row may hold
 DELIMITER_CELL_RE = re.compile(r":?-+:?")
-NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
+NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*+[ \t]")
 THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
 MAX_BLOCK_INDENT = 3  # CommonMark: 4 columns of indent make a top-level line indented code
@@ -67,42 +66,6 @@ class _Run:
     end_line: int  # exclusive; includes the blank lines after the last group
     start: int  # offsets into the normalised text
     end: int
-
-
-@functools.lru_cache(maxsize=1)
-def block_parser() -> MarkdownIt:
-    """CommonMark + GFM tables, block rules only (inline content is left as raw text)."""
-    parser = MarkdownIt("commonmark").enable("table")
-    parser.block.ruler.at("table", table_lines_only, {"alt": ["paragraph", "reference"]})
-    parser.core.ruler.disable(["inline", "text_join"])
-    return parser
-
-
-def table_lines_only(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """markdown-it's GFM table rule, emitting only table_open/table_close with the line range.
-
-    The stock rule pushes five tokens per cell, which made tables most of the parse time;
-    split needs the rows' lines, not their cells. Rows end as in the stock rule.
-    """
-    if not gfm_table(state, start_line, end_line, True):
-        return False
-    if silent:
-        return True
-    old_parent, state.parentType = state.parentType, "table"
-    terminators = state.md.block.ruler.getRules("blockquote")
-    line = start_line + 2
-    while line < end_line and state.sCount[line] >= state.blkIndent:
-        if any(rule(state, line, end_line, True) for rule in terminators):
-            break
-        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
-        if not text.strip() or state.is_code_block(line):
-            break
-        line += 1
-    state.push("table_open", "table", 1).map = [start_line, line]
-    state.push("table_close", "table", -1)
-    state.parentType = old_parent
-    state.line = line
-    return True
 
 
 def normalise(markdown: str) -> str:
