@@ -57,3 +57,18 @@ def test_has_letters_stops_at_enough() -> None:
     assert [has_letters(text, 4) for text in ("ab1cd", "ab 12 c", "", "日本語です")] == [
         True, False, False, True,
     ]
+
+
+CHECK_LINES = (
+    "Plain text.", "1. one", "１. full-width", "\u3000indented", "\u3000", " ", "- item", "* item",
+    "+ item", "# Heading", "Title", "===", "---", "> quote", "```", "~~~", "| a | b |", "|---|---|",
+    "a | b", "<!-- page 2 -->", "<!-- note -->", "    code", "text with | pipe", "２０２４年",
+    "\tTab", "\xa0nbsp", "*emph*", "",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CHECK_LINES), max_size=30))
+def test_scanner_fast_lines_read_as_the_full_tests(lines: list[str]) -> None:
+    markdown = "\n".join(lines)
+    assert scan_markdown(markdown) == scan_markdown(markdown, fast_lines=False)

@@ -95,8 +95,9 @@ def hollow_headings(
     issues: list[Issue] = []
     in_paths = path_counts(chunks)
     own = own_text_chars(scan)
+    reported: set[str] = set()  # one issue per heading text: its share is the same for all
     for heading in scan.headings:
-        if heading is title or not heading.text:
+        if heading is title or not heading.text or heading.text in reported:
             continue
         share = in_paths[heading.text] / len(chunks)
         if share < HOLLOW_PATH_SHARE or own.get(heading.line, 0) >= HOLLOW_MAX_OWN_CHARS:
@@ -112,4 +113,5 @@ def hollow_headings(
                 page=heading.page,
             )
         )
+        reported.add(heading.text)
     return issues
