@@ -36,6 +36,8 @@ def check_word_boundaries(
 
 def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
     runs: dict[int | None, list[tuple[TextLine, str]]] = defaultdict(list)
+    if not GLUED_HANGUL_RUN.search("\n".join(line.text for line in lines)):
+        return []  # (one search of the whole text instead of one per line, mostly)
     for line in lines:
         runs[line.page].extend((line, run) for run in GLUED_HANGUL_RUN.findall(line.text))
     bad = {page: found for page, found in runs.items() if len(found) >= limits.glued_runs_per_page}
@@ -60,11 +62,14 @@ def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
 
 def hyphenated_words(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
     # The document's own words, its hyphenated forms left out (their halves are no evidence).
-    vocabulary = {
-        w.casefold() for line in lines for w in WORD.findall(HYPHENATED.sub(" ", line.text))
-    }
+    # (Read as one text: \\b sees a newline as it sees the end of a line; casefold after
+    # findall, since casefolding can make letters of A-Z out of other characters.)
+    text = "\n".join(line.text for line in lines)
+    vocabulary = set(map(str.casefold, WORD.findall(HYPHENATED.sub(" ", text))))
     found: dict[str, TextLine] = {}
     for line in lines:
+        if "-" not in line.text:
+            continue
         for match in HYPHENATED.finditer(line.text):
             left, right = match.group(1).casefold(), match.group(2).casefold()
             if left + right in vocabulary and left not in vocabulary and right not in vocabulary:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from chunkcli.split.counting import longest_token_bytes
 from chunkcli.split.options import SplitOptions
 from chunkcli.split.scan import Piece, PieceKind
 from chunkcli.tokens import TokenCounter
@@ -34,7 +35,10 @@ class Layout:
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
+    max_token_bytes: int | None  # the longest token of the counter in bytes, when known
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
+    # The same path line under another path (sibling headings of one name): counted once.
+    named_prefix_cache: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
 
     @property
     def max_tokens(self) -> int:
@@ -54,13 +58,18 @@ class Layout:
         for other in self.paths[lo + 1 : hi]:
             if other is not path:  # runs of pieces share one path object
                 path = common_prefix(path, other)
+                if not path or path == (TITLE,):
+                    break  # every path starts so: it cannot get shorter
         return path
 
     def prefix(self, path: Path) -> tuple[str, int]:
         """The path line put before a chunk's body, and its token count."""
         cached = self.prefix_cache.get(path)
         if cached is None:
-            cached = self._fitted_prefix([self.names[element] for element in path])
+            names = tuple(self.names[element] for element in path)
+            cached = self.named_prefix_cache.get(names)
+            if cached is None:
+                cached = self.named_prefix_cache[names] = self._fitted_prefix(list(names))
             self.prefix_cache[path] = cached
         return cached
 
@@ -108,11 +117,12 @@ class Layout:
         return self.content_cumulative[hi] > self.content_cumulative[lo]
 
     def content_end(self, pos: int, floor: int) -> int:
-        """`pos` moved back over trailing whitespace, not below `floor`."""
+        """`pos` moved back over trailing whitespace, not below `floor` (str.rstrip: a piece can
+        end in a million blank lines)."""
         text = self.markdown
-        while pos > floor and text[pos - 1].isspace():
-            pos -= 1
-        return pos
+        if pos <= floor or not text[pos - 1].isspace():
+            return pos
+        return floor + len(text[floor:pos].rstrip())
 
 
 def common_prefix(a: Path, b: Path) -> Path:
@@ -174,4 +184,6 @@ def make_layout(
     return Layout(
         markdown, pieces, paths, names, cumulative, content, headings,
         count_tokens, options, sums_exact,
+        # With sums exact the counter is the offline encoding, whose vocabulary is known.
+        longest_token_bytes(options.encoding) if sums_exact else None,
     )

@@ -52,7 +52,7 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
     law, names = law_segments(layout, marks, article_cuts(markdown, lines, block_starts))
     if mode == "auto" and not is_mostly_articles(marks, law, markdown, layout.options.settings):
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
-    named = replace(layout, names={**layout.names, **names}, prefix_cache={})
+    named = replace(layout, names={**layout.names, **names}, prefix_cache={}, named_prefix_cache={})
     return ModePlans(plan_segments(named, merge_small_articles(named, law)), named, "laws")
 
 
