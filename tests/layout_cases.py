@@ -27,9 +27,11 @@ import pymupdf
 
 from tests.pdf_factory import (
     Item,
+    RtlText,
     Text,
     TextRow,
     make_pdf,
+    rtl_width,
     text_width,
     wrap_text,
     wrapped_paragraph,
@@ -45,6 +47,7 @@ CLASS_NAMES = {
     4: "body-size numbered headings",
     5: "titles and heading paths",
     6: "running heads and stamps",
+    9: "right-to-left lines",
     10: "cover pages",
 }
 
@@ -526,6 +529,121 @@ def numbered_captions_at_page_tops() -> Case:
     return Case("numbered_captions", 6, pages, checks)
 
 
+# --- class 9: right-to-left lines -------------------------------------------------------------
+
+AR_TITLE = "تقرير الصيانة السنوي"
+# Runs in reading order: (text, right to left?). Digits and Latin read left to right inside.
+AR_MIXED: tuple[tuple[str, bool], ...] = (
+    ("سجل المشغلون ", True), ("1,250", False), (" عملية فحص في عام ", True), ("2024", False),
+    (" وفق معيار ", True), ("ISO 9001", False), (" المعتمد.", True),
+)
+AR_BRACKETS: tuple[tuple[str, bool], ...] = (
+    ("تفاصيل الفحص (انظر الجدول ", True), ("3", False), (") مرفقة بالتقرير.", True),
+)
+AR_WORDS = (
+    "يسجل المشغلون كل فحص لوحدة التحكم الحراري في سجل الصيانة ويقارنون القراءات بالحدود التي "
+    "يحددها المصنع لكل طراز وموسم ثم يرسلون التقرير إلى المهندس المسؤول عن الموقع"
+).split()
+# Set with the lam-alef ligature glyph (ﻻ), which a reader reads and types as lam, alef.
+AR_LIGATURE: tuple[tuple[str, bool], ...] = (
+    ("\ufefb توجد أعطال في ", True), ("3", False), (" وحدات من أصل ", True), ("40", False),
+    (".", True),
+)
+HE_MIXED: tuple[tuple[str, bool], ...] = (
+    ("הצוות בדק ", True), ("12", False), (" יחידות בשנת ", True), ("2024", False),
+    (" לפי תקן ", True), ("ISO 9001", False), (".", True),
+)
+
+
+def logical(runs: Sequence[tuple[str, bool]]) -> str:
+    return "".join(text for text, _ in runs)
+
+
+def rtl_lines(words: Sequence[str], width: float, size: float) -> list[str]:
+    """Arabic words wrapped to `width` (reading order inside each line)."""
+    lines: list[str] = []
+    for word in words:
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and rtl_width(((candidate, True),), size) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines
+
+
+def rtl_paragraph(right: float, y: float, width: float, words: Sequence[str], size: float,
+                  drawn: str) -> tuple[list[Item], list[str]]:
+    """A justified Arabic paragraph (its last line not spread), and its lines."""
+    lines = rtl_lines(words, width, size)
+    items: list[Item] = [
+        RtlText(right, y + i * size * 1.5, ((line, True),), size=size, drawn=drawn,
+                justify=0.0 if i == len(lines) - 1 else width)
+        for i, line in enumerate(lines)
+    ]
+    return items, lines
+
+
+def arabic_report(drawn: str) -> Case:
+    """An Arabic report page: a title, a line mixing Arabic, digits and a Latin standard name,
+    a line with brackets, and a justified paragraph; drawn in visual or in logical order."""
+    items: list[Item] = [RtlText(545, 80, ((AR_TITLE, True),), size=20, drawn=drawn),
+                         RtlText(545, 130, AR_MIXED, size=12, drawn=drawn),
+                         RtlText(545, 160, AR_BRACKETS, size=12, drawn=drawn),
+                         RtlText(545, 190, AR_LIGATURE, size=12, drawn=drawn)]
+    paragraph, lines = rtl_paragraph(545, 230, 400, AR_WORDS, 12, drawn)
+    items += paragraph
+    checks: list[Check] = [
+        {"type": "title", "text": AR_TITLE},
+        {"type": "present", "text": logical(AR_MIXED)},
+        {"type": "present", "text": logical(AR_BRACKETS)},
+        {"type": "present", "text": "لا توجد أعطال في 3 وحدات من أصل 40."},
+        {"type": "present", "text": " ".join(lines)},
+        {"type": "order", "before": logical(AR_MIXED), "after": logical(AR_BRACKETS)},
+    ]
+    return Case(f"arabic_report_{drawn}", 9, [items], tuple(checks))
+
+
+def arabic_two_columns() -> Case:
+    """Two Arabic columns: the right one is read first."""
+    right_words = ["العمود", "الأيمن", "يبدأ", "هنا", *AR_WORDS, "نهاية", "العمود", "الأيمن"]
+    left_words = ["العمود", "الأيسر", "يبدأ", "هنا", *AR_WORDS[::-1], "نهاية", "العمود", "الأيسر"]
+    right_items, right_lines = rtl_paragraph(555, 100, 230, right_words, 11, "visual")
+    left_items, left_lines = rtl_paragraph(270, 100, 230, left_words, 11, "visual")
+    checks: list[Check] = [
+        {"type": "order", "before": "نهاية العمود الأيمن", "after": "العمود الأيسر يبدأ هنا"},
+        {"type": "present", "text": " ".join(right_lines)},
+        {"type": "present", "text": " ".join(left_lines)},
+    ]
+    # Drawn left column first, as some producers do: order must come from positions.
+    return Case("arabic_two_columns", 9, [left_items + right_items], tuple(checks))
+
+
+def hebrew_line() -> Case:
+    items: list[Item] = [RtlText(545, 100, HE_MIXED, size=12, drawn=drawn)
+                         for drawn in ("visual",)]
+    items.append(RtlText(545, 130, (("שורה שנייה נכתבה בסדר לוגי ", True), ("(A4)", False),
+                                    (".", True)), size=12, drawn="logical"))
+    return Case("hebrew_lines", 9, [items], (
+        {"type": "present", "text": logical(HE_MIXED)},
+        {"type": "present", "text": "שורה שנייה נכתבה בסדר לוגי (A4)."},
+    ))
+
+
+def arabic_word_in_english() -> Case:
+    """An English sentence quoting one Arabic word: only the word reads right to left."""
+    before, after = "The Arabic word ", " means a maintenance record in the form."
+    word = "سجل الصيانة"
+    x = 50 + text_width(before, 11)
+    width = rtl_width(((word, True),), 11)
+    items: list[Item] = [Text(50, 100, before, size=11),
+                         RtlText(x + width, 100, ((word, True),), size=11),
+                         Text(x + width, 100, after, size=11),
+                         *wrapped_paragraph(50, 130, 480, f"{BODY}. {BODY}.", 11)]
+    return Case("arabic_word_in_english", 9, [items], (
+        {"type": "present", "text": before + word + after},
+    ))
+
+
 # --- class 10: cover pages ----------------------------------------------------------------
 
 
@@ -589,6 +707,11 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     one_page_footer,
     lone_page_number_one_page,
     numbered_captions_at_page_tops,
+    lambda: arabic_report("visual"),
+    lambda: arabic_report("logical"),
+    arabic_two_columns,
+    hebrew_line,
+    arabic_word_in_english,
     ministry_cover,
     company_cover,
 )

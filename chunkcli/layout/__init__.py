@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from chunkcli.bidi import RTL_CHAR, is_rtl_text
 from chunkcli.layout.furniture import strip_running_headers
 from chunkcli.layout.headings import label_headings
 from chunkcli.layout.order import order_blocks
 from chunkcli.layout.paragraphs import group_paragraphs
-from chunkcli.model import Document, Page
+from chunkcli.model import BBox, Block, Document, Line, Page
 from chunkcli.tables import merge_continued_tables
 
 
@@ -27,4 +28,33 @@ def layout_document(document: Document, strip_furniture: bool = True) -> Documen
 
 
 def _order_page(page: Page) -> Page:
-    return replace(page, blocks=group_paragraphs(order_blocks(page.blocks)))
+    if not is_rtl_page(page):
+        return replace(page, blocks=group_paragraphs(order_blocks(page.blocks)))
+    # A right-to-left page is read as its mirror image: columns right to left, the pieces of a
+    # row right to left, indents and short last lines measured from the right edge.
+    mirrored = mirror_blocks(page.blocks, page.width)
+    return replace(page, blocks=mirror_blocks(group_paragraphs(order_blocks(mirrored)), page.width))
+
+
+def is_rtl_page(page: Page) -> bool:
+    """Most strong letters of the page's text are right-to-left ones (Arabic, Hebrew)."""
+    text = "".join(line.text for block in page.blocks for line in block.lines)
+    return RTL_CHAR.search(text) is not None and is_rtl_text(text)
+
+
+def mirror_blocks(blocks: tuple[Block, ...], width: float) -> tuple[Block, ...]:
+    """`blocks` reflected left to right on a page `width` wide (twice: the blocks again)."""
+    return tuple(
+        replace(block, bbox=_mirror(block.bbox, width),
+                lines=tuple(_mirror_line(line, width) for line in block.lines))
+        for block in blocks
+    )
+
+
+def _mirror_line(line: Line, width: float) -> Line:
+    spans = tuple(replace(span, bbox=_mirror(span.bbox, width)) for span in line.spans)
+    return Line(spans, _mirror(line.bbox, width), line.vertical)
+
+
+def _mirror(box: BBox, width: float) -> BBox:
+    return BBox(width - box.x1, box.top, width - box.x0, box.bottom)
