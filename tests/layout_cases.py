@@ -12,6 +12,8 @@ Checks (dicts, in the spirit of olmOCR-bench's unit tests):
   not_heading        no heading line has this text (or contains it, with `contains`)
   title              the first heading of the document is an H1 with exactly this text
   no_title_like      no H1 line matches this regular expression
+  paragraph          the text lies inside one Markdown paragraph (no blank line, page marker or
+                     heading inside it)
 Normalising removes HTML comments, heading and emphasis markers and collapses whitespace.
 """
 
@@ -47,6 +49,7 @@ CLASS_NAMES = {
     4: "body-size numbered headings",
     5: "titles and heading paths",
     6: "running heads and stamps",
+    8: "sentences across column and page breaks",
     9: "right-to-left lines",
     10: "cover pages",
 }
@@ -127,6 +130,10 @@ def _failure(check: Check, markdown: str) -> str:
     if kind == "title":
         first = found[0] if found else None
         return "" if first == (1, check["text"]) else f"title is {first}, not {check['text']!r}"
+    if kind == "paragraph":
+        wanted = normalise(check["text"])
+        blocks = [normalise(b) for b in re.split(r"\n\s*\n", markdown)]
+        return "" if any(wanted in b for b in blocks) else f"not in one paragraph: {wanted!r}"
     if kind == "no_title_like":
         bad = [n for level, n in found if level == 1 and re.search(check["pattern"], n)]
         return f"H1 {bad}" if bad else ""
@@ -529,6 +536,95 @@ def numbered_captions_at_page_tops() -> Case:
     return Case("numbered_captions", 6, pages, checks)
 
 
+# --- class 8: sentences across column and page breaks ------------------------------------------
+
+JA_SENTENCES = (
+    "事業者は、製品の設計から廃棄までの各段階において安全性を確保するための措置を講じなければならない。",
+    "前項の措置には、使用者が誤って操作した場合にも危害が生じないようにする設計上の配慮が含まれる。",
+    "事業者は、製品の事故に関する情報を収集し、その原因を調査して再発防止のための対策を定めるものとする。",
+    "調査の結果は、経営責任者に報告するとともに、関係する部署及び取引先と速やかに共有しなければならない。",
+    "また、消費者からの問い合わせに対応する窓口を設け、その連絡先を製品及び取扱説明書に表示するものとする。",
+)
+
+
+def _ja_lines(width: float, size: float, sentences: Sequence[str]) -> list[str]:
+    """The sentences wrapped, each numbered ("三番目に、…") so that no stretch of text repeats."""
+    text = "".join(f"{_kanji_number(n + 1)}番目に、{s}" for n, s in enumerate(sentences))
+    return wrap_text(text, width, size, cjk=True)
+
+
+def _kanji_number(n: int) -> str:
+    digits = "〇一二三四五六七八九"
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 0 else "十" if tens == 1 else digits[tens] + "十") + (
+        digits[ones] if ones else "")
+
+
+def _cut_mid_sentence(lines: Sequence[str], around: int) -> int:
+    """The first line count from `around` on after which a sentence goes on."""
+    index = around
+    while lines[index - 1].endswith(("。", "」")):
+        index += 1
+    return index
+
+
+def ja_column_break() -> Case:
+    """Two Japanese columns: the paragraph at the foot of the left column goes on at the head
+    of the right column in mid-sentence."""
+    size, pitch = 10.5, 15.0
+    lines = _ja_lines(230, size, JA_SENTENCES * 3)
+    cut = _cut_mid_sentence(lines, 30)
+    items: list[Item] = [Text(50, 90 + pitch * i, line, size=size, cjk=True)
+                         for i, line in enumerate(lines[:cut])]
+    items += [Text(315, 90 + pitch * i, line, size=size, cjk=True)
+              for i, line in enumerate(lines[cut:])]
+    checks: tuple[Check, ...] = (
+        {"type": "present", "text": _sentence_across(lines, cut)},
+        {"type": "paragraph", "text": "".join(lines)},
+    )
+    return Case("ja_column_break", 8, [items], checks)
+
+
+def _ja_page(lines: Sequence[str], number: int, size: float = 10.5) -> list[Item]:
+    items: list[Item] = [Text(50, 90 + 15.0 * i, line, size=size, cjk=True)
+                         for i, line in enumerate(lines)]
+    items.append(Text(292, 815, str(number), size=8))
+    return items
+
+
+def ja_page_break() -> Case:
+    """A Japanese paragraph that fills page 1 and goes on at the top of page 2 mid-sentence."""
+    lines = _ja_lines(480, 10.5, JA_SENTENCES * 3)
+    cut = _cut_mid_sentence(lines, len(lines) - 4)
+    pages = [[Text(50, 60, "第1章　総則", size=14, bold=True, cjk=True), *_ja_page(lines[:cut], 1)],
+             _ja_page(lines[cut:], 2)]
+    checks: tuple[Check, ...] = (
+        {"type": "present", "text": _sentence_across(lines, cut)},
+        {"type": "paragraph", "text": _sentence_across(lines, cut)},
+    )
+    return Case("ja_page_break", 8, pages, checks)
+
+
+def _sentence_across(lines: Sequence[str], cut: int) -> str:
+    """The sentence that the break after `lines[:cut]` cuts in two."""
+    before, after = "".join(lines[:cut]), "".join(lines[cut:])
+    return before[before.rindex("。") + 1:] + after[: after.index("。") + 1]
+
+
+def en_page_break() -> Case:
+    """An English paragraph cut by a page break in mid-sentence."""
+    words = _register_words("unit", 260)
+    sentences = [" ".join(words[i:i + 13]) + "." for i in range(0, len(words), 13)]
+    lines = wrap_text(" ".join(s[0].upper() + s[1:] for s in sentences), 480, 10)
+    cut = next(i for i in range(len(lines) - 3, 0, -1)
+               if not lines[i - 1].endswith(".") and lines[i][0].islower())
+    pages = [[Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[:cut])],
+             [Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[cut:])]]
+    before, after = " ".join(lines[:cut]), " ".join(lines[cut:])
+    sentence = before[before.rindex(". ") + 2:] + " " + after[: after.index(".") + 1]
+    return Case("en_page_break", 8, pages, ({"type": "paragraph", "text": sentence},))
+
+
 # --- class 9: right-to-left lines -------------------------------------------------------------
 
 AR_TITLE = "تقرير الصيانة السنوي"
@@ -707,6 +803,9 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     one_page_footer,
     lone_page_number_one_page,
     numbered_captions_at_page_tops,
+    ja_column_break,
+    ja_page_break,
+    en_page_break,
     lambda: arabic_report("visual"),
     lambda: arabic_report("logical"),
     arabic_two_columns,

@@ -1,7 +1,7 @@
 """Raw page blocks -> ordered, labelled blocks (pure: no PDF access here).
 
 Stages, in order: running headers/footers -> reading order -> paragraphs -> tables merged
-across pages -> headings.
+across pages -> sentences cut by page breaks completed -> headings.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chunkcli.bidi import RTL_CHAR, is_rtl_text
+from chunkcli.layout.breaks import join_page_breaks
 from chunkcli.layout.furniture import strip_running_headers
 from chunkcli.layout.headings import label_headings
 from chunkcli.layout.order import order_blocks
@@ -24,6 +25,7 @@ def layout_document(document: Document, strip_furniture: bool = True) -> Documen
         pages = strip_running_headers(pages, document.context_pages)
     pages = tuple(_order_page(page) for page in pages)
     pages = merge_continued_tables(pages)
+    pages = join_page_breaks(pages)
     return label_headings(replace(document, pages=pages, context_pages=()))
 
 
