@@ -1,6 +1,7 @@
 """Raw page blocks -> ordered, labelled blocks (pure: no PDF access here).
 
-Stages, in order: running headers/footers -> reading order -> paragraphs -> tables merged
+Stages, in order: running headers/footers -> tables continued at the top of a page without
+their header -> reading order -> paragraphs -> tables merged
 across pages -> sentences cut by page breaks completed -> headings.
 """
 
@@ -16,6 +17,7 @@ from chunkcli.layout.order import order_blocks
 from chunkcli.layout.paragraphs import group_paragraphs
 from chunkcli.model import BBox, Block, Document, Line, Page
 from chunkcli.tables import merge_continued_tables
+from chunkcli.tables.continued import continue_tables
 
 
 def layout_document(document: Document, strip_furniture: bool = True) -> Document:
@@ -23,6 +25,7 @@ def layout_document(document: Document, strip_furniture: bool = True) -> Documen
     pages = document.pages
     if strip_furniture:
         pages = strip_running_headers(pages, document.context_pages)
+    pages = continue_tables(pages)
     pages = tuple(_order_page(page) for page in pages)
     pages = merge_continued_tables(pages)
     pages = join_page_breaks(pages)

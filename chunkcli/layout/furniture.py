@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from chunkcli.model import Block, BlockKind, Page, PageStatus
+from chunkcli.tables.text import CAPTION
 
 # Bands where running heads live, as a share of the page height, measured at a line's
 # centre (letterheads and slide banners reach further down than journal running heads).
@@ -47,12 +48,8 @@ STAMP = re.compile(
     r"^\s*(?:this content )?(?:downloaded|retrieved) (?:from|by)\b|^\s*downloaded on\b",
     re.IGNORECASE,
 )
-# Numbered captions ("別表第1", "Table 3", "図2") differ by their number: the number is part of
-# their identity, so they never look like one repeated running head.
-CAPTION = re.compile(
-    r"^\s*(?:別表|別紙|様式|付表|表|図|table|tab\.|figure|fig\.|annex|exhibit)\s*(?:第)?\s*[\d０-９]",
-    re.IGNORECASE,
-)
+# Numbered captions ("別表第1", "Table 3", "図2", tables.text.CAPTION) differ by their number:
+# the number is part of their identity, so they never look like one repeated running head.
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
