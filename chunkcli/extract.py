@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
+from chunkcli.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
 from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.model import (
@@ -39,7 +40,7 @@ from chunkcli.ocr import OcrMode, OcrOptions
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
-from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
+from chunkcli.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 
 if TYPE_CHECKING:
     from chunkcli.ocr.read import OcrRun, PagesDone
@@ -222,8 +223,12 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
-    if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+    text = page_text(raw)
+    rtl = RTL_CHAR.search(text) is not None
+    if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
         raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
+    elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see chunkcli.bidi)
+        raw = visual_rawdict(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
@@ -237,6 +242,9 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
             lines.extend(_split_at_gaps(part, vertical))
+    if rtl:
+        rtl_page = is_rtl_text(text)
+        lines = [logical_line(line, rtl_page) for line in lines]
     return attach_drop_caps(rebuild_vertical_lines(lines))
 
 

@@ -16,18 +16,15 @@ from dataclasses import replace
 from chunkcli.layout.sizes import typical_size
 from chunkcli.layout_settings import FurnitureSettings
 from chunkcli.model import Block, BlockKind, Page, PageStatus
+from chunkcli.tables.text import CAPTION
 
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
 STAMP = re.compile(
     r"^\s*(?:this content )?(?:downloaded|retrieved) (?:from|by)\b|^\s*downloaded on\b",
     re.IGNORECASE,
 )
-# Numbered captions ("別表第1", "Table 3", "図2") differ by their number: the number is part of
-# their identity, so they never look like one repeated running head.
-CAPTION = re.compile(
-    r"^\s*(?:別表|別紙|様式|付表|表|図|table|tab\.|figure|fig\.|annex|exhibit)\s*(?:第)?\s*[\d０-９]",
-    re.IGNORECASE,
-)
+# Numbered captions ("別表第1", "Table 3", "図2", tables.text.CAPTION) differ by their number:
+# the number is part of their identity, so they never look like one repeated running head.
 
 # Characters a rule set in type is made of (leaders, dashes, box-drawing lines, underscores).
 RULE_MARKS = ".·・…‥_-‐‑–—―─━=~*＊＿－"
