@@ -92,9 +92,12 @@ def test_converting_a_text_pdf_loads_no_ocr_runner() -> None:
     code = (
         "import sys; from chunkcli import lean_import; lean_import.install(); import pymupdf;"
         "doc = pymupdf.open(); doc.new_page().insert_text((72, 72), 'Hello world');"
-        "from chunkcli.pipeline import convert_pdf;"
-        "md = convert_pdf(doc.tobytes()).markdown;"
-        "print('Hello world' in md, sorted({'numpy', 'chunkcli.ocr.read'} & set(sys.modules)))"
+        "import chunkcli.cli.common as cli, chunkcli.batch as batch;"
+        "from chunkcli.pipeline import ConvertOptions;"
+        "options = cli.with_ocr(ConvertOptions(), 'auto', 'auto', 200, 1, 'tesseract');"
+        "md = batch.convert_pdf(doc.tobytes(), options).markdown;"
+        "heavy = {'numpy', 'chunkcli.ocr.read', 'chunkcli.ocr.rapidocr', 'importlib.metadata'};"
+        "print('Hello world' in md, sorted(heavy & set(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True []"

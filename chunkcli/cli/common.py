@@ -321,8 +321,6 @@ def with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
 
     from chunkcli.ocr import OcrMode
     from chunkcli.ocr.options import ENGINES
-    from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
-    from chunkcli.ocr.rapidocr import unreadable_languages
 
     try:
         ocr_mode = OcrMode(mode)
@@ -336,11 +334,14 @@ def with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
         raise typer.BadParameter(
             f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
         )
-    if engine == RAPIDOCR and unreadable_languages(lang):
-        raise typer.BadParameter(
-            f"RapidOCR's bundled model cannot read {unreadable_languages(lang)}: "
-            "use --ocr-engine tesseract", param_hint="--ocr-lang",
-        )  # fmt: skip
+    if engine == "rapidocr":  # its module (and importlib.metadata) loads only when chosen
+        from chunkcli.ocr.rapidocr import unreadable_languages
+
+        if unreadable_languages(lang):
+            raise typer.BadParameter(
+                f"RapidOCR's bundled model cannot read {unreadable_languages(lang)}: "
+                "use --ocr-engine tesseract", param_hint="--ocr-lang",
+            )  # fmt: skip
     ocr = OcrOptions(
         mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1, engine=engine
     )
