@@ -70,27 +70,31 @@ class QuickState(StateBlock):
 
     def __init__(self, src: str, md: MarkdownIt, env: EnvType, tokens: list[Token]) -> None:
         super().__init__("", md, env, tokens)  # every other field as markdown-it sets it
+        # (start line, end line, where it ends) of the last paragraph lheading scanned
+        self.scanned_paragraph: tuple[int, int, int] | None = None
         self.src = src
-        self.bMarks, self.eMarks, self.tShift, self.sCount = [], [], [], []
-        self.bsCount = []
-        start, length = 0, len(src)
+        begins, ends, shifts, counts = [], [], [], []
+        start, length, find, indent = 0, len(src), src.find, INDENT_RE.match
         while start < length:
-            end = src.find("\n", start)
+            end = find("\n", start)
             if end < 0:
                 end = length
-            pos = INDENT_RE.match(src, start, end).end()  # type: ignore[union-attr]
-            if pos == end == length:
-                break  # a last line of only spaces and no newline has no marks (as there)
-            self.bMarks.append(start)
-            self.eMarks.append(end)
-            self.tShift.append(pos - start)
-            self.sCount.append(_columns(src, start, pos))
-            self.bsCount.append(0)
+            if src[start] in " \t":  # (most lines: not indented, no regex call)
+                pos = indent(src, start, end).end()  # type: ignore[union-attr]
+                if pos == end == length:
+                    break  # a last line of only spaces and no newline has no marks (as there)
+                shifts.append(pos - start)
+                counts.append(_columns(src, start, pos))
+            else:
+                shifts.append(0)
+                counts.append(0)
+            begins.append(start)
+            ends.append(end)
             start = end + 1 if end < length else length
-        for marks in (self.bMarks, self.eMarks):
-            marks.append(length)  # markdown-it's fake last line
-        for marks in (self.tShift, self.sCount, self.bsCount):
-            marks.append(0)
+        # markdown-it's fake last line
+        self.bMarks, self.eMarks = [*begins, length], [*ends, length]
+        self.tShift, self.sCount = [*shifts, 0], [*counts, 0]
+        self.bsCount = [0] * len(self.bMarks)
         self.lineMax = len(self.bMarks) - 1
 
 
@@ -148,17 +152,15 @@ def _terminates(state: StateBlock, line: int, end_line: int) -> bool:
 
 
 def paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """markdown-it's paragraph rule (4.x), with `_terminates`; the paragraph text is not kept."""
-    next_line = start_line + 1
+    """markdown-it's paragraph rule (4.x), with `_terminates`; the paragraph text is not kept.
+    Its end is the one `lheading` found just before when that scanned the same lines."""
     end_line = state.lineMax
     old_parent, state.parentType = state.parentType, "paragraph"
-    while next_line < end_line:
-        if state.isEmpty(next_line):
-            break
-        indent = state.sCount[next_line] - state.blkIndent
-        if indent <= 3 and state.sCount[next_line] >= 0 and _terminates(state, next_line, end_line):
-            break
-        next_line += 1
+    scanned = getattr(state, "scanned_paragraph", None)
+    if scanned is not None and scanned[:2] == (start_line, end_line):
+        next_line = scanned[2]
+    else:
+        next_line = _paragraph_end(state, start_line, end_line)
     state.line = next_line
     state.push("paragraph_open", "p", 1).map = [start_line, state.line]
     inline = state.push("inline", "", 0)
@@ -169,9 +171,23 @@ def paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     return True
 
 
+def _paragraph_end(state: StateBlock, start_line: int, end_line: int) -> int:
+    next_line = start_line + 1
+    while next_line < end_line:
+        if state.isEmpty(next_line):
+            break
+        indent = state.sCount[next_line] - state.blkIndent
+        if indent <= 3 and state.sCount[next_line] >= 0 and _terminates(state, next_line, end_line):
+            break
+        next_line += 1
+    return next_line
+
+
 def lheading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """markdown-it's setext heading rule (4.x), with `_terminates`. (As there, a paragraph
     without an underline leaves parentType "paragraph".)"""
+    if isinstance(state, QuickState):
+        state.scanned_paragraph = None
     if state.is_code_block(start_line):
         return False
     level, marker, next_line = 0, "", start_line + 1
@@ -188,6 +204,9 @@ def lheading(state: StateBlock, start_line: int, end_line: int, silent: bool) ->
             break
         next_line += 1
     if not level:
+        # The paragraph rule, next, would stop at the same line: it need not scan again.
+        if isinstance(state, QuickState):
+            state.scanned_paragraph = (start_line, end_line, next_line)
         return False
     content = mdTrim(state.getLines(start_line, next_line, state.blkIndent, False))
     state.line = next_line + 1
