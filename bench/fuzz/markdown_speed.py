@@ -1,7 +1,7 @@
 """Time split and check on the pathological Markdown cases, at two sizes, one child per run.
 
     python bench/fuzz/markdown_speed.py [--small-mb 0.25] [--large-mb 2] [--timeout 60]
-                                        [--cases a,b] [--tools split,check]
+                                        [--cases a,b] [--tools split,check] [--floor]
 
 Each (case, size, tool) runs in a fresh child process (a hang is killed at --timeout) that
 builds the text, then measures CPU seconds of the call alone and the peak RSS it added over
@@ -10,6 +10,9 @@ the imports. Verdicts, per case and tool:
   growth CPU(large) / CPU(small) divided by large/small: about 1 when linear; over
          MAX_GROWTH is superlinear (small sizes include fixed costs, so < 1 is common)
   memory peak RSS added / input size at the large size: at most MAX_MEMORY_RATIO
+With --floor, a `tiktoken` row per case times one cl100k_base encoding of the whole text (split
+encodes it once for the block counts, and each chunk once more): what no change to split or
+check can go below. It gets no verdict.
 Prints a Markdown table; exit 1 when any run fails a verdict.
 """
 
@@ -37,6 +40,7 @@ MAX_GROWTH = 2.0
 MAX_MEMORY_RATIO = 40.0
 # Below this many CPU seconds the growth ratio is timer noise, not a verdict.
 MIN_TIMED_SECONDS = 0.05
+FLOOR_TOOL = "tiktoken"  # a reference row, not judged
 
 CHILD = r"""
 import json, resource, sys, time
@@ -44,13 +48,16 @@ sys.path.insert(0, sys.argv[1])
 from bench.fuzz.markdown_cases import CASES
 from chunkcli.check import check_markdown
 from chunkcli.split import split_markdown
+from chunkcli.tokens import load_encoding
 case, size, tool = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 split_markdown("# warm\n\nup\n")
 check_markdown("# warm\n\nup\n")
+encoding = load_encoding("cl100k_base")
+run = {"split": split_markdown, "check": check_markdown, "tiktoken": encoding.encode_ordinary}[tool]
 text = CASES[case](size)
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.process_time()
-result = split_markdown(text) if tool == "split" else check_markdown(text)
+result = run(text)
 cpu = time.process_time() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"cpu": cpu, "rss_kb": peak - base, "chars": len(text)}))
@@ -135,9 +142,10 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 def _row(v: Verdict) -> str:
     note = v.large.error or v.small.error
+    verdict = "floor" if v.tool == FLOOR_TOOL else "ok" if v.ok else "FAIL " + note
     return (
         f"| {v.case} | {v.tool} | {_fmt(v.small.cpu)} | {_fmt(v.large.cpu)} | {_fmt(v.rate, 1)} "
-        f"| {_fmt(v.growth)} | {v.memory_ratio:.1f} | {'ok' if v.ok else 'FAIL ' + note} |"
+        f"| {_fmt(v.growth)} | {v.memory_ratio:.1f} | {verdict.strip()} |"
     )
 
 
@@ -156,17 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--tools", default="split,check")
+    parser.add_argument("--floor", action="store_true", help="add a tiktoken row per case")
     args = parser.parse_args(argv)
     print(HEADER, flush=True)
+    tools = args.tools.split(",") + ([FLOOR_TOOL] if args.floor else [])
     verdicts = measure(
         args.cases.split(","),
-        args.tools.split(","),
+        tools,
         int(args.small_mb * 1e6),
         int(args.large_mb * 1e6),
         args.timeout,
     )
-    failed = [v for v in verdicts if not v.ok]
-    print(f"\n{len(verdicts) - len(failed)}/{len(verdicts)} ok")
+    judged = [v for v in verdicts if v.tool != FLOOR_TOOL]
+    failed = [v for v in judged if not v.ok]
+    print(f"\n{len(judged) - len(failed)}/{len(judged)} ok")
     return 1 if failed else 0
 
 

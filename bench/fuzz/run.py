@@ -8,7 +8,8 @@ Every (file, command) runs `chunkcli` in a child process with a time limit; the 
   clean failure  non-zero exit, one line on stderr naming the file, no output file left
   traceback      a Python traceback on stderr
   crash          killed by a signal (a segfault in MuPDF)
-  hang           still running at --timeout
+  hang           still running at --timeout (chunkcli itself gets half of it as its --timeout,
+                 so a slow file that stops at its limit is a clean failure)
   partial output non-zero exit but the output file exists
   noise          stderr lines that are not chunkcli's own `error:`/`warning:`/summary lines
 Prints the table per command (and the Markdown speed table with --markdown); exit 1 when any run
@@ -40,6 +41,7 @@ OWN_LINE_RE = re.compile(
     r"|^wrote \d+ chunks? to "
 )
 OUTPUT_SUFFIX = {"convert": ".md", "split": ".jsonl", "check": ""}
+TOOL_SHARE = 0.5  # of the harness's --timeout, given to chunkcli's own --timeout
 
 
 def chunkcli_command() -> list[str]:
@@ -48,7 +50,9 @@ def chunkcli_command() -> list[str]:
 
 def classify(command: str, pdf: Path, out_dir: Path, timeout: float) -> str:
     output = out_dir / (pdf.stem + OUTPUT_SUFFIX[command])
-    args = [*chunkcli_command(), command, str(pdf)]
+    # The tool gets half the time: stopping at its own --timeout is a clean failure; a hang
+    # is a run still going at twice that.
+    args = [*chunkcli_command(), command, str(pdf), "--timeout", f"{timeout * TOOL_SHARE:g}"]
     if command != "check":
         args += ["-o", str(output)]
     env = {**os.environ, "COLUMNS": "200"}

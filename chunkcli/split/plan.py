@@ -300,20 +300,27 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     A window from unit i takes units while the sum of their counts and of the whitespace
     between them stays within the budget: with `reach[k]`, the sum over units 1..k of the gap
     before unit k and its count, that is the first k > i where tokens[i] + reach[k] - reach[i]
-    passes the budget, found by bisection (units can number a million: one per word)."""
+    passes the budget, found by bisection (units can number a million: one per word). The
+    largest window up to there that fits is searched from where the last window's count per
+    summed token puts the limit (words counted alone fall short of their text's count by a
+    near-constant share): most windows are settled by counting two."""
     units = run.units
     reach = np.zeros(len(units), dtype=np.int64)
     reach[1:] = _gap_tokens(layout, units)
     reach[1:] += units.tokens[1:]
     np.cumsum(reach, out=reach)
     plans: list[Plan] = []
-    i = 0
+    i, share = 0, 1.0  # share: a window's count (less its fixed part) per summed token
     while i < len(units):
         budget = run.budget(layout.max_tokens, first=i == 0)
-        limit = budget - int(units.tokens[i]) + int(reach[i])
-        j = max(i + 1, int(np.searchsorted(reach, limit, side="right")))
-        j, plan = _largest_window(layout, run, i, min(j, len(units)))
+        base = int(reach[i]) - int(units.tokens[i])
+        j = min(max(i + 1, int(np.searchsorted(reach, budget + base, side="right"))), len(units))
+        guess = int(np.searchsorted(reach, budget / share + base, side="right"))
+        j, plan = _largest_window(layout, run, i, j, min(max(guess, i + 1), j))
         plans.append(plan)
+        summed = int(reach[j - 1]) - base
+        fixed = run.first_fixed if i == 0 else run.rest_fixed
+        share = max((plan.tokens - fixed) / summed, 1.0) if summed > 0 else 1.0
         if j >= len(units):
             break
         i = j - _overlap(run, i, j, layout.max_tokens)
@@ -334,23 +341,17 @@ def _gap_tokens(layout: Layout, units: Units) -> npt.NDArray[np.int64]:
     return gaps
 
 
-def _largest_window(layout: Layout, run: Run, i: int, j: int) -> tuple[int, Plan]:
+def _largest_window(layout: Layout, run: Run, i: int, j: int, guess: int) -> tuple[int, Plan]:
     """The window units[i:k] with the largest k <= j that fits (units[i:i+1] when none does),
-    as a window's count grows with its units (a linear search recounted windows once per unit
-    dropped: quadratic on lists nested hundreds deep). The search starts where the units'
-    share of the window's count puts the limit: summed counts of words fall short of the count
-    of their text by a near-constant share, so two or three windows are counted, not ten."""
-    plan = _window_plan(layout, run, i, j)
-    if not plan.oversize or j - i <= 1:
-        return j, plan
-    plans = {j: plan}
+    searched from k = guess, as a window's count grows with its units (a linear search
+    recounted windows once per unit dropped: quadratic on lists nested hundreds deep)."""
+    plans: dict[int, Plan] = {}
 
     def fits(k: int) -> bool:
         plans[k] = _window_plan(layout, run, i, k)
         return not plans[k].oversize
 
-    guess = (j - i) * layout.max_tokens // plan.tokens
-    k = longest_within(fits, i, j - 1, guess)
+    k = longest_within(fits, i, j, guess - i)
     return k, plans[k] if k in plans else _window_plan(layout, run, i, k)
 
 

@@ -1,0 +1,81 @@
+"""The mechanisms that keep split linear and quick on pathological Markdown (issue 15, class 5),
+checked by what they do, not by time (bench/fuzz/markdown_speed.py measures the speed)."""
+
+from __future__ import annotations
+
+import pytest
+
+import chunkcli.split.blocks as blocks
+from chunkcli.split import SplitOptions, split_markdown
+from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.units import longest_within, split_units
+from chunkcli.tokens import load_encoding
+
+
+def test_groups_of_headings_and_paragraph_lines_need_no_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_parser() -> object:
+        raise AssertionError("the parser was asked")
+
+    monkeypatch.setattr(blocks, "block_parser", no_parser)
+    markdown = "# h\n" * 3 + "Text\n===\n#tag line\nmore | text\n## End ##\n"
+    found, marks = blocks.find_blocks(markdown)
+    assert (found, marks) == (
+        [
+            RawBlock(BlockKind.HEADING, 0, 1, 1, "h"),
+            RawBlock(BlockKind.HEADING, 1, 2, 1, "h"),
+            RawBlock(BlockKind.HEADING, 2, 3, 1, "h"),
+            RawBlock(BlockKind.HEADING, 3, 5, 1, "Text"),
+            RawBlock(BlockKind.TEXT, 5, 7),
+            RawBlock(BlockKind.HEADING, 7, 8, 2, "End"),
+        ],
+        [],
+    )
+
+
+def test_a_span_surely_over_the_budget_is_cut_without_being_counted() -> None:
+    encode = load_encoding("cl100k_base").encode_ordinary
+    counted: list[int] = []
+
+    def count(text: str) -> int:
+        counted.append(len(text))
+        return len(encode(text))
+
+    text = "x" * 50_000
+    units = split_units(text, 0, len(text), 64, count, max_token_bytes=128)
+    assert int(units.starts[0]) == 0 and int(units.ends[-1]) == len(text)
+    assert all(int(n) <= 64 for n in units.tokens)
+    # The character level counts trial cuts of at most 64 * 32 characters; the sentence,
+    # clause and word levels (one span of 50,000 bytes > 64 * 128) count nothing.
+    assert max(counted) <= 64 * 32
+
+
+def test_windows_of_a_long_paragraph_are_settled_with_few_counts() -> None:
+    encode = load_encoding("cl100k_base").encode_ordinary
+    long_counts = 0
+
+    def count(text: str) -> int:
+        nonlocal long_counts
+        long_counts += len(text) > 100
+        return len(encode(text))
+
+    markdown = "*a **b _c __d " * 4000  # no sentence or clause ends: one unit per word
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=64), count_tokens=count)
+    assert "".join(c.body + " " for c in chunks).split() == markdown.split()
+    # Each window: about two trial counts, and one more count of the chunk (any counter is
+    # recounted); a bisection per window took ten.
+    assert long_counts <= 4 * len(chunks)
+
+
+def test_longest_within_finds_the_last_cut_that_fits_from_any_guess() -> None:
+    for answer in (1, 2, 7, 50, 99, 100):
+        for guess in (1, 3, 50, 99, 100, 400):
+            probes: list[int] = []
+
+            def fits(cut: int, answer: int = answer, probes: list[int] = probes) -> bool:
+                probes.append(cut)
+                return cut <= answer
+
+            assert longest_within(fits, 0, 100, guess) == max(answer, 1)
+            assert len(probes) <= 16
