@@ -44,13 +44,19 @@ if TYPE_CHECKING:
     from chunkcli.tokens import tiktoken_counter
 
 
-def __getattr__(name: str) -> Any:
-    module_name = _LAZY.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'chunkcli' has no attribute {name!r}")
-    import importlib
+if not TYPE_CHECKING:  # mypy reads the imports above: a mistyped name stays an error
 
-    return getattr(importlib.import_module(module_name), name)
+    def __getattr__(name: str) -> Any:
+        module_name = _LAZY.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'chunkcli' has no attribute {name!r}")
+        import importlib
+
+        return getattr(importlib.import_module(module_name), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 __all__ = [

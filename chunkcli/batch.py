@@ -19,16 +19,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.inputs import DEFAULT_TIMEOUT_S, walk_folder
 from chunkcli.model import ConvertResult
-from chunkcli.ocr.read import PagesDone
 from chunkcli.pagespec import format_page_ranges as page_ranges
 from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.workers import OnPages, run_in_workers, time_limit
+
+if TYPE_CHECKING:  # the OCR runner (and numpy) loads only when a page needs OCR
+    from chunkcli.ocr.read import PagesDone
 
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
 MAX_FILES_LISTED = 10

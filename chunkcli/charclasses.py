@@ -34,6 +34,14 @@ NO_SPACE_RANGES = (
     (0xFF00, 0xFFEF),  # half- and full-width forms
     (0x20000, 0x3FFFF),  # CJK extensions B+
 )
+# Scripts written right to left: Hebrew, Arabic (with Syriac, Thaana, NKo, Samaritan, Mandaic
+# and the Arabic extensions), their presentation forms, and the historic and Adlam blocks.
+RTL_CLASS = (
+    "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff"
+)
+# Presentation forms: shaped glyph codes (initial, medial, final, ligature) that PDFs map their
+# Arabic and Hebrew glyphs to; NFKC gives back the letters a reader types.
+RTL_PRESENTATION_CLASS = "\ufb1d-\ufdff\ufe70-\ufefc"
 KANA_HAN_RE = re.compile(f"[{KANA_HAN_CLASS}]")
 CJK_LETTER_RE = re.compile(f"[{CJK_LETTER_CLASS}]")
 

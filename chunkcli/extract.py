@@ -17,10 +17,11 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
+from chunkcli.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
 from chunkcli.gutters import cut_at_gutters, gutter_positions
 from chunkcli.model import (
@@ -36,11 +37,13 @@ from chunkcli.model import (
     Span,
 )
 from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.ocr.read import OcrRun, PagesDone, ocr_pages
 from chunkcli.source import MUPDF_ERRORS
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
-from chunkcli.wordgaps import lacks_word_spaces, with_gap_spaces
+from chunkcli.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
+
+if TYPE_CHECKING:
+    from chunkcli.ocr.read import OcrRun, PagesDone
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -110,11 +113,18 @@ def extract_document(
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
-    run = OcrRun()
-    if ocr is not None and ocr.mode != OcrMode.NEVER:
-        wanted = [p.number for p in extracted if needs_ocr(p, ocr.mode)]
+    notes: tuple[str, ...] = ()
+    missing = ""
+    wanted = [] if ocr is None or ocr.mode == OcrMode.NEVER else [
+        p.number for p in extracted if needs_ocr(p, ocr.mode)
+    ]
+    if ocr is not None and wanted:
+        # The OCR runner (and numpy with it, ~0.1 s of CPU) loads only when a page needs it.
+        from chunkcli.ocr.read import ocr_pages
+
         run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
+        notes, missing = run.notes, run.missing
     context = tuple(
         _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
     )
@@ -125,8 +135,8 @@ def extract_document(
         metadata_title=(doc.metadata or {}).get("title", "") or "",
         page_count=doc.page_count,
         context_pages=context,
-        notes=run.notes,
-        ocr_missing=run.missing,
+        notes=notes,
+        ocr_missing=missing,
     )
 
 
@@ -213,8 +223,12 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
     raw = page.get_text("dict", flags=DICT_FLAGS)
-    if lacks_word_spaces(raw):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+    text = page_text(raw)
+    rtl = RTL_CHAR.search(text) is not None
+    if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
         raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
+    elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see chunkcli.bidi)
+        raw = visual_rawdict(page.get_text("rawdict", flags=DICT_FLAGS))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
@@ -228,6 +242,9 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
             lines.extend(_split_at_gaps(part, vertical))
+    if rtl:
+        rtl_page = is_rtl_text(text)
+        lines = [logical_line(line, rtl_page) for line in lines]
     return attach_drop_caps(rebuild_vertical_lines(lines))
 
 

@@ -75,7 +75,13 @@ def _flat_config(config: dict[str, object]) -> dict[str, object]:
             return "split_config_version"
         return name if name.startswith(FLAT_CONFIG_PREFIX) else FLAT_CONFIG_PREFIX + name
 
-    return {key(name): value for name, value in config.items()}
+    flat: dict[str, object] = {}
+    for name, value in config.items():
+        if isinstance(value, dict):  # tuned settings: split_settings_max_prefix_share, ...
+            flat.update({f"{key(name)}_{inner}": v for inner, v in value.items()})
+        else:
+            flat[key(name)] = value
+    return flat
 
 
 def flat_reserved_keys(config: dict[str, object]) -> frozenset[str]:

@@ -6,29 +6,21 @@ PDF -> pages of positioned text (extract) -> ordered, labelled blocks (layout) -
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from chunkcli.convert_options import ConvertOptions
 from chunkcli.extract import extract_document
 from chunkcli.layout import layout_document
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
-from chunkcli.ocr import OcrOptions
-from chunkcli.ocr.read import PagesDone
 from chunkcli.render import render_markdown
 from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
+if TYPE_CHECKING:
+    from chunkcli.ocr.read import PagesDone
 
-@dataclass(frozen=True, slots=True)
-class ConvertOptions:
-    """Options that shape a conversion; the CLI's convert flags map one-to-one onto these."""
-
-    pages: tuple[int, ...] | None = None  # 1-based physical pages; None = all
-    password: str | None = None
-    tables: bool = True  # detect tables (the expensive part)
-    strip_furniture: bool = True  # drop running headers, footers, page numbers
-    source_name: str | None = None  # the name the provenance comment gives; None = the file's
-    ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
+__all__ = ["ConvertOptions", "convert_pdf", "file_sha256"]
 
 
 def convert_pdf(
@@ -55,7 +47,7 @@ def convert_pdf(
         )
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
-    document = layout_document(document, options.strip_furniture)
+    document = layout_document(document, options.strip_furniture, options.layout)
     shown = options.source_name if options.source_name is not None else Path(name).name
     sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()
     provenance = Provenance(shown, sha256)

@@ -26,14 +26,18 @@ MAX_SPACED_SHARE = 0.03
 GAP_EM = 0.25
 
 
-def lacks_word_spaces(page_dict: dict[str, Any]) -> bool:
-    """Whether the Hangul text of a `get_text("dict")` page has (nearly) no word spaces."""
-    text = "".join(
+def page_text(page_dict: dict[str, Any]) -> str:
+    """The text of every span of a `get_text("dict")` page, run together."""
+    return "".join(
         span["text"]
         for block in page_dict["blocks"]
         for line in block.get("lines", ())
         for span in line["spans"]
     )
+
+
+def lacks_word_spaces(text: str) -> bool:
+    """Whether the Hangul text of a page (`page_text`) has (nearly) no word spaces."""
     syllables = len(HANGUL.findall(text))
     return syllables >= MIN_HANGUL and len(SPACED_HANGUL.findall(text)) < MAX_SPACED_SHARE * (
         syllables

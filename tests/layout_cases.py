@@ -12,6 +12,10 @@ Checks (dicts, in the spirit of olmOCR-bench's unit tests):
   not_heading        no heading line has this text (or contains it, with `contains`)
   title              the first heading of the document is an H1 with exactly this text
   no_title_like      no H1 line matches this regular expression
+  paragraph          the text lies inside one Markdown paragraph (no blank line, page marker or
+                     heading inside it)
+  table_row          some pipe-table row (the header row included) has exactly these `cells`
+  tables             the Markdown holds exactly `count` pipe tables
 Normalising removes HTML comments, heading and emphasis markers and collapses whitespace.
 """
 
@@ -27,9 +31,13 @@ import pymupdf
 
 from tests.pdf_factory import (
     Item,
+    Rect,
+    RtlText,
+    Rule,
     Text,
     TextRow,
     make_pdf,
+    rtl_width,
     text_width,
     wrap_text,
     wrapped_paragraph,
@@ -45,6 +53,9 @@ CLASS_NAMES = {
     4: "body-size numbered headings",
     5: "titles and heading paths",
     6: "running heads and stamps",
+    7: "tables: booktabs, annex continuations",
+    8: "sentences across column and page breaks",
+    9: "right-to-left lines",
     10: "cover pages",
 }
 
@@ -124,10 +135,53 @@ def _failure(check: Check, markdown: str) -> str:
     if kind == "title":
         first = found[0] if found else None
         return "" if first == (1, check["text"]) else f"title is {first}, not {check['text']!r}"
+    if kind == "paragraph":
+        wanted = normalise(check["text"])
+        blocks = [normalise(b) for b in re.split(r"\n\s*\n", markdown)]
+        return "" if any(wanted in b for b in blocks) else f"not in one paragraph: {wanted!r}"
+    if kind == "table_row":
+        rows = [row for table in pipe_tables(markdown) for row in table]
+        wanted = [normalise(c) for c in check["cells"]]
+        return "" if wanted in rows else f"no table row {wanted}"
+    if kind == "tables":
+        count = len(pipe_tables(markdown))
+        return "" if count == check["count"] else f"{count} tables, not {check['count']}"
     if kind == "no_title_like":
         bad = [n for level, n in found if level == 1 and re.search(check["pattern"], n)]
         return f"H1 {bad}" if bad else ""
     raise ValueError(f"unknown check type {kind}")
+
+
+_PIPE = re.compile(r"(?<!\\)\|")
+_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def pipe_tables(markdown: str) -> list[list[list[str]]]:
+    """The rows (normalised cells) of every GFM pipe table: a header line, a delimiter row and
+    the rows under it."""
+    tables: list[list[list[str]]] = []
+    lines = markdown.splitlines()
+    index = 0
+    while index < len(lines) - 1:
+        if "|" in lines[index] and _DELIMITER.match(lines[index + 1]):
+            rows = [lines[index]]
+            index += 2
+            while index < len(lines) and lines[index].strip().startswith("|"):
+                rows.append(lines[index])
+                index += 1
+            tables.append([_cells(row) for row in rows])
+        else:
+            index += 1
+    return tables
+
+
+def _cells(row: str) -> list[str]:
+    cells = _PIPE.split(row.strip())
+    if row.strip().startswith("|"):
+        cells = cells[1:]
+    if cells and row.strip().endswith("|"):
+        cells = cells[:-1]
+    return [normalise(c.replace("\\|", "|")) for c in cells]
 
 
 # --- building blocks --------------------------------------------------------------------------
@@ -418,6 +472,55 @@ def title_on_two_lines() -> Case:
                 checks)
 
 
+def _centred(text: str, y: float, size: float, cjk: bool = False) -> Text:
+    width = text_width(text, size, bold=not cjk, cjk=cjk)
+    return Text((PORTRAIT[0] - width) / 2, y, text, size=size, bold=True, cjk=cjk)
+
+
+def centred_title_lines() -> Case:
+    """A title centred on two lines of very different widths (their starts 150 pt apart)."""
+    cover: list[Item] = [
+        _centred("Safe Operation of Thermal Controllers", 150, 24),
+        _centred("in Plants", 182, 24),
+        Text(60, 400, "Prepared for the plant operators", size=12),
+    ]
+    return Case("title_centred_lines", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+                ({"type": "title", "text": "Safe Operation of Thermal Controllers in Plants"},
+                 {"type": "not_heading", "text": "in Plants"}))
+
+
+def title_with_colon() -> Case:
+    """The first line of a two-line title ends with a colon."""
+    cover: list[Item] = [
+        Text(60, 150, "Thermal Controllers:", size=26, bold=True),
+        Text(60, 184, "A Field Guide to Safe Operation", size=26, bold=True),
+    ]
+    title = "Thermal Controllers: A Field Guide to Safe Operation"
+    return Case("title_with_colon", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+                ({"type": "title", "text": title},))
+
+
+def japanese_title_lines() -> Case:
+    """A Japanese title centred on two lines: one H1, joined without a space."""
+    cover: list[Item] = [
+        _centred("消費生活用製品の", 200, 26, cjk=True),
+        _centred("安全確保に関するガイドライン", 238, 26, cjk=True),
+        _centred("2021年（令和3年）9月10日", 430, 14, cjk=True),
+        _centred("経済産業省", 460, 14, cjk=True),
+    ]
+    body: list[list[Item]] = []
+    for n, head in enumerate(("1. 目的", "2. 適用範囲")):
+        items: list[Item] = [Text(50, 80, head, size=14, bold=True, cjk=True)]
+        items += [Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
+                  for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))]
+        body.append(items)
+    return Case("title_japanese_lines", 5, [cover, *body], (
+        {"type": "title", "text": "消費生活用製品の安全確保に関するガイドライン"},
+        {"type": "not_heading", "text": "安全確保に関するガイドライン"},
+        {"type": "not_heading", "text": "2021年（令和3年）9月10日"},
+    ))
+
+
 def source_line_is_no_title() -> Case:
     """A statistics extract opens with its source URL in bold, then a real title."""
     first: list[Item] = [
@@ -526,6 +629,414 @@ def numbered_captions_at_page_tops() -> Case:
     return Case("numbered_captions", 6, pages, checks)
 
 
+# --- class 7: tables (booktabs, annex continuations) ------------------------------------------
+
+MODELS = ("Baseline", "Ridge", "Lasso", "Random forest", "Gradient boosting", "MLP", "Ours")
+SCORES = (("71.2", "0.84", "12"), ("73.5", "0.86", "14"), ("72.9", "0.85", "9"),
+          ("78.1", "0.90", "41"), ("79.4", "0.91", "55"), ("80.2", "0.92", "63"),
+          ("83.6", "0.94", "38"))
+
+
+def booktabs(x: float, y: float, widths: Sequence[float], table: Sequence[Sequence[str]],
+             size: float = 9.0, midrules_before: Sequence[int] = ()) -> tuple[list[Item], float]:
+    """A LaTeX booktabs table (`table[0]` is its header): a thick top rule, a rule under the
+    header, a thick bottom rule (all drawn as filled bars, as LaTeX draws them), no vertical
+    rules; the first column left aligned, the others right aligned; an extra thin rule above
+    each body row in `midrules_before`. Returns the items and the y under the bottom rule."""
+    header, rows = table[0], table[1:]
+    pitch = size * 1.35
+    right = x + sum(widths)
+    items: list[Item] = [Rect(x, y, right, y + 0.8, width=0, fill_gray=0.0)]
+
+    def row_items(cells: Sequence[str], baseline: float, bold: bool = False) -> list[Item]:
+        placed: list[Item] = []
+        left = x
+        for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+            cell_x = left + 4 if index == 0 else left + width - 4 - text_width(cell, size,
+                                                                                bold=bold)
+            placed.append(Text(cell_x, baseline, cell, size=size, bold=bold))
+            left += width
+        return placed
+
+    baseline = y + 0.8 + size * 1.2
+    items += row_items(header, baseline, bold=True)
+    rule_y = baseline + size * 0.45
+    items.append(Rect(x, rule_y, right, rule_y + 0.5, width=0, fill_gray=0.0))
+    baseline = rule_y + size * 1.35
+    for index, row in enumerate(rows):
+        if index in midrules_before:
+            rule_y = baseline - size * 1.05
+            items.append(Rect(x, rule_y, right, rule_y + 0.5, width=0, fill_gray=0.0))
+            baseline += size * 0.4
+        items += row_items(row, baseline)
+        baseline += pitch
+    bottom = baseline - pitch + size * 0.5
+    items.append(Rect(x, bottom, right, bottom + 0.8, width=0, fill_gray=0.0))
+    return items, bottom + 0.8
+
+
+def _paper_text(x: float, y: float, width: float, n: int, size: float = 10.0) -> list[Item]:
+    return wrapped_paragraph(x, y, width, f"{body(n)}. {body(n + 2)}. {body(n + 4)}.", size)
+
+
+def booktabs_table() -> Case:
+    """A paper's results table in booktabs style between two paragraphs."""
+    items = _paper_text(60, 90, 475, 0)
+    items.append(Text(60, 190, "Table 2: Accuracy, AUC and training time of each model.", size=9))
+    table, bottom = booktabs(150, 200, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
+                             *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]])
+    items += table + _paper_text(60, bottom + 30, 475, 5)
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 1},
+        {"type": "table_row", "cells": ["Model", "Acc.", "AUC", "Time"]},
+        {"type": "table_row", "cells": ["Random forest", "78.1", "0.90", "41"]},
+        {"type": "table_row", "cells": ["Ours", "83.6", "0.94", "38"]},
+    )
+    return Case("booktabs_table", 7, [items], checks)
+
+
+def booktabs_with_midrule() -> Case:
+    """Booktabs with a second rule above the last row (the paper's own method): four rules,
+    one band holding six rows between bands of one row."""
+    table, bottom = booktabs(150, 120, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
+                             *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]],
+                             midrules_before=(6,))
+    items = [*_paper_text(60, 60, 475, 1), *table, *_paper_text(60, bottom + 30, 475, 3)]
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 1},
+        {"type": "table_row", "cells": ["Model", "Acc.", "AUC", "Time"]},
+        {"type": "table_row", "cells": ["Lasso", "72.9", "0.85", "9"]},
+        {"type": "table_row", "cells": ["Ours", "83.6", "0.94", "38"]},
+    )
+    return Case("booktabs_midrule", 7, [items], checks)
+
+
+def booktabs_two_tables() -> Case:
+    """Two booktabs tables of the same width stacked in one column, a caption between them."""
+    first, bottom = booktabs(150, 120, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
+                             *[(m, *s) for m, s in zip(MODELS[:4], SCORES[:4], strict=True)]])
+    caption = Text(150, bottom + 24, "Table 3: The same models on the held-out plants.", size=9)
+    second, end = booktabs(150, bottom + 34, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
+                           *[(m, *s) for m, s in zip(MODELS[3:], SCORES[:4], strict=True)]])
+    items = [*_paper_text(60, 60, 475, 2), *first, caption, *second,
+             *_paper_text(60, end + 30, 475, 6)]
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 2},
+        {"type": "table_row", "cells": ["Ridge", "73.5", "0.86", "14"]},
+        {"type": "table_row", "cells": ["MLP", "72.9", "0.85", "9"]},
+        {"type": "present", "text": "Table 3: The same models on the held-out plants."},
+    )
+    return Case("booktabs_two_tables", 7, [items], checks)
+
+
+def booktabs_in_a_column() -> Case:
+    """A two-column paper page: a narrow booktabs table at the top of the right column."""
+    left = _paper_text(50, 70, 240, 0, size=9) + _paper_text(50, 330, 240, 4, size=9)
+    table, bottom = booktabs(305, 70, (110, 45, 45), [("Model", "Acc.", "AUC"),
+                             *[(m, s[0], s[1]) for m, s in zip(MODELS, SCORES, strict=True)]],
+                             size=8)
+    right = wrapped_paragraph(305, bottom + 25, 240, f"After the table the right column goes on. "
+                              f"{body(7)}.", 9)
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 1},
+        {"type": "table_row", "cells": ["Gradient boosting", "79.4", "0.91"]},
+        {"type": "order", "before": "Gradient boosting", "after": "After the table the right"},
+        {"type": "order", "before": "Operators record every inspection of the thermal",
+         "after": "Gradient boosting"},
+    )
+    return Case("booktabs_in_a_column", 7, [left + table + right], checks)
+
+
+ANNEX_ITEMS = ("電気用品", "ガス用品", "石油機器", "乳幼児用ベッド", "携帯用レーザー応用装置",
+               "浴槽用温水循環器", "ライター", "圧力なべ", "乗車用ヘルメット", "登山用ロープ",
+               "石油給湯機", "石油ふろがま", "石油ストーブ")
+
+
+def _annex_rows(start: int, count: int) -> list[tuple[str, str, str]]:
+    return [(str(i + 1), ANNEX_ITEMS[i], str((i * 37) % 90 + 10))
+            for i in range(start, start + count)]
+
+
+def _unruled_rows(y: float, rows: Sequence[Sequence[str]], size: float = 10.5) -> list[Item]:
+    """Rows of an annex table without rules: number, item, a right-aligned count."""
+    items: list[Item] = []
+    for i, (number, item, count) in enumerate(rows):
+        baseline = y + 18 * i
+        items += [Text(60, baseline, number, size=size), Text(120, baseline, item, size=size),
+                  Text(420 - text_width(count, size), baseline, count, size=size)]
+    return items
+
+
+def annex_continued_unruled() -> Case:
+    """An annex table without rules ends page 1; its last two rows go on at the top of page 2
+    without the header (too few to be a table by themselves)."""
+    header: list[Item] = [Text(60, 100, "番号", size=10.5), Text(120, 100, "品目", size=10.5),
+                          Text(400, 100, "件数", size=10.5)]
+    first = [Text(60, 70, "別表第一（第三条関係）", size=12), *header,
+             *_unruled_rows(118, _annex_rows(0, 10))]
+    second = [*_unruled_rows(80, _annex_rows(10, 2)),
+              *wrapped_paragraph(60, 150, 400, "備考　" + JA_BODY * 3, 10.5, cjk=True)]
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 2},
+        {"type": "table_row", "cells": ["11", "石油給湯機", "20"]},
+        {"type": "table_row", "cells": ["12", "石油ふろがま", "57"]},
+        {"type": "present", "text": "備考　" + JA_BODY},
+    )
+    return Case("annex_continued_unruled", 7, [first, second], checks)
+
+
+def _framed_rows(y: float, rows: Sequence[Sequence[str]], header: Sequence[str] = (),
+                 size: float = 10.0) -> list[Item]:
+    """A table framed by vertical rules, a rule under its header, none between its rows."""
+    xs, pitch = (60.0, 110.0, 360.0, 440.0), 18.0
+    items: list[Item] = [Rule(xs[0], y, xs[-1], y)]
+    top = y
+    if header:
+        items += [Text(x + 4, y + 13, h, size=size, bold=True) for x, h in zip(xs, header,
+                                                                               strict=False)]
+        y += pitch
+        items.append(Rule(xs[0], y, xs[-1], y))
+    for number, item, count in rows:
+        items += [Text(xs[0] + 4, y + 13, number, size=size),
+                  Text(xs[1] + 4, y + 13, item, size=size),
+                  Text(xs[3] - 4 - text_width(count, size), y + 13, count, size=size)]
+        y += pitch
+    items.append(Rule(xs[0], y, xs[-1], y))
+    return items + [Rule(x, top, x, y) for x in xs]
+
+
+def annex_continued_framed() -> Case:
+    """Annex B framed by vertical rules runs two rows onto page 2, no header, no row rules."""
+    parts = ["Valve", "Gasket", "Sensor", "Relay", "Fuse", "Fan", "Pump", "Filter", "Hose", "Seal",
+             "Bearing", "Spring"]
+    rows = [(str(i + 1), f"{name} assembly", str(4 + i * 3)) for i, name in enumerate(parts)]
+    first = [Text(60, 80, "Annex B: Spare parts per unit", size=12, bold=True),
+             *_framed_rows(100, rows[:10], ("No.", "Part", "Qty"))]
+    second = [*_framed_rows(80, rows[10:]),
+              *wrapped_paragraph(60, 150, 380, f"Notes. {BODY}. {BODY}.", 10)]
+    checks: tuple[Check, ...] = (
+        {"type": "tables", "count": 2},
+        {"type": "table_row", "cells": ["11", "Bearing assembly", "34"]},
+        {"type": "table_row", "cells": ["12", "Spring assembly", "37"]},
+        {"type": "present", "text": f"Notes. {BODY}."},
+    )
+    return Case("annex_continued_framed", 7, [first, second], checks)
+
+
+def table_then_prose() -> Case:
+    """A table ends page 1 and page 2 opens with prose: the prose stays prose."""
+    first = [Text(60, 70, "別表第二", size=12), *_unruled_rows(100, _annex_rows(0, 10))]
+    second = wrapped_paragraph(60, 80, 360, f"{BODY}. {BODY}. {BODY}.", 10)
+    return Case("table_then_prose", 7, [first, second], (
+        {"type": "tables", "count": 1},
+        {"type": "present", "text": f"{BODY}. {BODY}."},
+    ))
+
+
+# --- class 8: sentences across column and page breaks ------------------------------------------
+
+JA_SENTENCES = (
+    "事業者は、製品の設計から廃棄までの各段階において安全性を確保するための措置を講じなければならない。",
+    "前項の措置には、使用者が誤って操作した場合にも危害が生じないようにする設計上の配慮が含まれる。",
+    "事業者は、製品の事故に関する情報を収集し、その原因を調査して再発防止のための対策を定めるものとする。",
+    "調査の結果は、経営責任者に報告するとともに、関係する部署及び取引先と速やかに共有しなければならない。",
+    "また、消費者からの問い合わせに対応する窓口を設け、その連絡先を製品及び取扱説明書に表示するものとする。",
+)
+
+
+def _ja_lines(width: float, size: float, sentences: Sequence[str]) -> list[str]:
+    """The sentences wrapped, each numbered ("三番目に、…") so that no stretch of text repeats."""
+    text = "".join(f"{_kanji_number(n + 1)}番目に、{s}" for n, s in enumerate(sentences))
+    return wrap_text(text, width, size, cjk=True)
+
+
+def _kanji_number(n: int) -> str:
+    digits = "〇一二三四五六七八九"
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 0 else "十" if tens == 1 else digits[tens] + "十") + (
+        digits[ones] if ones else "")
+
+
+def _cut_mid_sentence(lines: Sequence[str], around: int) -> int:
+    """The first line count from `around` on after which a sentence goes on."""
+    index = around
+    while lines[index - 1].endswith(("。", "」")):
+        index += 1
+    return index
+
+
+def ja_column_break() -> Case:
+    """Two Japanese columns: the paragraph at the foot of the left column goes on at the head
+    of the right column in mid-sentence."""
+    size, pitch = 10.5, 15.0
+    lines = _ja_lines(230, size, JA_SENTENCES * 3)
+    cut = _cut_mid_sentence(lines, 30)
+    items: list[Item] = [Text(50, 90 + pitch * i, line, size=size, cjk=True)
+                         for i, line in enumerate(lines[:cut])]
+    items += [Text(315, 90 + pitch * i, line, size=size, cjk=True)
+              for i, line in enumerate(lines[cut:])]
+    checks: tuple[Check, ...] = (
+        {"type": "present", "text": _sentence_across(lines, cut)},
+        {"type": "paragraph", "text": "".join(lines)},
+    )
+    return Case("ja_column_break", 8, [items], checks)
+
+
+def _ja_page(lines: Sequence[str], number: int, size: float = 10.5) -> list[Item]:
+    items: list[Item] = [Text(50, 90 + 15.0 * i, line, size=size, cjk=True)
+                         for i, line in enumerate(lines)]
+    items.append(Text(292, 815, str(number), size=8))
+    return items
+
+
+def ja_page_break() -> Case:
+    """A Japanese paragraph that fills page 1 and goes on at the top of page 2 mid-sentence."""
+    lines = _ja_lines(480, 10.5, JA_SENTENCES * 3)
+    cut = _cut_mid_sentence(lines, len(lines) - 4)
+    pages = [[Text(50, 60, "第1章　総則", size=14, bold=True, cjk=True), *_ja_page(lines[:cut], 1)],
+             _ja_page(lines[cut:], 2)]
+    checks: tuple[Check, ...] = (
+        {"type": "present", "text": _sentence_across(lines, cut)},
+        {"type": "paragraph", "text": _sentence_across(lines, cut)},
+    )
+    return Case("ja_page_break", 8, pages, checks)
+
+
+def _sentence_across(lines: Sequence[str], cut: int) -> str:
+    """The sentence that the break after `lines[:cut]` cuts in two."""
+    before, after = "".join(lines[:cut]), "".join(lines[cut:])
+    return before[before.rindex("。") + 1:] + after[: after.index("。") + 1]
+
+
+def en_page_break() -> Case:
+    """An English paragraph cut by a page break in mid-sentence."""
+    words = _register_words("unit", 260)
+    sentences = [" ".join(words[i:i + 13]) + "." for i in range(0, len(words), 13)]
+    lines = wrap_text(" ".join(s[0].upper() + s[1:] for s in sentences), 480, 10)
+    cut = next(i for i in range(len(lines) - 3, 0, -1)
+               if not lines[i - 1].endswith(".") and lines[i][0].islower())
+    pages = [[Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[:cut])],
+             [Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[cut:])]]
+    before, after = " ".join(lines[:cut]), " ".join(lines[cut:])
+    sentence = before[before.rindex(". ") + 2:] + " " + after[: after.index(".") + 1]
+    return Case("en_page_break", 8, pages, ({"type": "paragraph", "text": sentence},))
+
+
+# --- class 9: right-to-left lines -------------------------------------------------------------
+
+AR_TITLE = "تقرير الصيانة السنوي"
+# Runs in reading order: (text, right to left?). Digits and Latin read left to right inside.
+AR_MIXED: tuple[tuple[str, bool], ...] = (
+    ("سجل المشغلون ", True), ("1,250", False), (" عملية فحص في عام ", True), ("2024", False),
+    (" وفق معيار ", True), ("ISO 9001", False), (" المعتمد.", True),
+)
+AR_BRACKETS: tuple[tuple[str, bool], ...] = (
+    ("تفاصيل الفحص (انظر الجدول ", True), ("3", False), (") مرفقة بالتقرير.", True),
+)
+AR_WORDS = (
+    "يسجل المشغلون كل فحص لوحدة التحكم الحراري في سجل الصيانة ويقارنون القراءات بالحدود التي "
+    "يحددها المصنع لكل طراز وموسم ثم يرسلون التقرير إلى المهندس المسؤول عن الموقع"
+).split()
+# Set with the lam-alef ligature glyph (ﻻ), which a reader reads and types as lam, alef.
+AR_LIGATURE: tuple[tuple[str, bool], ...] = (
+    ("\ufefb توجد أعطال في ", True), ("3", False), (" وحدات من أصل ", True), ("40", False),
+    (".", True),
+)
+HE_MIXED: tuple[tuple[str, bool], ...] = (
+    ("הצוות בדק ", True), ("12", False), (" יחידות בשנת ", True), ("2024", False),
+    (" לפי תקן ", True), ("ISO 9001", False), (".", True),
+)
+
+
+def logical(runs: Sequence[tuple[str, bool]]) -> str:
+    return "".join(text for text, _ in runs)
+
+
+def rtl_lines(words: Sequence[str], width: float, size: float) -> list[str]:
+    """Arabic words wrapped to `width` (reading order inside each line)."""
+    lines: list[str] = []
+    for word in words:
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and rtl_width(((candidate, True),), size) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines
+
+
+def rtl_paragraph(right: float, y: float, width: float, words: Sequence[str], size: float,
+                  drawn: str) -> tuple[list[Item], list[str]]:
+    """A justified Arabic paragraph (its last line not spread), and its lines."""
+    lines = rtl_lines(words, width, size)
+    items: list[Item] = [
+        RtlText(right, y + i * size * 1.5, ((line, True),), size=size, drawn=drawn,
+                justify=0.0 if i == len(lines) - 1 else width)
+        for i, line in enumerate(lines)
+    ]
+    return items, lines
+
+
+def arabic_report(drawn: str) -> Case:
+    """An Arabic report page: a title, a line mixing Arabic, digits and a Latin standard name,
+    a line with brackets, and a justified paragraph; drawn in visual or in logical order."""
+    items: list[Item] = [RtlText(545, 80, ((AR_TITLE, True),), size=20, drawn=drawn),
+                         RtlText(545, 130, AR_MIXED, size=12, drawn=drawn),
+                         RtlText(545, 160, AR_BRACKETS, size=12, drawn=drawn),
+                         RtlText(545, 190, AR_LIGATURE, size=12, drawn=drawn)]
+    paragraph, lines = rtl_paragraph(545, 230, 400, AR_WORDS, 12, drawn)
+    items += paragraph
+    checks: list[Check] = [
+        {"type": "title", "text": AR_TITLE},
+        {"type": "present", "text": logical(AR_MIXED)},
+        {"type": "present", "text": logical(AR_BRACKETS)},
+        {"type": "present", "text": "لا توجد أعطال في 3 وحدات من أصل 40."},
+        {"type": "present", "text": " ".join(lines)},
+        {"type": "order", "before": logical(AR_MIXED), "after": logical(AR_BRACKETS)},
+    ]
+    return Case(f"arabic_report_{drawn}", 9, [items], tuple(checks))
+
+
+def arabic_two_columns() -> Case:
+    """Two Arabic columns: the right one is read first."""
+    right_words = ["العمود", "الأيمن", "يبدأ", "هنا", *AR_WORDS, "نهاية", "العمود", "الأيمن"]
+    left_words = ["العمود", "الأيسر", "يبدأ", "هنا", *AR_WORDS[::-1], "نهاية", "العمود", "الأيسر"]
+    right_items, right_lines = rtl_paragraph(555, 100, 230, right_words, 11, "visual")
+    left_items, left_lines = rtl_paragraph(270, 100, 230, left_words, 11, "visual")
+    checks: list[Check] = [
+        {"type": "order", "before": "نهاية العمود الأيمن", "after": "العمود الأيسر يبدأ هنا"},
+        {"type": "present", "text": " ".join(right_lines)},
+        {"type": "present", "text": " ".join(left_lines)},
+    ]
+    # Drawn left column first, as some producers do: order must come from positions.
+    return Case("arabic_two_columns", 9, [left_items + right_items], tuple(checks))
+
+
+def hebrew_line() -> Case:
+    items: list[Item] = [RtlText(545, 100, HE_MIXED, size=12, drawn=drawn)
+                         for drawn in ("visual",)]
+    items.append(RtlText(545, 130, (("שורה שנייה נכתבה בסדר לוגי ", True), ("(A4)", False),
+                                    (".", True)), size=12, drawn="logical"))
+    return Case("hebrew_lines", 9, [items], (
+        {"type": "present", "text": logical(HE_MIXED)},
+        {"type": "present", "text": "שורה שנייה נכתבה בסדר לוגי (A4)."},
+    ))
+
+
+def arabic_word_in_english() -> Case:
+    """An English sentence quoting one Arabic word: only the word reads right to left."""
+    before, after = "The Arabic word ", " means a maintenance record in the form."
+    word = "سجل الصيانة"
+    x = 50 + text_width(before, 11)
+    width = rtl_width(((word, True),), 11)
+    items: list[Item] = [Text(50, 100, before, size=11),
+                         RtlText(x + width, 100, ((word, True),), size=11),
+                         Text(x + width, 100, after, size=11),
+                         *wrapped_paragraph(50, 130, 480, f"{BODY}. {BODY}.", 11)]
+    return Case("arabic_word_in_english", 9, [items], (
+        {"type": "present", "text": before + word + after},
+    ))
+
+
 # --- class 10: cover pages ----------------------------------------------------------------
 
 
@@ -582,6 +1093,9 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     run_in_headings,
     consecutive_margin_articles,
     title_on_two_lines,
+    centred_title_lines,
+    title_with_colon,
+    japanese_title_lines,
     source_line_is_no_title,
     chart_labels_are_no_headings,
     chapter_running_heads,
@@ -589,6 +1103,21 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     one_page_footer,
     lone_page_number_one_page,
     numbered_captions_at_page_tops,
+    booktabs_table,
+    booktabs_with_midrule,
+    booktabs_two_tables,
+    booktabs_in_a_column,
+    annex_continued_unruled,
+    annex_continued_framed,
+    table_then_prose,
+    ja_column_break,
+    ja_page_break,
+    en_page_break,
+    lambda: arabic_report("visual"),
+    lambda: arabic_report("logical"),
+    arabic_two_columns,
+    hebrew_line,
+    arabic_word_in_english,
     ministry_cover,
     company_cover,
 )

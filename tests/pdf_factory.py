@@ -105,7 +105,28 @@ class TextRow:
     size: float = 11.0
 
 
-Item = Text | Rule | Rect | Image | TextRow
+@dataclass(frozen=True)
+class RtlText:
+    """One right-to-left line (Arabic, Hebrew) ending at `right` on baseline `y`.
+
+    `runs` is the line in reading (logical) order, cut into runs of one direction:
+    (text, True) for right-to-left text, (text, False) for digits and Latin words, which read
+    left to right inside it. The factory lays the runs out as a renderer does (runs placed from
+    the right, brackets of RTL runs mirrored) and draws each glyph by itself at its place, in
+    the order `drawn`: "visual" (left to right, as shaping engines and word processors write
+    PDFs) or "logical" (reading order, jumping left at each left-to-right run). Arabic and
+    Hebrew come from MuPDF's built-in Noto fonts, so no system font is needed.
+    """
+
+    right: float
+    y: float
+    runs: tuple[tuple[str, bool], ...]
+    size: float = 12.0
+    drawn: str = "visual"
+    justify: float = 0.0  # > 0: spaces widened so that the line is this wide (justified text)
+
+
+Item = Text | Rule | Rect | Image | TextRow | RtlText
 OutlineItem = tuple[int, str, int]  # (level, title, 1-based page), as doc.set_toc takes it
 
 
@@ -229,6 +250,8 @@ def _draw_items(page: pymupdf.Page, items: Sequence[Item], fonts: _FontCache) ->
             for x, text in item.pieces:
                 writer.append((x, item.y), text, font=_latin_font("helv"), fontsize=item.size)
             writer.write_text(page)
+        elif isinstance(item, RtlText):
+            _draw_rtl(page, item)
         elif isinstance(item, Rule):
             page.draw_line((item.x0, item.y0), (item.x1, item.y1), width=item.width)
         elif isinstance(item, Rect):
@@ -255,6 +278,63 @@ def _draw_text(page: pymupdf.Page, item: Text, fonts: _FontCache) -> None:
         (item.x, item.y), item.text, font=_latin_font(latin_font_name(item)), fontsize=item.size
     )
     writer.write_text(page, color=item.color)
+
+
+# MuPDF's built-in Noto fonts by UCDN script number (fz_lookup_noto_font): 5 Hebrew, 6 Arabic.
+NOTO_HEBREW_SCRIPT = 5
+NOTO_ARABIC_SCRIPT = 6
+_MIRRORED = dict(zip("()[]«»", ")(][»«", strict=True))
+
+
+@functools.cache
+def _script_font(script: int) -> pymupdf.Font:
+    return pymupdf.Font(script=script)
+
+
+def _glyph_font(char: str) -> pymupdf.Font:
+    if "\u0590" <= char <= "\u05ff":
+        return _script_font(NOTO_HEBREW_SCRIPT)
+    if "\u0600" <= char <= "\u06ff":
+        return _script_font(NOTO_ARABIC_SCRIPT)
+    return _latin_font("helv")
+
+
+def rtl_glyphs(item: RtlText) -> list[tuple[float, str]]:
+    """(x, char) of every glyph of `item`, in reading order."""
+    glyphs: list[tuple[float, str]] = []
+    right = item.right
+    spaces = sum(text.count(" ") for text, _ in item.runs)
+    natural = rtl_width(item.runs, item.size)
+    extra = (item.justify - natural) / spaces if item.justify > natural and spaces else 0.0
+    for text, rtl in item.runs:
+        widths = [_glyph_font(c).text_length(c, fontsize=item.size) + (extra if c == " " else 0)
+                  for c in text]
+        if rtl:
+            x = right
+            for char, width in zip(text, widths, strict=True):
+                x -= width
+                glyphs.append((x, _MIRRORED.get(char, char)))
+        else:
+            x = right - sum(widths)
+            for char, width in zip(text, widths, strict=True):
+                glyphs.append((x, char))
+                x += width
+        right -= sum(widths)
+    return glyphs
+
+
+def rtl_width(runs: Sequence[tuple[str, bool]], size: float) -> float:
+    return sum(_glyph_font(c).text_length(c, fontsize=size) for text, _ in runs for c in text)
+
+
+def _draw_rtl(page: pymupdf.Page, item: RtlText) -> None:
+    glyphs = rtl_glyphs(item)
+    if item.drawn == "visual":
+        glyphs.sort()
+    writer = pymupdf.TextWriter(page.rect)
+    for x, char in glyphs:
+        writer.append((x, item.y), char, font=_glyph_font(char), fontsize=item.size)
+    writer.write_text(page)
 
 
 _LATIN_FONTS: dict[str, pymupdf.Font] = {}

@@ -674,3 +674,16 @@ def test_the_check_library_imports_neither_rich_nor_typer() -> None:
         "assert not {'rich', 'typer'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_finding_limits_are_settings_of_check_options() -> None:
+    """One skipped level is a note by default; CheckOptions.limits makes one enough to warn."""
+    from dataclasses import replace
+
+    from chunkcli.check.options import FindingLimits
+
+    markdown = f"# Title\n\n{PROSE}\n\n### Detail\n\n{PROSE}\n"
+    strict_levels = CheckOptions(limits=replace(FindingLimits(), skipped_level_min=1))
+    default = issue(check_markdown(markdown), "headings.skipped-level")
+    tuned = issue(check_markdown(markdown, strict_levels), "headings.skipped-level")
+    assert (default.severity, tuned.severity) == (Severity.OK, Severity.WARN)

@@ -259,3 +259,36 @@ def test_running_header_is_recognised_when_one_page_is_selected(tmp_path: Path) 
     assert "Left gamma begins" in text
     assert "Journal of Examples" not in text and "Page 3 of 5" not in text
     assert "alpha" not in text and "<!-- page 2 -->" not in text
+
+
+def test_layout_thresholds_are_settings_reachable_from_convert_options(tmp_path: Path) -> None:
+    """A head printed lower than the default top band (15 % of the page) is kept as text;
+    widening the band through ConvertOptions.layout makes the same head furniture."""
+    from dataclasses import replace
+
+    from chunkcli.layout_settings import FurnitureSettings, LayoutSettings
+
+    head = "Annual Water Quality Statement"  # centre at ~17 % of an A4 page's height
+    pages = [
+        [Text(72, 145, head, size=9), Text(72, 300, f"Body text of page {n} says something.")]
+        for n in (1, 2, 3)
+    ]
+    pdf = make_pdf(tmp_path / "heads.pdf", pages)
+    default = convert_pdf(pdf).markdown
+    wide = LayoutSettings(furniture=replace(FurnitureSettings(), top_band=0.2))
+    widened = convert_pdf(pdf, ConvertOptions(layout=wide)).markdown
+    assert default.count(head) == 3
+    assert widened.count(head) == 0
+    assert [line for line in widened.splitlines() if line.startswith("Body")] == [
+        f"Body text of page {n} says something." for n in (1, 2, 3)
+    ]
+
+
+def test_dotted_rules_set_in_type_are_dropped(tmp_path: Path) -> None:
+    """A rule drawn as a row of dots (". . . . .") carries no text: it is not a paragraph."""
+    dots = " ".join(["."] * 60)
+    pdf = make_pdf(tmp_path / "dots.pdf", [[Text(72, 100, "Corporate responsibility", size=18),
+                                             Text(72, 130, dots), Text(72, 160, LOREM[:80])]])
+    paragraphs = [line.lstrip("# ") for line in convert_pdf(pdf).markdown.splitlines()
+                  if line and not line.startswith("<!--")]  # fmt: skip
+    assert paragraphs == ["Corporate responsibility", LOREM[:80].strip()]

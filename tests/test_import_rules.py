@@ -81,3 +81,23 @@ def test_the_cli_imports_pymupdf_without_its_layout_model() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_converting_a_text_pdf_loads_no_ocr_runner() -> None:
+    """The OCR runner and numpy (~0.1 s of CPU at start-up) load only when a page needs OCR
+    (PyMuPDF imported as the CLI imports it: its layout model would bring numpy itself)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from chunkcli import lean_import; lean_import.install(); import pymupdf;"
+        "doc = pymupdf.open(); doc.new_page().insert_text((72, 72), 'Hello world');"
+        "import chunkcli.cli.common as cli, chunkcli.batch as batch;"
+        "from chunkcli.pipeline import ConvertOptions;"
+        "options = cli.with_ocr(ConvertOptions(), 'auto', 'auto', 200, 1, 'tesseract');"
+        "md = batch.convert_pdf(doc.tobytes(), options).markdown;"
+        "heavy = {'numpy', 'chunkcli.ocr.read', 'chunkcli.ocr.rapidocr', 'importlib.metadata'};"
+        "print('Hello world' in md, sorted(heavy & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True []"

@@ -420,3 +420,68 @@ def test_a_lone_ornament_is_not_a_paragraph() -> None:
     body = "Body text that is long enough to be the most common size in the document."
     md = markdown_of([page([block("›", 50, 60), block(body, 50, 100), block("42", 50, 140)])])
     assert "›" not in md and body in md and "\n42\n" in md
+
+
+
+def test_a_stamp_set_in_pieces_goes_whole() -> None:
+    """bmj.com sets "Downloaded from " and the link and date after it as separate blocks on
+    one row: the pieces on the stamp's row go with it; text on other rows stays."""
+    pieces = [block("Downloaded from", 136, 4, size=9), block("http://x.bmj.com/", 206, 4, size=9),
+              block("on July 12, 2017 - Published by", 285, 4, size=9)]  # fmt: skip
+    body = block("Advocacy in Action", 68, 17, size=9)
+    far = block("on July 12, 2017 the board met.", 307, 400)  # a row-mate's words, another row
+    stripped = strip_running_headers((page([*pieces, body, far]),))[0]
+    assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE] * 3 + [
+        BlockKind.PARAGRAPH, BlockKind.PARAGRAPH]
+
+
+def test_a_banner_below_a_column_section_heads_what_follows() -> None:
+    """bmj.com: under two columns, a section banner in the left column's width leads into a
+    full-width title: it is read after both columns, not between them."""
+    left = column_lines(50, 100, "left", count=5)
+    right = column_lines(310, 100, "right", count=7)
+    banner = block("INDUSTRY WATCH", 60, 230, size=14)
+    title = block("A full-width title that spans both of the columns above it", 50, 260,
+                  size=18, width=480)  # fmt: skip
+    ordered = texts(order_blocks(tuple(right + [title, banner] + left)))
+    assert ordered == [b.text for b in left + right + [banner, title]]
+
+
+def test_a_heading_in_a_longer_left_column_stays_in_its_column() -> None:
+    """The same heading followed by more text of its own column is part of that column."""
+    left = column_lines(50, 100, "left", count=5)
+    right = column_lines(310, 100, "right", count=3)
+    heading = block("Method", 50, 175, size=14)
+    tail = column_lines(50, 195, "tail", count=2)
+    ordered = texts(order_blocks(tuple(right + tail + [heading] + left)))
+    assert ordered == [b.text for b in left + [heading] + tail + right]
+
+
+def test_order_thresholds_are_settings() -> None:
+    """Two columns 7 pt apart are columns at the default minimum gutter (5 pt) and one
+    stream of rows when LayoutSettings.order asks for 10 pt."""
+    from dataclasses import replace
+
+    from chunkcli.layout_settings import LayoutSettings, OrderSettings
+
+    left = [block(f"left line {i} of the column text", 50, 100 + i * 14, width=200)
+            for i in range(6)]  # fmt: skip
+    right = [block(f"right line {i} of the column text", 257, 100 + i * 14, width=200)
+             for i in range(6)]  # fmt: skip
+    document = Document("t.pdf", (page(right + left),), ())
+    narrow = LayoutSettings(order=replace(OrderSettings(), min_gutter_pt=10.0))
+    by_default = layout_document(document).pages[0].blocks
+    tuned = layout_document(document, settings=narrow).pages[0].blocks
+    lines = [f"{side} line {i} of the column text" for side in ("left", "right") for i in range(6)]
+    assert [line for b in by_default for line in b.text.split("\n")] == lines
+    rows = [f"left line {i} of the column text right line {i} of the column text" for i in range(6)]
+    assert [line for b in tuned for line in b.text.split("\n")] == rows
+
+
+def test_a_body_line_beside_a_stamp_in_the_next_column_stays() -> None:
+    """A stamp in the left column's head and body text of the right column on its row: the
+    body line is in another size and across a gutter, so it is no piece of the stamp."""
+    stamp = block("Downloaded from x.org", 50, 100, size=9)  # ends at x = 144.5
+    body = block("The right column's text starts here and goes on.", 160, 100, size=10)
+    stripped = strip_running_headers((page([stamp, body]),))[0]
+    assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]

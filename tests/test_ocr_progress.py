@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 
 from chunkcli.batch import convert_many, pages_to_convert
-from chunkcli.cli import _PagesTold
+from chunkcli.cli.convert import _PagesTold
 from chunkcli.ocr import OcrOptions
 from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.workers import run_in_workers

@@ -334,3 +334,38 @@ def test_convert_provenance_is_in_no_chunk_but_names_the_source(max_tokens: int)
     # doc_id: the source's name, an identity that survives revisions (issue #11)
     identities = {(c.source, c.source_sha256, c.doc_id) for c in chunks}
     assert identities == {("guide.pdf", sha, "guide.pdf")}
+
+
+def test_split_thresholds_are_settings_and_part_of_the_ids() -> None:
+    """SplitOptions.settings tunes a threshold; a tuned one enters split_config (and so the
+    ids), the defaults add nothing."""
+    from dataclasses import replace
+
+    from chunkcli.split.options import SplitSettings
+
+    markdown = "# T\n\n## " + "Very long heading words " * 12 + "\n\nBody text.\n"
+    default = split_markdown(markdown, SplitOptions(max_tokens=60))
+    roomy = SplitOptions(max_tokens=60, settings=replace(SplitSettings(), max_prefix_share=0.9))
+    tuned = split_markdown(markdown, roomy)
+    assert "settings" not in default[0].split_config
+    assert tuned[0].split_config["settings"] == {"max_prefix_share": 0.9}
+    assert default[0].id != tuned[0].id
+    heading = ("Very long heading words " * 12).strip()
+    # Half of 60 tokens: the path gives way to the start of its deepest heading; 90 %: whole.
+    assert default[1].text.split("\n\n")[0].endswith("Very …")
+    assert tuned[1].text.split("\n\n")[0] == f"T › {heading}"
+    from chunkcli.jsonl import chunk_to_flat_dict
+
+    assert chunk_to_flat_dict(tuned[0])["split_settings_max_prefix_share"] == 0.9
+
+
+@pytest.mark.parametrize("share", [0.0, -1.0, 1.5, float("nan")])
+def test_a_split_setting_out_of_range_is_a_usage_error(share: float) -> None:
+    from dataclasses import replace
+
+    from chunkcli.errors import UsageError
+    from chunkcli.split.options import SplitSettings
+
+    bad = SplitOptions(settings=replace(SplitSettings(), max_prefix_share=share))
+    with pytest.raises(UsageError, match="max_prefix_share must be in"):
+        split_markdown("# T\n\ntext\n", bad)

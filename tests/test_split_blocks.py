@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
-from chunkcli.split.blocks import BlockKind, RawBlock, find_blocks
+from chunkcli.split.blocks import find_blocks, normalise
+from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.parser_rules import block_parser
 
 # Lines that open, continue, close or look like block constructs, plus plain text.
 TRICKY_LINES = (
@@ -17,7 +21,8 @@ TRICKY_LINES = (
     "</pre>", "<?php", "?>",
     "| a | b |", "|---|---|", "a | b", "--|--", "| 1 | 2 |", "[ref]: http://x.test", "  - nested",
     "   ```", "\\# escaped", ":colon", "- ```", "- <!--", "1. - x", "-", "1.", "*emph*",
-    "-     indented code", "- ~~~", "1.  two spaces", "-\tTab",
+    "-     indented code", "- ~~~", "1.  two spaces", "-\tTab", "# NUL\x00 in a heading",
+    "a |", "-foo", "=", "--", "_x_", "#tag", "[x]",
 )
 
 
@@ -44,6 +49,16 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 @example("<!--\n\nplain text line\n\n-->\nplain text line\n")
 @example("- item\n\n  indented\n\nplain text line\n- item\n2. second\n")
 @example("## Section ##\n\n### C#\n\n#\n\n# Title #\n")
+# A fence line inside an HTML block of type 6 or inside a list item opens no fence: the next
+# fence line opens one, which holds the text after it.
+@example("<div>\n```\n\n```\n\nplain text line")
+@example("- item\n  ```\n\n```\n\nplain text line")
+@example("<!-->\n```\n\n```\n\nplain text line")
+@example("# NUL\x00 in a heading")  # markdown-it reads NUL as U+FFFD
+# Groups of paragraph lines and headings read without the parser (simple_lines): a setext
+# underline below a line with a pipe makes a one-column table instead.
+@example("plain text line\n===\n#tag\n## Section ##\n-foo\n*emph*\n--\n")
+@example("plain text line\na |\n---\n")
 def test_fast_path_equals_markdown_it(document: str) -> None:
     fast_blocks, fast_marks = find_blocks(document)
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)
@@ -84,3 +99,38 @@ def test_pipe_table_fast_path_equals_markdown_it(lines: list[str]) -> None:
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)
     assert comparable(fast_blocks) == comparable(slow_blocks)
     assert fast_marks == slow_marks
+
+
+def stock_parser() -> MarkdownIt:
+    """markdown-it-py as shipped (CommonMark + GFM tables), block rules only."""
+    parser = MarkdownIt("commonmark").enable("table")
+    parser.core.ruler.disable(["inline", "text_join"])
+    return parser
+
+
+def token_summary(tokens: list[Token]) -> list[tuple[object, ...]]:
+    """What the block finder reads of the tokens: table cells left out (block_parser does not
+    make them), paragraph text left out (it is not kept)."""
+    summary: list[tuple[object, ...]] = []
+    in_table = False
+    for token in tokens:
+        if token.type == "table_close":
+            in_table = False
+        if in_table:
+            continue
+        in_table = token.type == "table_open"
+        in_paragraph = token.type == "inline" and summary[-1][0] == "paragraph_open"
+        content = "" if in_paragraph else token.content
+        summary.append((token.type, token.map, token.level, token.markup, content))
+    return summary
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tricky_documents())
+@example("[a]: <b\n[a]: <b\nplain text line\n| a |\n|---|\n")
+@example("plain text line\n  - item\nplain text line\n===\n")
+def test_block_parser_reads_as_stock_markdown_it(document: str) -> None:
+    source = normalise(document)
+    assert token_summary(block_parser().parse(source)) == token_summary(
+        stock_parser().parse(source)
+    )

@@ -253,3 +253,23 @@ def test_sync_help_teaches_with_value_names_and_an_example() -> None:
     for text in ("DIR", "--manifest", "FILE", "--dry-run", "--full", "--flat-metadata",
                  "chunkcli sync docs/ --manifest index.db -o changes.jsonl"):
         assert text in result.output, text
+
+
+def test_tuned_convert_settings_make_pdfs_change() -> None:
+    """A tuned layout setting changes a PDF's Markdown, so it is part of the config hash (the
+    same bytes are then CHANGED); a password or the defaults are not."""
+    from dataclasses import replace
+
+    from chunkcli.convert_options import ConvertOptions
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.layout_settings import FurnitureSettings, LayoutSettings
+    from chunkcli.sync import SyncOptions
+
+    def hashed(convert: ConvertOptions) -> str:
+        return SyncOptions(read=ReadOptions(convert=convert)).config_hash()
+
+    tuned = LayoutSettings(furniture=replace(FurnitureSettings(), top_band=0.2))
+    assert hashed(ConvertOptions()) == SyncOptions().config_hash()
+    assert hashed(ConvertOptions(password="s3cret")) == SyncOptions().config_hash()
+    assert hashed(ConvertOptions(layout=tuned)) != SyncOptions().config_hash()
+    assert hashed(ConvertOptions(tables=False)) != SyncOptions().config_hash()

@@ -8,8 +8,11 @@ from chunkcli.model import Chunk, ChunkKind
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.captions import table_caption
 from chunkcli.split.counting import SpanCounter
+from chunkcli.split.options import SplitSettings
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import tiktoken_counter
+
+MAX_CHARS = SplitSettings().caption_max_chars
 
 HEADER = "| 部品 | 在庫 |\n| --- | --- |\n"
 
@@ -74,7 +77,7 @@ def test_caption_is_a_short_line_naming_the_table(above: str, caption: str) -> N
     markdown = above + "\n\n" + HEADER + rows(0, 2)
     scan = scan_markdown(markdown, _counter())
     table = next(k for k, p in enumerate(scan.pieces) if p.rows)
-    assert table_caption(markdown, scan.pieces, table) == caption
+    assert table_caption(markdown, scan.pieces, table, MAX_CHARS) == caption
 
 
 def test_a_table_after_another_table_with_another_header_has_no_inherited_caption() -> None:
@@ -82,7 +85,7 @@ def test_a_table_after_another_table_with_another_header_has_no_inherited_captio
     markdown = "表1 A\n\n" + HEADER + rows(0, 2) + "\n<!-- page 2 -->\n\n" + other
     scan = scan_markdown(markdown, _counter())
     tables = [k for k, p in enumerate(scan.pieces) if p.rows]
-    assert [table_caption(markdown, scan.pieces, k) for k in tables] == ["表1 A", ""]
+    assert [table_caption(markdown, scan.pieces, k, MAX_CHARS) for k in tables] == ["表1 A", ""]
 
 
 def test_caption_prefix_counts_are_exact_with_cl100k() -> None:

@@ -1,46 +1,42 @@
 """check: Markdown (or a ConvertResult) -> DocumentReport, the pre-indexing sanity report.
 
-Each check reads the scanned Markdown (and chunks, and page statuses when a PDF was converted)
-and returns Issues; this module runs them in a fixed order and sums up the document.
+The checks (check/run.py) and the report functions load on first use: `from chunkcli.check
+import CheckOptions` stays cheap, so the CLI takes its flags' defaults from CheckOptions without
+loading the checks on `--help`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from chunkcli.check.articles import check_articles
-from chunkcli.check.boilerplate import check_boilerplate
-from chunkcli.check.chunks import check_chunks
-from chunkcli.check.columns import check_columns
-from chunkcli.check.heading_placement import check_heading_placement
-from chunkcli.check.headings import check_headings, count_by_level
-from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.pages import check_pages
-from chunkcli.check.reading_order import check_reading_order
-from chunkcli.check.report import (
-    CorpusSummary,
-    DocumentReport,
-    apply_strictness,
-    corpus_to_dict,
-    github_annotations,
-    report_to_dict,
-    summarize_corpus,
-    unreadable_report,
-    with_more_issues,
-    worst,
-)
-from chunkcli.check.scan import ScannedMarkdown, scan_markdown
-from chunkcli.check.table_headers import check_table_headers
-from chunkcli.check.tables import check_tables
-from chunkcli.check.titles import check_titles
-from chunkcli.check.word_boundaries import check_word_boundaries
-from chunkcli.markdown_format import ocr_confidences
-from chunkcli.model import Chunk, ConvertResult, PageStatus
 
-# A4 in square points: min_chars_per_page is meant for a page of about this size.
-A4_AREA = 595.0 * 842.0
+if TYPE_CHECKING:
+    from chunkcli.check.report import (
+        CorpusSummary,
+        DocumentReport,
+        corpus_to_dict,
+        github_annotations,
+        report_to_dict,
+        summarize_corpus,
+        unreadable_report,
+    )
+    from chunkcli.check.run import check_conversion, check_markdown, make_chunks
 
+# Public name -> the module that defines it.
+_LAZY = {
+    "CorpusSummary": "report",
+    "DocumentReport": "report",
+    "corpus_to_dict": "report",
+    "github_annotations": "report",
+    "report_to_dict": "report",
+    "summarize_corpus": "report",
+    "unreadable_report": "report",
+    "check_conversion": "run",
+    "check_markdown": "run",
+    "make_chunks": "run",
+}
 __all__ = [
     "CheckOptions",
     "CorpusSummary",
@@ -56,90 +52,14 @@ __all__ = [
 ]
 
 
-def check_markdown(
-    markdown: str,
-    options: CheckOptions = CheckOptions(),
-    *,
-    source: str = "",
-    chunks: Sequence[Chunk] | None = None,
-) -> DocumentReport:
-    """Check Markdown alone; pages and their status come from `<!-- page N ... -->` markers.
+if not TYPE_CHECKING:  # mypy reads the imports above: a mistyped name stays an error
 
-    Without `chunks`, the Markdown is split as `chunkcli split` would (max_tokens from options).
-    """
-    scan = scan_markdown(markdown)
-    statuses = {marker.number: marker.status for marker in scan.markers}
-    if chunks is None:
-        chunks = make_chunks(markdown, options, source)
-    return build_report(scan, statuses, chunks, source, options)
+    def __getattr__(name: str) -> object:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return getattr(import_module(f"chunkcli.check.{module}"), name)
 
 
-def check_conversion(
-    result: ConvertResult, options: CheckOptions = CheckOptions()
-) -> DocumentReport:
-    """Check a converted PDF: page statuses from the conversion, the rest from its Markdown."""
-    scan = scan_markdown(result.markdown)
-    statuses = {page.number: page.status for page in result.document.pages}
-    shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
-    source = result.document.source
-    chunks = make_chunks(result.markdown, options, source)
-    report = build_report(scan, statuses, chunks, source, options, shares)
-    return with_more_issues(report, check_columns(scan, result.document), options.strict)
-
-
-def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
-    """The chunks `chunkcli split` makes of this Markdown with the check's token limit."""
-    from chunkcli.split import SplitOptions, split_markdown
-
-    split_options = SplitOptions(max_tokens=options.max_tokens, mode=options.mode)
-    chunks: list[Chunk] = split_markdown(markdown, split_options, source=source)
-    return chunks
-
-
-def build_report(
-    scan: ScannedMarkdown,
-    statuses: Mapping[int, PageStatus],
-    chunks: Sequence[Chunk],
-    source: str,
-    options: CheckOptions,
-    page_shares: Mapping[int, float] | None = None,
-) -> DocumentReport:
-    pages = check_pages(scan, statuses, options, page_shares)
-    boilerplate = check_boilerplate(scan, chunks, options)
-    issues = (
-        list(pages.issues)
-        + check_ocr(ocr_confidences(scan.text), len(statuses), options)
-        + check_headings(scan, len(chunks), options)
-        + check_tables(scan)
-        + [issue for table in scan.tables for issue in check_table_headers(table)]
-        + check_titles(scan, chunks)
-        + check_heading_placement(scan)
-        + check_word_boundaries(scan)
-        + list(boilerplate.issues)
-        + check_reading_order(scan)
-        + check_chunks(chunks, scan.text, options)
-        + (check_articles(scan.text) if _split_as_laws(chunks, options) else [])
-    )
-    final = apply_strictness(issues, options.strict)
-    return DocumentReport(
-        source=source,
-        pages=len(statuses),
-        headings_by_level=count_by_level(scan.headings),
-        max_heading_depth=max((h.level for h in scan.headings), default=0),
-        tables=len(scan.tables),
-        empty_pages=pages.blank,
-        scanned_pages=pages.scanned,
-        garbage_pages=pages.garbage,
-        boilerplate_lines=boilerplate.lines,
-        chunks=len(chunks),
-        tokens=sum(chunk.tokens for chunk in chunks),
-        status=worst([issue.severity for issue in final]),
-        issues=final,
-    )
-
-
-def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:
-    """Whether the chunks were made by the laws mode (auto records the mode it picked)."""
-    if options.mode == "laws":
-        return True
-    return bool(chunks) and chunks[0].split_config.get("mode") == "laws"
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

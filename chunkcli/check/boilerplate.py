@@ -52,15 +52,38 @@ def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
 def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
     groups: dict[str, list[TextLine]] = defaultdict(list)
     edges = page_edge_lines(scan) if scan.markers else None
+    keys = KeyCache()
     for line in scan.lines:
         if line.kind != LineKind.PARAGRAPH:  # list items repeat by design ("- Source: ECHA")
             continue
         if edges is not None and line.number not in edges:
             continue
-        key = line_key(line.text)
-        if sum(1 for char in key if char.isalpha()) >= MIN_LETTERS:
+        key = keys(line.text)
+        if key is not None:
             groups[key].append(line)
     return groups
+
+
+class KeyCache(dict[str, str | None]):
+    """line text -> its line_key, or None when it has too few letters to count; each distinct
+    text keyed once (repeated lines are what this check is about)."""
+
+    def __call__(self, text: str) -> str | None:
+        if text in self:
+            return self[text]
+        key = line_key(text)
+        self[text] = found = key if has_letters(key, MIN_LETTERS) else None
+        return found
+
+
+def has_letters(text: str, wanted: int) -> bool:
+    """Whether `text` holds at least `wanted` letters (it stops at the last one needed)."""
+    for char in text:
+        if char.isalpha():
+            wanted -= 1
+            if wanted <= 0:
+                return True
+    return wanted <= 0
 
 
 def check_boilerplate(
@@ -93,9 +116,10 @@ def check_boilerplate(
 
 def chunk_spread(keys: set[str], chunks: Sequence[Chunk]) -> dict[str, set[int]]:
     spread: dict[str, set[int]] = defaultdict(set)
+    line_keys = KeyCache()
     for index, chunk in enumerate(chunks):
         for text in chunk.body.splitlines():
-            key = line_key(text)
+            key = line_keys(text)
             if key in keys:
                 spread[key].add(index)
     return spread

@@ -14,6 +14,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+import numpy as np
+
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Chunk, Issue, Severity
@@ -117,11 +119,10 @@ def shingle_sample(text: str) -> frozenset[str]:
     normal = NOT_TEXT.sub("", text.casefold())
     if len(normal) < NEAR_DUPLICATE_MIN_CHARS:
         return frozenset()
-    return frozenset(
-        normal[i : i + SHINGLE_CHARS]
-        for i in range(len(normal) - SHINGLE_CHARS + 1)
-        if ord(normal[i]) % SAMPLE_EVERY == 0
-    )
+    # The code points as an array pick the sampled starts without a Python step per character.
+    codes = np.frombuffer(normal.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    starts = np.flatnonzero(codes[: len(normal) - SHINGLE_CHARS + 1] % SAMPLE_EVERY == 0)
+    return frozenset(normal[i : i + SHINGLE_CHARS] for i in starts.tolist())
 
 
 def duplicate_pairs(samples: list[frozenset[str]], similarity: float) -> list[tuple[int, int]]:

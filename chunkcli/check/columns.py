@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from chunkcli.check.options import FindingLimits
 from chunkcli.check.scan import ScannedMarkdown
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Block, BlockKind, Document, Issue, Line, Severity
@@ -22,13 +23,12 @@ SAME_ROW_OVERLAP = 0.6
 GUTTER_SIZES = 1.5
 # Lines this short ("3", "Fig. 2") match by chance; only lines with this many characters count.
 MIN_LINE_CHARS = 12
-# Pairs found interleaved: warn from this many in the document, fail from this many.
-INTERLEAVED_WARN = 2
-INTERLEAVED_FAIL = 10
 SKIPPED_KINDS = (BlockKind.TABLE, BlockKind.FURNITURE, BlockKind.CODE)
 
 
-def check_columns(scan: ScannedMarkdown, document: Document) -> list[Issue]:
+def check_columns(
+    scan: ScannedMarkdown, document: Document, limits: FindingLimits = FindingLimits()
+) -> list[Issue]:
     paragraphs: dict[int | None, list[str]] = defaultdict(list)
     for paragraph in scan.paragraphs:
         paragraphs[paragraph.page].append(" ".join(paragraph.text.split()))
@@ -39,9 +39,9 @@ def check_columns(scan: ScannedMarkdown, document: Document) -> list[Issue]:
             a, b = flat(left), flat(right)
             if any(f"{a} {b}" in text or f"{b} {a}" in text for text in texts):
                 found.append((page.number, a, b))
-    if len(found) < INTERLEAVED_WARN:
+    if len(found) < limits.interleaved_warn:
         return []
-    severity = Severity.FAIL if len(found) >= INTERLEAVED_FAIL else Severity.WARN
+    severity = Severity.FAIL if len(found) >= limits.interleaved_fail else Severity.WARN
     shown = [f"{quote(a, 25)} + {quote(b, 25)} (page {p})" for p, a, b in found]
     return [
         Issue(

@@ -5,23 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from chunkcli.check.options import CheckOptions
+from chunkcli.check.options import CheckOptions, FindingLimits
 from chunkcli.check.scan import Heading, LineKind, ScannedMarkdown
 from chunkcli.check.wording import examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
-# A flat outline is a problem only in a long document: at least this many pages (or, without page
-# markers, more than this many chunks) and headings. A 16-section safety data sheet is flat by
-# design; a 300-page manual with one heading level has lost its chapters.
-LONG_DOCUMENT_PAGES = 20
-LONG_DOCUMENT_CHUNKS = 40
-FLAT_MIN_HEADINGS = 10
-# Isolated skipped levels (a subtitle set one size too small) are notes; from this many skips
-# they are a warning: levels were assigned wrongly across the document.
-SKIPPED_LEVEL_MIN = 3
-# A running head turned heading repeats on at least this many pages (and on the running-element
-# share of pages, CheckOptions.boilerplate_share): "Example" on 3 of 600 pages is a real section.
-REPEATED_HEADING_MIN = 3
+# How long a document must be for a flat outline to matter, how many skipped levels warn and
+# how often a running head must repeat: CheckOptions.limits (FindingLimits), with the evidence.
 # A document whose content lines are at least this share table rows (a statistics sheet) is cut
 # by table rows, each part repeating the header: it does not need headings.
 MOSTLY_TABLES_SHARE = 0.5
@@ -46,8 +36,8 @@ def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOption
     if not headings:
         needs_headings = chunk_count > 1 and not mostly_tables(scan)
         return [no_headings(chunk_count)] if needs_headings else []
-    issues = flat_hierarchy(scan, chunk_count)
-    issues.extend(skipped_levels(headings))
+    issues = flat_hierarchy(scan, chunk_count, options.limits)
+    issues.extend(skipped_levels(headings, options.limits))
     issues.extend(several_h1(headings))
     issues.extend(repeated_headings(scan, chunk_count, options))
     return issues
@@ -73,17 +63,17 @@ def numbering_depths(headings: tuple[Heading, ...]) -> set[int]:
     return {m.group(1).count(".") + 1 for m in found if m}
 
 
-def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int) -> list[Issue]:
+def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimits) -> list[Issue]:
     headings = scan.headings
     if len({h.level for h in headings}) != 1:
         return []
     numbered = len(numbering_depths(headings)) > 1
     long_document = (
-        scan.page_count >= LONG_DOCUMENT_PAGES
+        scan.page_count >= limits.long_document_pages
         if scan.markers
-        else chunk_count > LONG_DOCUMENT_CHUNKS
+        else chunk_count > limits.long_document_chunks
     )
-    if not numbered and not (long_document and len(headings) >= FLAT_MIN_HEADINGS):
+    if not numbered and not (long_document and len(headings) >= limits.flat_min_headings):
         return []
     why = (
         "although their numbers nest (2 and 2.1)"
@@ -101,7 +91,7 @@ def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int) -> list[Issue]:
     ]
 
 
-def skipped_levels(headings: tuple[Heading, ...]) -> list[Issue]:
+def skipped_levels(headings: tuple[Heading, ...], limits: FindingLimits) -> list[Issue]:
     skips = [
         (before, after)
         for before, after in zip(headings, headings[1:], strict=False)
@@ -113,7 +103,7 @@ def skipped_levels(headings: tuple[Heading, ...]) -> list[Issue]:
         f"H{a.level} {quote(a.text, 30)} -> H{b.level} {quote(b.text, 30)} (line {b.line})"
         for a, b in skips
     ]
-    systematic = len(skips) >= SKIPPED_LEVEL_MIN
+    systematic = len(skips) >= limits.skipped_level_min
     first = skips[0][1]
     return [
         Issue(
@@ -151,7 +141,7 @@ def repeated_headings(
         if heading.text:
             groups[heading_key(heading.text)].append(heading)
     total = scan.text_page_count if scan.markers else chunk_count
-    needed = max(REPEATED_HEADING_MIN, options.boilerplate_share * total)
+    needed = max(options.limits.repeated_heading_min, options.boilerplate_share * total)
     issues: list[Issue] = []
     for group in sorted(groups.values(), key=lambda g: (-len(g), g[0].line)):
         pages = {h.page for h in group if h.page is not None}

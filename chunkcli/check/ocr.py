@@ -12,9 +12,6 @@ from chunkcli.check.options import CheckOptions
 from chunkcli.check.wording import pages_phrase
 from chunkcli.model import Issue, Severity
 
-# A document is "mostly OCR" when at least this share of its pages was read by OCR.
-MOSTLY_OCR_SHARE = 0.5
-
 
 def check_ocr(
     confidences: Mapping[int, float], page_count: int, options: CheckOptions
@@ -37,7 +34,7 @@ def check_ocr(
                 page=low[0],
             )
         )
-    if len(confidences) >= MOSTLY_OCR_SHARE * max(page_count, 1):
+    if len(confidences) >= options.limits.mostly_ocr_share * max(page_count, 1):
         mean = sum(confidences.values()) / len(confidences)
         issues.append(
             Issue(

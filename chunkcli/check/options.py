@@ -6,6 +6,41 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class FindingLimits:
+    """How many findings of one kind make a warning (or a failure): one of them is often
+    innocent, a pattern across the document is not. Each with the evidence for its value."""
+
+    # check_columns: lines of two columns found interleaved, warn from this many pairs in the
+    # document, fail from this many.
+    interleaved_warn: int = 2
+    interleaved_fail: int = 10
+    # check_reading_order: reported from this many interrupted paragraphs, and at least this
+    # share of all paragraphs (one figure placed mid-paragraph is normal) ...
+    interrupted_min: int = 3
+    interrupted_share: float = 0.05
+    # ... and from this many hyphen-broken words (a few compound words end lines legitimately).
+    broken_words_min: int = 5
+    # check_word_boundaries: a glued Hangul run found this many times on one page (one long
+    # compound noun is not a pattern) ...
+    glued_runs_per_page: int = 3
+    # ... and this many distinct unknown hyphenated forms (one `co-operate` is a choice).
+    hyphenated_min: int = 3
+    # check_headings: a document this long (pages with markers, else chunks) with this many
+    # headings all on one level has lost its chapters (a 16-section data sheet is flat by
+    # design; a 300-page manual with one level is not) ...
+    long_document_pages: int = 20
+    long_document_chunks: int = 40
+    flat_min_headings: int = 10
+    # ... isolated skipped levels are notes, from this many they warn ...
+    skipped_level_min: int = 3
+    # ... and a running head turned heading repeats on at least this many pages (and on the
+    # boilerplate share of them): "Example" on 3 of 600 pages is a real section.
+    repeated_heading_min: int = 3
+    # check_ocr: a document with at least this share of OCR pages came mostly from OCR.
+    mostly_ocr_share: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
 class CheckOptions:
     """Thresholds for check_markdown and; the CLI's check flags map onto these."""
 
@@ -33,3 +68,5 @@ class CheckOptions:
     # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
     # Measured with bench/ocr_bench.py (README "OCR"): see the value's evidence there.
     ocr_min_confidence: float = 0.75
+    # How many findings of a kind it takes to warn or fail.
+    limits: FindingLimits = FindingLimits()

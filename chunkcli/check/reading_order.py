@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chunkcli.check.options import FindingLimits
 from chunkcli.check.scan import Paragraph, ScannedMarkdown
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
@@ -32,12 +33,6 @@ PROSE_MIN_LETTER_SHARE = 0.7
 CONTINUATION_MIN_WORDS = 3
 # The continuation is looked for among this many following paragraphs (about a page's worth).
 CONTINUATION_LOOKAHEAD = 12
-# Reported from this many interrupted paragraphs, and at least this share of all paragraphs:
-# one figure placed mid-paragraph is normal; a pattern across the document is not.
-INTERRUPTED_MIN = 3
-INTERRUPTED_SHARE = 0.05
-# Reported from this many hyphen-broken words (a few compound words end lines legitimately).
-BROKEN_WORDS_MIN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +41,11 @@ class Interruption:
     continuation: Paragraph
 
 
-def check_reading_order(scan: ScannedMarkdown) -> list[Issue]:
+def check_reading_order(
+    scan: ScannedMarkdown, limits: FindingLimits = FindingLimits()
+) -> list[Issue]:
     """Reading-order warnings for one document (at most one per heuristic)."""
-    return interrupted_paragraphs(scan) + broken_words(scan.paragraphs)
+    return interrupted_paragraphs(scan, limits) + broken_words(scan.paragraphs, limits)
 
 
 def is_dangling(paragraph: Paragraph) -> bool:
@@ -109,9 +106,11 @@ def continuation_on_page(paragraphs: tuple[Paragraph, ...], index: int) -> Parag
     return None
 
 
-def interrupted_paragraphs(scan: ScannedMarkdown) -> list[Issue]:
+def interrupted_paragraphs(scan: ScannedMarkdown, limits: FindingLimits) -> list[Issue]:
     found = find_interruptions(scan)
-    if len(found) < INTERRUPTED_MIN or len(found) < INTERRUPTED_SHARE * len(scan.paragraphs):
+    if len(found) < limits.interrupted_min or (
+        len(found) < limits.interrupted_share * len(scan.paragraphs)
+    ):
         return []
     described = [
         f"line {i.paragraph.line} ends {quote(i.paragraph.text[-30:], 32)}, "
@@ -131,7 +130,7 @@ def interrupted_paragraphs(scan: ScannedMarkdown) -> list[Issue]:
     ]
 
 
-def broken_words(paragraphs: tuple[Paragraph, ...]) -> list[Issue]:
+def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> list[Issue]:
     found: list[str] = []
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
@@ -142,7 +141,7 @@ def broken_words(paragraphs: tuple[Paragraph, ...]) -> list[Issue]:
                     f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} (line {line.number})"
                 )
                 first = first or (line.number, line.page)
-    if len(found) < BROKEN_WORDS_MIN or first is None:
+    if len(found) < limits.broken_words_min or first is None:
         return []
     return [
         Issue(

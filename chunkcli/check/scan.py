@@ -21,6 +21,10 @@ SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
+# A line whose first character is none of these, no space (str.isspace, as \\s and strip()
+# read it) and no digit (\\d: any script's) opens no structure the scanner reads: fences,
+# headings, underlines, list bullets and numbers, quotes, tables, comments.
+STRUCTURE_STARTS = frozenset("`~#=-*+>|<")
 
 
 class LineKind(StrEnum):
@@ -121,16 +125,18 @@ def is_table_start(line: str, next_line: str | None) -> bool:
     )
 
 
-def scan_markdown(markdown: str) -> ScannedMarkdown:
-    """Read Markdown into lines, page markers, headings, tables and paragraphs."""
-    return _Scanner(markdown).run()
+def scan_markdown(markdown: str, fast_lines: bool = True) -> ScannedMarkdown:
+    """Read Markdown into lines, page markers, headings, tables and paragraphs (`fast_lines`:
+    lines that open nothing skip the structure tests; tests compare both ways)."""
+    return _Scanner(markdown, fast_lines).run()
 
 
 class _Scanner:
     """One pass over the lines; the state lives only for the duration of `run`."""
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, fast_lines: bool) -> None:
         self.text = markdown
+        self.fast_lines = fast_lines
         # Only \n (and \r\n) end lines: str.splitlines would also split on \x1c-\x1e, U+2028...
         self.raw = markdown.replace("\r\n", "\n").split("\n")
         self.page: int | None = None
@@ -159,6 +165,17 @@ class _Scanner:
     def step(self, index: int) -> int:
         """Consume the line at `index` (and any lines it owns); return the next index."""
         line = self.raw[index]
+        first = line[:1]
+        if (
+            self.fast_lines
+            and first
+            and first not in STRUCTURE_STARTS
+            and not first.isspace()
+            and not first.isdecimal()
+            and "|" not in line
+            and "<!--" not in line
+        ):
+            return self.read_plain(index, line)
         fence = FENCE.match(line)
         if fence:
             self.close_paragraph()
@@ -209,6 +226,16 @@ class _Scanner:
         while text.startswith(">"):  # block quotes read as their text
             text = text[1:].lstrip()
         self.open_paragraph.append(self.add_line(index, text, LineKind.PARAGRAPH))
+        return index + 1
+
+    def read_plain(self, index: int, line: str) -> int:
+        """`read_single` for a line that starts with a letter or the like and holds no table
+        pipe or comment: no fence, heading, underline, list item, quote or table can start
+        there, so it continues a list or is a paragraph line (most lines: skip the regexes)."""
+        if self.in_list and not self.open_paragraph:
+            self.add_line(index, line, LineKind.LIST)
+        else:
+            self.open_paragraph.append(self.add_line(index, line, LineKind.PARAGRAPH))
         return index + 1
 
     def add_line(self, index: int, text: str, kind: LineKind) -> TextLine:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 
 from chunkcli.charclasses import CJK_LETTER_RE
@@ -67,16 +68,23 @@ def bad_title(title: Heading) -> list[Issue]:
     ]
 
 
-def own_text_chars(scan: ScannedMarkdown, heading: Heading) -> int:
-    """Characters of text between `heading` and the next heading."""
-    total = 0
+def own_text_chars(scan: ScannedMarkdown) -> dict[int, int]:
+    """Characters of text between each heading (by its line) and the next heading, in one pass
+    over the lines (a pass per heading was quadratic on documents made of headings)."""
+    own: dict[int, int] = {}
+    current: int | None = None
     for line in scan.lines:
-        if line.number <= heading.line:
-            continue
         if line.kind == LineKind.HEADING:
-            break
-        total += len(line.text.strip())
-    return total
+            current = line.number
+            own.setdefault(current, 0)
+        elif current is not None:
+            own[current] += len(line.text.strip())
+    return own
+
+
+def path_counts(chunks: Sequence[Chunk]) -> Counter[str]:
+    """How many chunks have each heading text in their path (once per chunk)."""
+    return Counter(name for chunk in chunks for name in set(chunk.heading_path))
 
 
 def hollow_headings(
@@ -85,11 +93,14 @@ def hollow_headings(
     if len(chunks) < HOLLOW_MIN_CHUNKS:
         return []
     issues: list[Issue] = []
+    in_paths = path_counts(chunks)
+    own = own_text_chars(scan)
+    reported: set[str] = set()  # one issue per heading text: its share is the same for all
     for heading in scan.headings:
-        if heading is title or not heading.text:
+        if heading is title or not heading.text or heading.text in reported:
             continue
-        share = sum(1 for c in chunks if heading.text in c.heading_path) / len(chunks)
-        if share < HOLLOW_PATH_SHARE or own_text_chars(scan, heading) >= HOLLOW_MAX_OWN_CHARS:
+        share = in_paths[heading.text] / len(chunks)
+        if share < HOLLOW_PATH_SHARE or own.get(heading.line, 0) >= HOLLOW_MAX_OWN_CHARS:
             continue
         issues.append(
             Issue(
@@ -102,4 +113,5 @@ def hollow_headings(
                 page=heading.page,
             )
         )
+        reported.add(heading.text)
     return issues

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 
 from chunkcli.charclasses import HANGUL_CLASS
+from chunkcli.check.options import FindingLimits
 from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, Severity
@@ -17,27 +18,29 @@ from chunkcli.model import Issue, Severity
 # Korean words (with their particles) are rarely longer than about 8 syllables; a run of this
 # many without a space is several words glued together.
 GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_CLASS}]{{15,}}")
-# ... found this many times on one page: one long compound noun is not a pattern.
-GLUED_RUNS_PER_PAGE = 3
+# ... found FindingLimits.glued_runs_per_page times on one page.
 HYPHENATED = re.compile(r"\b([A-Za-z]{2,})-([a-z]{2,})\b")
 WORD = re.compile(r"[A-Za-z]+")
 # Neither half may be a word of the document: `pre-defined`, `blood-borne` next to `predefined`
 # are spelling variants (false alarms on pymupdf-test-3820.pdf with only one half unknown).
-# Warned from this many distinct hyphenated forms: one `co-operate` is a spelling choice.
-HYPHENATED_MIN = 3
+# Warned from FindingLimits.hyphenated_min distinct hyphenated forms.
 PROSE_KINDS = (LineKind.PARAGRAPH, LineKind.LIST, LineKind.HEADING, LineKind.TABLE)
 
 
-def check_word_boundaries(scan: ScannedMarkdown) -> list[Issue]:
+def check_word_boundaries(
+    scan: ScannedMarkdown, limits: FindingLimits = FindingLimits()
+) -> list[Issue]:
     lines = [line for line in scan.lines if line.kind in PROSE_KINDS]
-    return glued_hangul(lines) + hyphenated_words(lines)
+    return glued_hangul(lines, limits) + hyphenated_words(lines, limits)
 
 
-def glued_hangul(lines: list[TextLine]) -> list[Issue]:
+def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
     runs: dict[int | None, list[tuple[TextLine, str]]] = defaultdict(list)
+    if not GLUED_HANGUL_RUN.search("\n".join(line.text for line in lines)):
+        return []  # (one search of the whole text instead of one per line, mostly)
     for line in lines:
         runs[line.page].extend((line, run) for run in GLUED_HANGUL_RUN.findall(line.text))
-    bad = {page: found for page, found in runs.items() if len(found) >= GLUED_RUNS_PER_PAGE}
+    bad = {page: found for page, found in runs.items() if len(found) >= limits.glued_runs_per_page}
     if not bad:
         return []
     first_line, _ = min((found[0] for found in bad.values()), key=lambda item: item[0].number)
@@ -57,18 +60,21 @@ def glued_hangul(lines: list[TextLine]) -> list[Issue]:
     ]
 
 
-def hyphenated_words(lines: list[TextLine]) -> list[Issue]:
+def hyphenated_words(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
     # The document's own words, its hyphenated forms left out (their halves are no evidence).
-    vocabulary = {
-        w.casefold() for line in lines for w in WORD.findall(HYPHENATED.sub(" ", line.text))
-    }
+    # (Read as one text: \\b sees a newline as it sees the end of a line; casefold after
+    # findall, since casefolding can make letters of A-Z out of other characters.)
+    text = "\n".join(line.text for line in lines)
+    vocabulary = set(map(str.casefold, WORD.findall(HYPHENATED.sub(" ", text))))
     found: dict[str, TextLine] = {}
     for line in lines:
+        if "-" not in line.text:
+            continue
         for match in HYPHENATED.finditer(line.text):
             left, right = match.group(1).casefold(), match.group(2).casefold()
             if left + right in vocabulary and left not in vocabulary and right not in vocabulary:
                 found.setdefault(match.group(0), line)
-    if len(found) < HYPHENATED_MIN:
+    if len(found) < limits.hyphenated_min:
         return []
     first = min(found.values(), key=lambda line: line.number)
     shown = [f"{quote(form)} (line {line.number})" for form, line in found.items()]

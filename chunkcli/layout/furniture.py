@@ -13,47 +13,21 @@ import re
 from collections import defaultdict
 from dataclasses import replace
 
+from chunkcli.layout.sizes import typical_size
+from chunkcli.layout_settings import FurnitureSettings
 from chunkcli.model import Block, BlockKind, Page, PageStatus
+from chunkcli.tables.text import CAPTION
 
-# Bands where running heads live, as a share of the page height, measured at a line's
-# centre (letterheads and slide banners reach further down than journal running heads).
-TOP_BAND = 0.15
-BOTTOM_BAND = 0.12
-# A shape must repeat on at least this many pages (all pages of a two-page document),
-# so a one-page document loses nothing.
-MIN_REPEATS = 3
-# Occurrences count as "the same place" when their tops are this close (points).
-SAME_HEIGHT_PT = 6.0
-# A lone page number ("12", "- 12 -", "xii", "12/40") in a band is furniture in any document
-# of at least MIN_REPEATS pages once this share of text pages carries one.
-PAGE_NUMBER_SHARE = 0.5
-
-# The same text (not just shape) of at least this many characters in a band is furniture
-# even when its height varies from page to page.
-MIN_IDENTICAL_CHARS = 8
-# Outside the bands, a line must sit at the same place on this share of at least this many
-# pages, and only a few lines per document may qualify (more means a form or a template).
-ANYWHERE_SHARE = 0.8
-MIN_PAGES_ANYWHERE = 4
-MAX_ANYWHERE_LINES = 12
-
-# A running head at one height on at least this share of the text pages (and MIN_REPEATS of
-# them), set smaller than the body text, is furniture even when its words change per chapter
-# ("Chapter 5 · Maintenance History"); captions at the top of pages are set at body size.
-RUNNING_SLOT_SHARE = 0.6
-SMALLER_THAN_BODY_PT = 0.5
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
 STAMP = re.compile(
     r"^\s*(?:this content )?(?:downloaded|retrieved) (?:from|by)\b|^\s*downloaded on\b",
     re.IGNORECASE,
 )
-# Numbered captions ("別表第1", "Table 3", "図2") differ by their number: the number is part of
-# their identity, so they never look like one repeated running head.
-CAPTION = re.compile(
-    r"^\s*(?:別表|別紙|様式|付表|表|図|table|tab\.|figure|fig\.|annex|exhibit)\s*(?:第)?\s*[\d０-９]",
-    re.IGNORECASE,
-)
+# Numbered captions ("別表第1", "Table 3", "図2", tables.text.CAPTION) differ by their number:
+# the number is part of their identity, so they never look like one repeated running head.
 
+# Characters a rule set in type is made of (leaders, dashes, box-drawing lines, underscores).
+RULE_MARKS = ".·・…‥_-‐‑–—―─━=~*＊＿－"
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page|p\.|페이지|ページ)?\s*[-–—(\[]?\s*(?:\d+|[ivxlcdm]+)\s*[-–—)\]]?"
@@ -74,7 +48,9 @@ def is_page_number(text: str) -> bool:
 
 
 def strip_running_headers(
-    pages: tuple[Page, ...], context: tuple[Page, ...] = ()
+    pages: tuple[Page, ...],
+    context: tuple[Page, ...] = (),
+    settings: FurnitureSettings = FurnitureSettings(),
 ) -> tuple[Page, ...]:
     """Relabel repeated margin lines as FURNITURE blocks (render drops them).
 
@@ -82,22 +58,24 @@ def strip_running_headers(
     but are not returned.
     """
     text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
-    furniture = _stamp_blocks(text_pages) | _page_number_blocks(text_pages)
+    s = settings
+    furniture = _stamp_blocks(text_pages, s) | _page_number_blocks(text_pages, s)
+    furniture |= _typed_rules(text_pages, s)
     if len(text_pages) >= 2:
-        repeats = min(MIN_REPEATS, len(text_pages))
+        repeats = min(s.min_repeats, len(text_pages))
         furniture |= (
-            _repeated_margin_blocks(text_pages, repeats)
-            | _running_head_slots(text_pages)
-            | _repeated_anywhere_blocks(text_pages)
+            _repeated_margin_blocks(text_pages, repeats, s)
+            | _running_head_slots(text_pages, s)
+            | _repeated_anywhere_blocks(text_pages, s)
         )
     if not furniture:
         return pages
     return tuple(_relabel(page, furniture) for page in pages)
 
 
-def _band_blocks(page: Page) -> list[Block]:
-    top_limit = page.height * TOP_BAND
-    bottom_limit = page.height * (1 - BOTTOM_BAND)
+def _band_blocks(page: Page, s: FurnitureSettings) -> list[Block]:
+    top_limit = page.height * s.top_band
+    bottom_limit = page.height * (1 - s.bottom_band)
     return [
         b
         for b in page.blocks
@@ -106,20 +84,22 @@ def _band_blocks(page: Page) -> list[Block]:
     ]
 
 
-def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, int]]:
+def _repeated_margin_blocks(
+    pages: list[Page], repeats: int, s: FurnitureSettings
+) -> set[tuple[int, int]]:
     """(page, block id) of band lines that repeat on enough pages: the same shape at one
     height, or the very same longer text at any height of the band (form footers move)."""
     by_shape: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page):
+        for block in _band_blocks(page, s):
             by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
             text = "".join(block.text.split())
-            if len(text) >= MIN_IDENTICAL_CHARS:
+            if len(text) >= s.min_identical_chars:
                 by_text[text].append((page.number, id(block)))
     found: set[tuple[int, int]] = set()
     for places in by_shape.values():
-        for cluster in _height_clusters(places):
+        for cluster in _height_clusters(places, s.same_height_pt):
             if len({number for _, number, _ in cluster}) >= repeats:
                 found.update((number, block_id) for _, number, block_id in cluster)
     for hits in by_text.values():
@@ -128,91 +108,123 @@ def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, i
     return found
 
 
-def _repeated_anywhere_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+def _repeated_anywhere_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Lines at the very same place on nearly every page (a presenter's name on each slide).
 
     A filled-in form repeats most of its lines on every page; those are its content, so
     the rule stands down when pages repeat more than a few lines.
     """
-    if len(pages) < MIN_PAGES_ANYWHERE:
+    if len(pages) < s.min_pages_anywhere:
         return set()
     places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
         for block in page.blocks:
             if block.kind == BlockKind.PARAGRAPH:
-                key = (shape_of(block.text), round(block.bbox.top / SAME_HEIGHT_PT),
-                       round(block.bbox.x0 / SAME_HEIGHT_PT))
+                key = (shape_of(block.text), round(block.bbox.top / s.same_height_pt),
+                       round(block.bbox.x0 / s.same_height_pt))
                 places[key].append((page.number, id(block)))
-    needed = ANYWHERE_SHARE * len(pages)
+    needed = s.anywhere_share * len(pages)
     repeated = [hits for hits in places.values() if len({n for n, _ in hits}) >= needed]
-    if len(repeated) > MAX_ANYWHERE_LINES:
+    if len(repeated) > s.max_anywhere_lines:
         return set()
     return {hit for hits in repeated for hit in hits}
 
 
 def _height_clusters(
-    places: list[tuple[float, int, int]],
+    places: list[tuple[float, int, int]], same_height_pt: float
 ) -> list[list[tuple[float, int, int]]]:
     clusters: list[list[tuple[float, int, int]]] = []
     for place in sorted(places):
-        if clusters and place[0] - clusters[-1][-1][0] <= SAME_HEIGHT_PT:
+        if clusters and place[0] - clusters[-1][-1][0] <= same_height_pt:
             clusters[-1].append(place)
         else:
             clusters.append([place])
     return clusters
 
 
-def _stamp_blocks(pages: list[Page]) -> set[tuple[int, int]]:
-    """'Downloaded from …' stamps anywhere on a page, upright or sideways, on any document."""
+def _stamp_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+    """'Downloaded from …' stamps anywhere on a page, upright or sideways, on any document,
+    with the pieces set beside them on their row (the link and date after "Downloaded from")."""
+    found: set[tuple[int, int]] = set()
+    for page in pages:
+        paragraphs = [b for b in page.blocks if b.kind == BlockKind.PARAGRAPH]
+        for stamp in (b for b in paragraphs if STAMP.match(b.text)):
+            found.update((page.number, id(b)) for b in _row_mates(stamp, paragraphs, s))
+    return found
+
+
+def _typed_rules(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+    """Rules set in type: a row of dots, dashes or underscores with no letter or digit
+    (". . . . ." under an author line, "――――――" between sections) says nothing."""
     return {
         (page.number, id(block))
         for page in pages
         for block in page.blocks
-        if block.kind == BlockKind.PARAGRAPH and STAMP.match(block.text)
+        if block.kind == BlockKind.PARAGRAPH and _is_typed_rule(block.text, s.min_rule_marks)
     }
 
 
-def _running_head_slots(pages: list[Page]) -> set[tuple[int, int]]:
+def _is_typed_rule(text: str, min_marks: int) -> bool:
+    marks = "".join(text.split())
+    return len(marks) >= min_marks and not marks.strip(RULE_MARKS)
+
+
+def _row_mates(stamp: Block, blocks: list[Block], s: FurnitureSettings) -> list[Block]:
+    """The stamp and the blocks that continue its row to the right, each within
+    stamp_piece_gap_em of the last (a stamp is one line: upright stamps only)."""
+    row = [stamp]
+    if any(line.vertical for line in stamp.lines):
+        return row
+    beside = sorted((b for b in blocks if _may_be_piece(b, stamp, s)), key=lambda b: b.bbox.x0)
+    for block in beside:
+        if block.bbox.x0 - row[-1].bbox.x1 > s.stamp_piece_gap_em * stamp.lines[0].size:
+            break
+        row.append(block)
+    return row
+
+
+def _may_be_piece(block: Block, stamp: Block, s: FurnitureSettings) -> bool:
+    """To the stamp's right, on its row, in its size."""
+    if block is stamp or block.bbox.x0 < stamp.bbox.x0 or not block.lines:
+        return False
+    if abs(block.lines[0].size - stamp.lines[0].size) > s.stamp_size_tolerance_pt:
+        return False
+    lower = min(stamp.bbox.height, block.bbox.height)
+    return block.bbox.y_overlap(stamp.bbox) >= s.stamp_row_overlap_share * lower
+
+
+def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Top-band lines at one height and size, smaller than the body, on most pages."""
-    body = _body_size(pages)
+    body = typical_size(b for p in pages for b in p.blocks if b.kind == BlockKind.PARAGRAPH)
     slots: dict[float, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page):
+        for block in _band_blocks(page, s):
             size = block.lines[0].size
-            if block.bbox.center_y <= page.height * TOP_BAND and size < body - SMALLER_THAN_BODY_PT:
+            top = block.bbox.center_y <= page.height * s.top_band
+            if top and size < body - s.smaller_than_body_pt:
                 if not CAPTION.match(block.text):
                     slots[size].append((block.bbox.top, page.number, id(block)))
-    needed = max(MIN_REPEATS, RUNNING_SLOT_SHARE * len(pages))
+    needed = max(s.min_repeats, s.running_slot_share * len(pages))
     found: set[tuple[int, int]] = set()
     for places in slots.values():
-        for cluster in _height_clusters(places):
+        for cluster in _height_clusters(places, s.same_height_pt):
             if len({number for _, number, _ in cluster}) >= needed:
                 found.update((number, block_id) for _, number, block_id in cluster)
     return found
 
 
-def _body_size(pages: list[Page]) -> float:
-    weights: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for block in page.blocks:
-            if block.kind == BlockKind.PARAGRAPH:
-                for line in block.lines:
-                    weights[line.size] += len(line.text)
-    return max(weights.items(), key=lambda kv: (kv[1], kv[0]))[0] if weights else 0.0
-
-
-def _page_number_blocks(pages: list[Page]) -> set[tuple[int, int]]:
+def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
     """Lone page numbers in the bands; on a document too short to show repetition only those
     alone on their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        band = _band_blocks(page)
+        band = _band_blocks(page, s)
         for block in band:
             if is_page_number(block.text) and (
-                len(pages) >= MIN_REPEATS or _alone_on_row(block, page)
+                len(pages) >= s.min_repeats or _alone_on_row(block, page)
             ):
                 found.add((page.number, id(block)))
-    if len({number for number, _ in found}) < PAGE_NUMBER_SHARE * len(pages):
+    if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
 

@@ -12,35 +12,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from chunkcli.charclasses import UNUSABLE_CHAR
+from chunkcli.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page
 
-# Numbering patterns and their depth rank within their family (0 = chapter-like).
-_KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
-_D = r"[\d０-９]{1,2}"
-_DOT = r"[.．]"
-_AFTER_NUMBER = r"(?:\s+\S|[\u3040-\u9fff])"
-PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
-    (re.compile(rf"^第[{_KANJI_NUM}]+[編部]"), "cjk", 0),
-    (re.compile(rf"^第[{_KANJI_NUM}]+章"), "cjk", 1),
-    (re.compile(rf"^第[{_KANJI_NUM}]+節"), "cjk", 2),
-    (re.compile(rf"^第[{_KANJI_NUM}]+条(の[{_KANJI_NUM}]+)?"), "cjk", 3),
-    (re.compile(r"^제\s*\d+\s*[편부]"), "ko", 0),
-    (re.compile(r"^제\s*\d+\s*장"), "ko", 1),
-    (re.compile(r"^제\s*\d+\s*절"), "ko", 2),
-    (re.compile(r"^제\s*\d+\s*조(의\s*\d+)?"), "ko", 3),
-    (re.compile(r"^(part)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 0),
-    (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
-    (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
-    (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
-    # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
-    # no space needed before Japanese text ("１．概要").
-    (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),
-    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 2),
-    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 1),
-    (re.compile(rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"),
-     "num", 0),
-)
 # A heading is short: at most this many lines and characters.
 MAX_HEADING_LINES = 3
 MAX_HEADING_CHARS = 120
@@ -49,6 +24,10 @@ HEADING_SIZE_DELTA_PT = 1.0
 HEADING_SIZE_RATIO = 1.1
 # The title is on the first page, at least this much larger than body text.
 TITLE_SIZE_RATIO = 1.3
+# The lines of one title are set less than this many font sizes apart (line spacing up to 1.8;
+# the generated and corpus covers use 1.2-1.5), overlapping by at most this much.
+TITLE_LINE_GAP_EM = 0.8
+TITLE_OVERLAP_EM = 0.3
 # Use the outline when at least this share of its entries are found as lines on their page.
 OUTLINE_MATCH_SHARE = 0.5
 # Headings carry little of a document's text: a size class holding more than this share of
@@ -60,7 +39,8 @@ NOT_A_HEADING = re.compile(
     r"^(?:(?:fig(?:ure)?\.?|table|chart|graph|図|表)\s*[\d０-９]+[.:：]?\s*$"
     r"|(?:source|sources|出典|資料|downloaded from|retrieved from)\b"
     r"|(?:rev(?:ision)?\.?|version|ver\.|改訂|改定)\s*[\d０-９]"
-    r"|[\d０-９]{4}\s*年\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?\s*(?:改訂|改定|版|発行)?\s*$)",
+    r"|[\d０-９]{4}\s*年\s*(?:[（(][^）)]{1,12}[）)])?\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?"
+    r"\s*(?:改訂|改定|版|発行)?\s*$)",
     re.IGNORECASE,
 )
 # A heading names something: it holds at least this many letters ("-2.85% -3.57%", "1" do not).
@@ -81,20 +61,16 @@ class _Candidate:
     pattern: tuple[str, int] | None
 
 
-def numbering_pattern(text: str) -> tuple[str, int] | None:
-    """(family, depth rank) of a heading number at the start of `text`, if any."""
-    for pattern, family, rank in PATTERNS:
-        if pattern.match(text.strip()):
-            return family, rank
-    return None
-
-
 def label_headings(document: Document) -> Document:
     """Mark heading blocks and give each a level (1 = title, 2 = chapter, ...)."""
     document = replace(document, pages=tuple(
         replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
     ))
     body = body_font_size(document)
+    if document.pages:
+        first = document.pages[0]
+        joined = replace(first, blocks=join_title_lines(first.blocks, body))
+        document = replace(document, pages=(joined, *document.pages[1:]))
     candidates = _candidates(document, body)
     levels = _outline_levels(document, candidates) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
@@ -148,6 +124,50 @@ def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
         Block(BlockKind.PARAGRAPH, (head_line,), head_line.bbox, block.page, column=block.column),
         Block(BlockKind.PARAGRAPH, lines, BBox.enclosing([ln.bbox for ln in lines]), block.page,
               column=block.column),
+    )
+
+
+def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...]:
+    """The first page's blocks with a title set on several lines as one block: consecutive
+    lines in the page's largest type (at least TITLE_SIZE_RATIO times the body text), stacked
+    less than TITLE_LINE_GAP_EM apart and overlapping horizontally. Paragraph grouping keeps
+    them apart when the lines are centred far apart or the first one is short and ends in a
+    colon or a Japanese letter ("消費生活用製品の" / "安全確保に関するガイドライン")."""
+    sizes = [_block_size(b) for b in blocks if b.kind == BlockKind.PARAGRAPH]
+    top = max(sizes, default=0.0)
+    if top < body * TITLE_SIZE_RATIO:
+        return blocks
+    result: list[Block] = []
+    for block in blocks:
+        previous = result[-1] if result else None
+        if previous is not None and _title_goes_on(previous, block, top):
+            lines = previous.lines + block.lines
+            result[-1] = replace(previous, lines=lines, bbox=previous.bbox.union(block.bbox))
+        else:
+            result.append(block)
+    return tuple(result)
+
+
+def _block_size(block: Block) -> float:
+    return _size_class(max(line.size for line in block.lines))
+
+
+def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
+    if (
+        previous.kind != BlockKind.PARAGRAPH
+        or block.kind != BlockKind.PARAGRAPH
+        or any(line.vertical or _size_class(line.size) != size
+               for line in previous.lines + block.lines)
+        or len(previous.lines) + len(block.lines) > MAX_HEADING_LINES
+        or previous.lines[-1].bold != block.lines[0].bold
+    ):
+        return False
+    gap = block.bbox.top - previous.bbox.bottom
+    return (
+        -TITLE_OVERLAP_EM * size <= gap <= TITLE_LINE_GAP_EM * size
+        and previous.bbox.x_overlap(block.bbox) > 0
+        and not previous.text.rstrip().endswith((".", "。"))
+        and numbering_pattern(block.text) is None
     )
 
 
@@ -351,7 +371,7 @@ def _normal(text: str) -> str:
 # Outline titles and printed headings differ in numbering ("Introduction" vs "1. Introduction"),
 # quotes and spacing; compare them without those.
 _LEADING_NUMBER = re.compile(
-    rf"^\s*(?:(?:chapter|section|part|article)\s+)?(?:[\d{_KANJI_NUM}]+(?:[.\-][\d]+)*[.)]?|[IVX]+\.?)\s+",
+    rf"^\s*(?:(?:chapter|section|part|article)\s+)?(?:[\d{KANJI_NUM}]+(?:[.\-][\d]+)*[.)]?|[IVX]+\.?)\s+",
     re.IGNORECASE,
 )
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})

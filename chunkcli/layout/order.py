@@ -13,26 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chunkcli.layout.sizes import typical_size
+from chunkcli.layout_settings import OrderSettings
 from chunkcli.model import BBox, Block, BlockKind
-
-# Share of a box's height (capped, so tall blocks keep their extent) trimmed from top and
-# bottom when looking for empty horizontal strips.
-BOX_CORE_MARGIN = 0.25
-MAX_CORE_MARGIN_PT = 40.0
-# A gutter is at least this wide (points): word gaps are far narrower.
-MIN_GUTTER_PT = 5.0
-# A column's typical line is at least this many line heights wide; a strip of bullets,
-# item numbers or footnote marks beside text is not a column.
-MIN_COLUMN_WIDTH_LINES = 3.0
-# A left column of headings beside the body (manuals, regulations): its lines are at most this
-# share of the region wide, no more than the body's, cover at most this share of the body's
-# height (a sidebar of running text is dense, headings are sparse), and most of them sit on a
-# row of body text. Each group of its lines is read before the body text at its height.
-MARGIN_MAX_WIDTH_SHARE = 0.3
-MARGIN_MAX_COVER_SHARE = 0.5
-MARGIN_BESIDE_SHARE = 0.5
-# Boxes whose vertical centres are this close (share of the shorter height) are one row.
-SAME_ROW_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,55 +30,58 @@ class Gap:
         return self.high - self.low
 
 
-def order_blocks(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+def order_blocks(
+    blocks: tuple[Block, ...], settings: OrderSettings = OrderSettings()
+) -> tuple[Block, ...]:
     """Return the page's content blocks in reading order, each tagged with its column id."""
+    s = settings
     content = [b for b in blocks if b.kind != BlockKind.FURNITURE]
     if not content:
         return ()
     if _mostly_vertical(content):
-        return tuple(_order_vertical(content))
+        return tuple(_order_vertical(content, s))
     # Rotated text on a horizontal page (an arXiv stamp, a margin label) is a side note:
     # read it after the page body instead of in the middle of a column.
     side_notes = [b for b in content if all(line.vertical for line in b.lines) and b.lines]
     body = [b for b in content if not (b.lines and all(line.vertical for line in b.lines))]
-    ordered = _xy_cut(body, column=0, counter=[0])
+    ordered = _xy_cut(body, 0, [0], s)
     return tuple(ordered + [b.with_column(-1) for b in side_notes])
 
 
-def _xy_cut(blocks: list[Block], column: int, counter: list[int]) -> list[Block]:
+def _xy_cut(blocks: list[Block], column: int, counter: list[int], s: OrderSettings) -> list[Block]:
     if len(blocks) <= 1:
         return [b.with_column(column) for b in blocks]
-    gutters = _gutters(blocks)
+    gutters = _gutters(blocks, s)
     if gutters:
         parts = _split_by_gutters(blocks, gutters)
         rest = [b for part in parts[1:] for b in part]
-        if len(parts) > 1 and _is_margin_column(parts[0], rest):
+        if len(parts) > 1 and _is_margin_column(parts[0], rest, s):
             counter[0] += 1
-            margin = [b.with_column(counter[0]) for b in _rows_top_down(parts[0])]
-            return _interleave(margin, _xy_cut(rest, counter[0] + 1, counter))
+            margin = [b.with_column(counter[0]) for b in _rows_top_down(parts[0], s)]
+            return _interleave(margin, _xy_cut(rest, counter[0] + 1, counter, s))
         result: list[Block] = []
         for part in parts:
             counter[0] += 1
-            result.extend(_xy_cut(part, counter[0], counter))
+            result.extend(_xy_cut(part, counter[0], counter, s))
         return result
-    groups = _merged_bands(blocks)
+    groups = _merged_bands(blocks, s)
     if len(groups) == 1:
-        return [b.with_column(column) for b in _rows_top_down(blocks)]
-    return [b for group in groups for b in _xy_cut(group, column, counter)]
+        return [b.with_column(column) for b in _rows_top_down(blocks, s)]
+    return [b for group in groups for b in _xy_cut(group, column, counter, s)]
 
 
-def _is_margin_column(margin: list[Block], body: list[Block]) -> bool:
+def _is_margin_column(margin: list[Block], body: list[Block], s: OrderSettings) -> bool:
     left = min(b.bbox.x0 for b in margin)
     width = max(b.bbox.x1 for b in body) - left
     if not body or width <= 0 or len(margin) > len(body):
         return False
     height = max(b.bbox.bottom for b in body) - min(b.bbox.top for b in body)
-    if sum(b.bbox.height for b in margin) > MARGIN_MAX_COVER_SHARE * height:
+    if sum(b.bbox.height for b in margin) > s.margin_max_cover_share * height:
         return False
-    if max(b.bbox.x1 for b in margin) - left > MARGIN_MAX_WIDTH_SHARE * width:
+    if max(b.bbox.x1 for b in margin) - left > s.margin_max_width_share * width:
         return False
     beside = sum(1 for m in margin if any(m.bbox.y_overlap(b.bbox) > 0 for b in body))
-    return beside >= MARGIN_BESIDE_SHARE * len(margin)
+    return beside >= s.margin_beside_share * len(margin)
 
 
 def _interleave(margin: list[Block], body: list[Block]) -> list[Block]:
@@ -116,18 +102,18 @@ def _interleave(margin: list[Block], body: list[Block]) -> list[Block]:
     return result + [b for group in pending for b in group]
 
 
-def _gutters(blocks: Sequence[Block]) -> list[Gap]:
+def _gutters(blocks: Sequence[Block], s: OrderSettings) -> list[Gap]:
     """Gutters that split `blocks` into side-by-side stacks of text (not one row of items,
     not a column of bullets or item numbers beside their text)."""
     if _single_row(blocks):
         return []
-    gaps = _x_gaps([b.bbox for b in blocks])
+    gaps = _x_gaps([b.bbox for b in blocks], s)
     while gaps:
         edges = [g.high for g in gaps]
         sides: list[list[Block]] = [[] for _ in range(len(gaps) + 1)]
         for block in blocks:
             sides[sum(1 for edge in edges if block.bbox.x0 >= edge - 0.01)].append(block)
-        weak = next((i for i, side in enumerate(sides) if not _holds_text(side)), None)
+        weak = next((i for i, side in enumerate(sides) if not _holds_text(side, s)), None)
         if weak is None:
             return gaps
         # A side that is no column (a margin mark, a lone label) joins its neighbour.
@@ -135,19 +121,19 @@ def _gutters(blocks: Sequence[Block]) -> list[Gap]:
     return []
 
 
-def _holds_text(blocks: list[Block]) -> bool:
+def _holds_text(blocks: list[Block], s: OrderSettings) -> bool:
     if len(blocks) < 2 or _single_row(blocks):
         return False  # one line beside a gap is a run-in heading or a label, not a column
     widths = sorted(b.bbox.width for b in blocks)
     heights = sorted(b.bbox.height for b in blocks)
-    return widths[len(widths) // 2] >= MIN_COLUMN_WIDTH_LINES * heights[len(heights) // 2]
+    return widths[len(widths) // 2] >= s.min_column_width_lines * heights[len(heights) // 2]
 
 
-def _x_gaps(boxes: Sequence[BBox]) -> list[Gap]:
-    """Empty x-ranges at least MIN_GUTTER_PT wide between the boxes (not at the edges)."""
+def _x_gaps(boxes: Sequence[BBox], s: OrderSettings) -> list[Gap]:
+    """Empty x-ranges at least s.min_gutter_pt wide between the boxes (not at the edges)."""
     left = min(b.x0 for b in boxes)
     right = max(b.x1 for b in boxes)
-    return [g for g in _empty_ranges(boxes, left, right) if left < g.low and g.high < right]
+    return [g for g in _empty_ranges(boxes, left, right, s) if left < g.low and g.high < right]
 
 
 def _split_by_gutters(blocks: list[Block], gutters: list[Gap]) -> list[list[Block]]:
@@ -158,28 +144,32 @@ def _split_by_gutters(blocks: list[Block], gutters: list[Gap]) -> list[list[Bloc
     return [p for p in parts if p]
 
 
-def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
+def _merged_bands(blocks: list[Block], s: OrderSettings) -> list[list[Block]]:
     """Horizontal bands between empty y-ranges; neighbours sharing an empty x-range merge.
 
     Empty ranges are measured across the whole region, edges included, so a band holding
     one line of the left column still shares the gutter with the two-column bands around it.
+    A heading below the end of a column section that leads into a band crossing the gutter
+    (a section banner above a full-width title) starts the next group instead.
     """
     left = min(b.bbox.x0 for b in blocks)
     right = max(b.bbox.x1 for b in blocks)
     groups: list[list[Block]] = []
     shared: list[Gap] = []
     extent = (left, right)
-    for band in _y_bands(blocks):
-        band_gaps = _empty_ranges([b.bbox for b in band], left, right)
+    bands = _y_bands(blocks, s)
+    for index, band in enumerate(bands):
+        band_gaps = _empty_ranges([b.bbox for b in band], left, right, s)
         band_extent = (min(b.bbox.x0 for b in band), max(b.bbox.x1 for b in band))
         merged_extent = (min(extent[0], band_extent[0]), max(extent[1], band_extent[1]))
         # A shared gap only counts between text: common page margins join nothing.
         common = [
             g
-            for g in (_intersect(shared, band_gaps) if groups else [])
+            for g in (_intersect(shared, band_gaps, s) if groups else [])
             if merged_extent[0] < g.low and g.high < merged_extent[1]
         ]
-        if common:
+        following = bands[index + 1] if index + 1 < len(bands) else None
+        if common and not _leads_past_gutter(band, following, groups[-1], common, s):
             groups[-1].extend(band)
             shared, extent = common, merged_extent
         else:
@@ -188,19 +178,51 @@ def _merged_bands(blocks: list[Block]) -> list[list[Block]]:
     return groups
 
 
-def _empty_ranges(boxes: Sequence[BBox], left: float, right: float) -> list[Gap]:
-    edges = [Gap(left - MIN_GUTTER_PT, left), Gap(right, right + MIN_GUTTER_PT)]
+def _leads_past_gutter(  # noqa: PLR0913 - the band, its neighbours and the settings
+    band: list[Block],
+    following: list[Block] | None,
+    section: list[Block],
+    gutters: list[Gap],
+    s: OrderSettings,
+) -> bool:
+    """A band on one side of the section's gutters, of heading type (larger than the section's
+    text), followed by a band that crosses them: it heads what follows, not its column."""
+    if following is None or _crosses(band, gutters) or not _crosses(following, gutters):
+        return False
+    if not all(_lines_beside(section, g, s) for g in gutters):
+        return False  # labels of a diagram, not columns of text
+    return _largest_size(band) >= s.banner_size_ratio * typical_size(section)
+
+
+def _lines_beside(section: list[Block], gutter: Gap, s: OrderSettings) -> bool:
+    """Both sides of the gutter hold a column's worth of lines."""
+    left = sum(len(b.lines) for b in section if b.bbox.x1 <= gutter.low)
+    right = sum(len(b.lines) for b in section if b.bbox.x0 >= gutter.high)
+    return min(left, right) >= s.banner_min_column_lines
+
+
+def _crosses(blocks: list[Block], gutters: list[Gap]) -> bool:
+    low, high = min(b.bbox.x0 for b in blocks), max(b.bbox.x1 for b in blocks)
+    return any(low < g.low and high > g.high for g in gutters)
+
+
+def _largest_size(blocks: list[Block]) -> float:
+    return max((line.size for b in blocks for line in b.lines), default=0.0)
+
+
+def _empty_ranges(boxes: Sequence[BBox], left: float, right: float, s: OrderSettings) -> list[Gap]:
+    edges = [Gap(left - s.min_gutter_pt, left), Gap(right, right + s.min_gutter_pt)]
     spans = sorted([(g.low, g.high) for g in edges] + [(b.x0, b.x1) for b in boxes])
     gaps: list[Gap] = []
     reach = spans[0][1]
     for x0, x1 in spans[1:]:
-        if x0 - reach >= MIN_GUTTER_PT:
+        if x0 - reach >= s.min_gutter_pt:
             gaps.append(Gap(reach, x0))
         reach = max(reach, x1)
     return gaps
 
 
-def _y_bands(blocks: list[Block]) -> list[list[Block]]:
+def _y_bands(blocks: list[Block], s: OrderSettings) -> list[list[Block]]:
     """Runs of blocks separated by empty horizontal strips.
 
     Boxes are judged by their core (the middle of their height): OCR text layers and tall
@@ -211,7 +233,7 @@ def _y_bands(blocks: list[Block]) -> list[list[Block]]:
     bands: list[list[Block]] = []
     bottom = float("-inf")
     for block in ordered:
-        top, core_bottom = _core(block.bbox)
+        top, core_bottom = _core(block.bbox, s)
         if top >= bottom:
             bands.append([block])
             bottom = core_bottom
@@ -221,17 +243,17 @@ def _y_bands(blocks: list[Block]) -> list[list[Block]]:
     return bands
 
 
-def _core(box: BBox) -> tuple[float, float]:
-    margin = BOX_CORE_MARGIN * min(box.height, MAX_CORE_MARGIN_PT)
+def _core(box: BBox, s: OrderSettings) -> tuple[float, float]:
+    margin = s.box_core_margin * min(box.height, s.max_core_margin_pt)
     return box.top + margin, box.bottom - margin
 
 
-def _intersect(first: list[Gap], second: list[Gap]) -> list[Gap]:
+def _intersect(first: list[Gap], second: list[Gap], s: OrderSettings) -> list[Gap]:
     common: list[Gap] = []
     for a in first:
         for b in second:
             gap = Gap(max(a.low, b.low), min(a.high, b.high))
-            if gap.width >= MIN_GUTTER_PT:
+            if gap.width >= s.min_gutter_pt:
                 common.append(gap)
     return common
 
@@ -242,21 +264,21 @@ def _single_row(blocks: Sequence[Block]) -> bool:
     return bottom > top  # every box overlaps one common horizontal line
 
 
-def _rows_top_down(blocks: list[Block]) -> list[Block]:
+def _rows_top_down(blocks: list[Block], s: OrderSettings) -> list[Block]:
     """Lines on one row left to right, rows top to bottom."""
     blocks = sorted(blocks, key=lambda b: b.bbox.center_y)
     rows: list[list[Block]] = []
     for block in blocks:
-        if rows and _same_row(rows[-1][0].bbox, block.bbox):
+        if rows and _same_row(rows[-1][0].bbox, block.bbox, s):
             rows[-1].append(block)
         else:
             rows.append([block])
     return [b for row in rows for b in sorted(row, key=lambda b: b.bbox.x0)]
 
 
-def _same_row(a: BBox, b: BBox) -> bool:
+def _same_row(a: BBox, b: BBox, s: OrderSettings) -> bool:
     height = max(1.0, min(a.height, b.height))
-    return abs(a.center_y - b.center_y) <= SAME_ROW_SHARE * height
+    return abs(a.center_y - b.center_y) <= s.same_row_share * height
 
 
 # --- vertical text (縦書き): columns of glyphs read right to left -----------------------------
@@ -268,16 +290,16 @@ def _mostly_vertical(blocks: list[Block]) -> bool:
     return bool(lines) and vertical * 2 > len(lines)
 
 
-def _order_vertical(blocks: list[Block]) -> list[Block]:
+def _order_vertical(blocks: list[Block], s: OrderSettings) -> list[Block]:
     """縦書き: regions split at gutters are read right to left, tiers (段) split at empty
     horizontal strips top to bottom, and the lines of one tier right to left."""
     if len(blocks) <= 1:
         return blocks
-    gaps = _x_gaps([b.bbox for b in blocks])
+    gaps = _x_gaps([b.bbox for b in blocks], s)
     if gaps:
         parts = _split_by_gutters(blocks, gaps)
-        return [b for part in reversed(parts) for b in _order_vertical(part)]
-    tiers = _y_bands(blocks)
+        return [b for part in reversed(parts) for b in _order_vertical(part, s)]
+    tiers = _y_bands(blocks, s)
     if len(tiers) > 1:
-        return [b for tier in tiers for b in _order_vertical(tier)]
+        return [b for tier in tiers for b in _order_vertical(tier, s)]
     return sorted(blocks, key=lambda b: (-b.bbox.x1, b.bbox.top))

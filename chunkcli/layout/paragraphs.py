@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from statistics import median
 
-from chunkcli.charclasses import SENTENCE_END_CHARS, is_cjk
+from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
+from chunkcli.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
@@ -28,6 +29,15 @@ TOC_ENTRY = re.compile(
     r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
+# Inside a Japanese sentence: a break after a comma, a middle dot or a long-vowel mark goes on.
+CJK_INNER_MARKS = "、，・ー"
+# A Japanese paragraph cut by a column or page break has filled at least this many lines of a
+# column at least this many font sizes wide: labels of a diagram ("消費者", "販売業者等") stand
+# in boxes of their own, one or two lines narrower than that (seen on the corpus's slides).
+MIN_BROKEN_LINES = 2
+MIN_BROKEN_LINE_EM = 10.0
+# A Japanese sentence may go on with a quotation or a bracket.
+CJK_OPENING_MARKS = "「『（(〔【"
 # Extra space above a line beyond the page's usual leading, in font sizes, that starts a paragraph.
 PARAGRAPH_GAP_EM = 0.45
 # Font sizes that differ by more than this (points) belong to different blocks.
@@ -43,7 +53,7 @@ HANGING_INDENT_EM = 4.0
 
 
 @dataclass(frozen=True, slots=True)
-class _Column:
+class Column:
     """Edges of the lines of one column on one page, for indent and short-line tests."""
 
     left: float
@@ -53,7 +63,7 @@ class _Column:
 
 def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     """Merge ordered single-line blocks into paragraph and list-item blocks."""
-    columns = _column_edges(blocks)
+    columns = column_edges(blocks)
     result: list[Block] = []
     for block in blocks:
         previous = result[-1] if result else None
@@ -81,7 +91,7 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     return tuple(_join_column_breaks(result, columns))
 
 
-def _join_column_breaks(blocks: list[Block], columns: dict[int, _Column]) -> list[Block]:
+def _join_column_breaks(blocks: list[Block], columns: dict[int, Column]) -> list[Block]:
     """Rejoin a paragraph that a column break cut mid-sentence: the text stops without
     punctuation at the foot of a full column and goes on in lower case in the next one."""
     result: list[Block] = []
@@ -94,25 +104,62 @@ def _join_column_breaks(blocks: list[Block], columns: dict[int, _Column]) -> lis
     return result
 
 
-def _continues_in_next_column(block: Block, following: Block, columns: dict[int, _Column]) -> bool:
+def _continues_in_next_column(block: Block, following: Block, columns: dict[int, Column]) -> bool:
+    if block.column == following.column:
+        return False
+    return breaks_mid_sentence(block, following, columns.get(block.column),
+                               columns.get(following.column))
+
+
+def breaks_mid_sentence(
+    block: Block, following: Block, column: Column | None, next_column: Column | None
+) -> bool:
+    """Whether the paragraph `block` stops mid-sentence at the foot of a full column and
+    `following` goes on with that sentence at the head of the next column (or page): English
+    that stops without punctuation and goes on in lower case; Japanese and Chinese that stop
+    on a letter or a comma (not on 。．！？」) and go on with a letter, not indented, not with an
+    item or article number."""
     if (
         block.kind != BlockKind.PARAGRAPH
         or following.kind != BlockKind.PARAGRAPH
-        or block.column == following.column
         or block.lines[-1].vertical
+        or following.lines[0].vertical
+        or column is None
     ):
         return False
     last, first = block.lines[-1], following.lines[0]
-    column = columns.get(block.column)
+    if _is_short(last, column) or not _same_size(last, first):
+        return False
     ending, opening = last.text.rstrip()[-1:], first.text.lstrip()[:1]
+    if (ending.isalpha() or ending in ",-") and opening.isascii() and opening.islower():
+        return True
     return (
-        column is not None
-        and not _is_short(last, column)
-        and _same_size(last, first)
-        and (ending.isalpha() or ending in ",-")
-        and opening.isascii()
-        and opening.islower()
+        len(block.lines) >= MIN_BROKEN_LINES
+        and last.bbox.width >= MIN_BROKEN_LINE_EM * _em(last)
+        and last.bold == first.bold
+        and _cjk_sentence_continues(last.text.rstrip(), first.text)
+        and not (next_column is not None and _is_indented(first, next_column))
     )
+
+
+def _cjk_sentence_continues(before: str, after: str) -> bool:
+    """Japanese or Chinese text `before` a break stops mid-sentence and `after` goes on."""
+    ending, opening = before[-1:], after[:1]
+    if not ending or not opening or before.endswith(SENTENCE_END) or ending in FULL_WIDTH_STOPS:
+        return False
+    stops_on_letter = bool(KANA_HAN_RE.match(ending)) or ending in CJK_INNER_MARKS or (
+        ending.isascii() and ending.isalnum() and KANA_HAN_RE.search(before) is not None)
+    goes_on = bool(KANA_HAN_RE.match(opening)) or opening in CJK_OPENING_MARKS
+    return (
+        stops_on_letter
+        and goes_on
+        and not starts_list_item(after)
+        and numbering_pattern(after) is None
+    )
+
+
+def _is_indented(line: Line, column: Column) -> bool:
+    return _start(line) > column.left + INDENT_EM * _em(line)
 
 
 def starts_list_item(text: str) -> bool:
@@ -136,7 +183,7 @@ def _append(block: Block, line_block: Block) -> Block:
     )
 
 
-def continues(block: Block, line: Line, column: _Column | None) -> bool:
+def continues(block: Block, line: Line, column: Column | None) -> bool:
     """True when `line` continues the paragraph or list item `block`."""
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
@@ -166,7 +213,7 @@ def _same_size(a: Line, b: Line) -> bool:
     return abs(a.size - b.size) <= max(SIZE_CHANGE_PT, SIZE_CHANGE_SHARE * max(a.size, b.size))
 
 
-def _next_line_distance(last: Line, line: Line, column: _Column) -> bool:
+def _next_line_distance(last: Line, line: Line, column: Column) -> bool:
     """The line sits where the next line of the same paragraph would."""
     if line.vertical:  # columns of 縦書き advance right to left
         width = max(1.0, last.bbox.width)
@@ -205,12 +252,12 @@ def _same_row(last: Line, line: Line) -> bool:
     return line.bbox.x0 >= last.bbox.x1 - 1 and overlap > 0.5 * shorter
 
 
-def _is_short(line: Line, column: _Column) -> bool:
+def _is_short(line: Line, column: Column) -> bool:
     end = line.bbox.bottom if line.vertical else line.bbox.x1
     return end < column.right - SHORT_LINE_EM * _em(line)
 
 
-def _column_edges(blocks: tuple[Block, ...]) -> dict[int, _Column]:
+def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
     """Left/right edges and usual leading of each column (top/bottom for vertical text)."""
     by_column: dict[int, list[Line]] = {}
     for block in blocks:
@@ -219,14 +266,14 @@ def _column_edges(blocks: tuple[Block, ...]) -> dict[int, _Column]:
     return {column: _edges(lines) for column, lines in by_column.items()}
 
 
-def _edges(lines: list[Line]) -> _Column:
+def _edges(lines: list[Line]) -> Column:
     if lines[0].vertical:
         tops = sorted(line.bbox.top for line in lines)
         bottoms = sorted(line.bbox.bottom for line in lines)
-        return _Column(_low_quantile(tops), _high_quantile(bottoms), 0.0)
+        return Column(_low_quantile(tops), _high_quantile(bottoms), 0.0)
     lefts = sorted(line.bbox.x0 for line in lines)
     rights = sorted(line.bbox.x1 for line in lines)
-    return _Column(_low_quantile(lefts), _high_quantile(rights), _leading(lines))
+    return Column(_low_quantile(lefts), _high_quantile(rights), _leading(lines))
 
 
 def _low_quantile(values: list[float]) -> float:

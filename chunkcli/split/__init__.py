@@ -1,115 +1,33 @@
 """split: Markdown -> retrieval chunks that cut on headings, carry their heading path, never
 break a table, and keep exact offsets into the Markdown.
 
-scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -> build (chunks).
+`split_markdown` (split/run.py) is loaded on first use: `from chunkcli.split import SplitOptions`
+stays cheap (markdown-it, numpy and tiktoken load with the splitter), so the CLI can take its
+flags' defaults from SplitOptions without paying for the splitter on `--help`.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import PurePath
+from typing import TYPE_CHECKING
 
-from chunkcli.markdown_format import ocr_confidences, parse_provenance
-from chunkcli.model import Chunk
-from chunkcli.split.build import Identity, build_chunks
-from chunkcli.split.counting import counter_from_whole_text, counter_per_span
-from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
-from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
-from chunkcli.split.scan import scan_markdown
-from chunkcli.tokens import TokenCounter, load_encoding
 
-# Texts up to this length are counted once per document (the cache stays tiny).
-SHORT_TEXT_CHARS = 8
-DOC_ID_HEX_DIGITS = 16  # 64 bits of the source hash: a readable default doc_id
+if TYPE_CHECKING:
+    from chunkcli.split.run import default_doc_id, split_markdown
 
-__all__ = ["SPLIT_VERSION", "SplitOptions", "split_markdown"]
+__all__ = ["SPLIT_VERSION", "SplitOptions", "default_doc_id", "split_markdown"]
+_LAZY = frozenset({"split_markdown", "default_doc_id"})
 
 
-def split_markdown(
-    markdown: str,
-    options: SplitOptions = SplitOptions(),
-    *,
-    source: str | None = None,
-    source_sha256: str | None = None,
-    count_tokens: TokenCounter | None = None,
-) -> list[Chunk]:
-    """Split GFM `markdown` into chunks; `body == markdown[start:end]`, `tokens` is exact.
+if not TYPE_CHECKING:  # mypy reads the imports above: a mistyped name stays an error
 
-    `source` is the path as given (it names the title when there is no H1, and its file name
-    is the default `doc_id`: an identity that survives revisions) and `source_sha256` the
-    sha256 of its bytes (the revision; the `doc_id` of an unnamed source). Left out, both
-    come from the provenance comment that `convert` writes (the PDF's name and hash), else
-    the source is unnamed and the hash is the Markdown's own.
-    `count_tokens` defaults to the offline tiktoken encoding named in the options; with it
-    (cl100k_base, o200k_base) chunk counts are sums of piece counts, with any other counter
-    every chunk is recounted.
-    """
-    options = options.validated()
-    count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
-    sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
-    count_spans = (
-        counter_from_whole_text(markdown, options.encoding)
-        if sums_exact
-        else counter_per_span(markdown, count)
-    )
-    scan = scan_markdown(markdown, count_spans)
-    named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
-    title = find_title(scan.pieces, options.title, _stem(named))
-    layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
-    planned = plan_mode(layout, title[1])
-    source, sha = _provenance(markdown, source, source_sha256)
-    identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
-        source=source,
-        source_sha256=sha,
-        markdown_sha256=hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
-        title=title[0],
-        split_config=options.config(planned.mode),
-        metadata=dict(options.metadata),
-    )
-    ocr = ocr_confidences(markdown) if "conf" in markdown else {}
-    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr)
+    def __getattr__(name: str) -> object:
+        if name in _LAZY:
+            from chunkcli.split import run
+
+            return getattr(run, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
-    """(source, sha256): as given, else from convert's provenance comment, else the Markdown's."""
-    if source is None or sha256 is None:
-        provenance = parse_provenance(markdown)
-        if provenance is not None:
-            source = provenance.source if source is None else source
-            sha256 = provenance.sha256 if sha256 is None else sha256
-    if sha256 is None:
-        sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
-    return source or "", sha256
-
-
-def default_doc_id(source: str, source_sha256: str) -> str:
-    """The source's file name; unnamed (stdin): the start of its hash, all there is to name it
-    by. Callers that know the corpus root pass the path relative to it instead."""
-    if source in ("", "-"):
-        return source_sha256[:DOC_ID_HEX_DIGITS]
-    return PurePath(source).name
-
-
-def _offline_counter(encoding_name: str) -> TokenCounter:
-    """Like tokens.tiktoken_counter (special-token text counted as text), through the
-    encoder's plain path, which skips the per-call special-token checks. Counts of very short
-    texts are remembered for the one document: dotted leaders (". . . .") and numbered lists
-    cut into thousands of one-character sentences."""
-    encode = load_encoding(encoding_name).encode_ordinary
-    short_counts: dict[str, int] = {}
-
-    def count(text: str) -> int:
-        if len(text) > SHORT_TEXT_CHARS:
-            return len(encode(text))
-        known = short_counts.get(text)
-        if known is None:
-            known = short_counts[text] = len(encode(text))
-        return known
-
-    return count
-
-
-def _stem(source: str) -> str:
-    return "" if source in ("", "-") else PurePath(source).stem
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -3,8 +3,10 @@
 Fast path: a group of lines between blank lines in which every line starts with a character
 that cannot open a block construct (a letter, a CJK character, most punctuation) is exactly one
 paragraph: nothing in CommonMark/GFM reads it otherwise once the blocks before it are closed, and
-a blank line followed by an unindented line closes them all, except a fenced code block or an
-HTML block of types 1-5 (both tracked here). Such groups never reach the parser; the other
+a blank line followed by an unindented line closes them all, except a top-level fenced code
+block or HTML block of types 1-5. Those are tracked here line by line, and where that reading
+saw one open, markdown-it confirms what is still open before the next plain group (`_Track`).
+Such groups never reach the parser; the other
 groups are parsed in ONE call, runs of them joined with a sentinel paragraph so that each run
 starts as it does in the whole document. Line numbers are mapped back afterwards.
 """
@@ -12,77 +14,48 @@ starts as it does in the whole document. Line numbers are mapped back afterwards
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
-from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
-from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.rules_block.table import escapedSplit
-from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.parser_rules import block_parser
+from chunkcli.split.simple_lines import (
+    BLOCK_START_RE,
+    FENCE_OPEN_RE,
+    simple_group_blocks,
+)
 
-# A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs).
-GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*")
-# A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
-# quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
-BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)](?:[ \t]|$))")
+# A maximal run of non-blank lines (markdown-it: blank = only spaces and tabs). Repeats over
+# lines are possessive (*+, ++) here: a backtracking repeat kept about 300 bytes a line (a
+# group of a million lines took 300 MB), and nothing after them needs them to give back.
+GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*+")
 # A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
 # here too: after a blank line and before one, nothing else can claim it.
-ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
 ITEM_START_CHARS = frozenset("-*+0123456789")
-ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))+")
+ITEM_LINES_RE = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)]) {1,4}[^ \t\n`~][^\n]*(?:\n|$))++")
 # A group whose lines all start with "|" (no indent): no block rule but the table can claim or
 # end such a line, so if its first two lines open a table (`_opens_pipe_table`), the table is
 # the whole group. convert writes every table this way.
-PIPE_LINES_RE = re.compile(r"\|.*(?:\n\|.*)*")
+PIPE_LINES_RE = re.compile(r"\|.*(?:\n\|.*)*+")
 DELIMITER_ROW_RE = re.compile(r"\|[-:| \t]+")  # the only characters a delimiter row may hold
 DELIMITER_CELL_RE = re.compile(r":?-+:?")
-NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*[ \t]")
+NEXT_LINE_INDENTED_RE = re.compile(r"\n(?:[ \t]*\n)*+[ \t]")
 THEMATIC_BREAK_RE = re.compile(r"(?m)^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 FENCE_OR_HTML_RE = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,}|<)")
-FENCE_OPEN_RE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-# HTML blocks that run across blank lines (CommonMark types 1-5): opener -> end condition.
-HTML_OPEN_END = (
-    (re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.I),
-     re.compile(r"</(?:script|pre|style|textarea)>", re.I)),
-    (re.compile(r" {0,3}<!--"), re.compile(r"-->")),
-    (re.compile(r" {0,3}<\?"), re.compile(r"\?>")),
-    (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
-    (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
-)
+MAX_BLOCK_INDENT = 3  # CommonMark: 4 columns of indent make a top-level line indented code
 UNBREAKABLE = frozenset({"fence", "code_block", "table_open"})
 SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
 SENTINEL_LINES = 2
-
-
-class BlockKind(StrEnum):
-    HEADING = "heading"
-    TEXT = "text"  # paragraph, list item, block quote, HTML, rule
-    TABLE = "table"
-    CODE = "code"
-    MARKER = "marker"  # a page marker, or another chunkcli comment (page 0): no content
-
-
-class RawBlock(NamedTuple):
-    """A top-level block as a line range. (The per-block records of split are NamedTuples:
-    immutable like a frozen dataclass, and three times cheaper to build.)"""
-
-    kind: BlockKind
-    first_line: int
-    last_line: int  # exclusive
-    level: int = 0  # heading level
-    heading: str = ""  # heading text, one line
-    page: int = 0  # MARKER: the page number
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,45 +68,12 @@ class _Run:
     end: int
 
 
-@functools.lru_cache(maxsize=1)
-def block_parser() -> MarkdownIt:
-    """CommonMark + GFM tables, block rules only (inline content is left as raw text)."""
-    parser = MarkdownIt("commonmark").enable("table")
-    parser.block.ruler.at("table", table_lines_only, {"alt": ["paragraph", "reference"]})
-    parser.core.ruler.disable(["inline", "text_join"])
-    return parser
-
-
-def table_lines_only(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """markdown-it's GFM table rule, emitting only table_open/table_close with the line range.
-
-    The stock rule pushes five tokens per cell, which made tables most of the parse time;
-    split needs the rows' lines, not their cells. Rows end as in the stock rule.
-    """
-    if not gfm_table(state, start_line, end_line, True):
-        return False
-    if silent:
-        return True
-    old_parent, state.parentType = state.parentType, "table"
-    terminators = state.md.block.ruler.getRules("blockquote")
-    line = start_line + 2
-    while line < end_line and state.sCount[line] >= state.blkIndent:
-        if any(rule(state, line, end_line, True) for rule in terminators):
-            break
-        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
-        if not text.strip() or state.is_code_block(line):
-            break
-        line += 1
-    state.push("table_open", "table", 1).map = [start_line, line]
-    state.push("table_close", "table", -1)
-    state.parentType = old_parent
-    state.line = line
-    return True
-
-
 def normalise(markdown: str) -> str:
-    """The text as markdown-it numbers its lines (\\r\\n and \\r -> \\n), a BOM made a space."""
+    """The text as markdown-it reads it (\\r\\n and \\r -> \\n, NUL -> U+FFFD), a BOM made a
+    space: same length, same lines."""
     text = " " + markdown[1:] if markdown.startswith("\ufeff") else markdown
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
@@ -146,6 +86,25 @@ class _OpenBlock:
 
     def ends_at(self, line: str) -> bool:
         return bool(self.end.fullmatch(line) if self.whole_line else self.end.search(line))
+
+
+NEVER_CLOSED = _OpenBlock(re.compile(r"(?!)"), whole_line=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Track:
+    """What the groups read so far leave open, walking a run of parsed groups.
+
+    `open_block` comes from this module's reading of opening and closing lines (`certain` is
+    False) or from markdown-it (`certain`). The reading can be fooled (a fence line inside a
+    `<div>` block or a list item is no fence), so once it has seen a block open (`guessed`), a
+    plain group is plain only if markdown-it, parsing from `clean_from` (where nothing was
+    open), leaves nothing open before it."""
+
+    open_block: _OpenBlock | None = None
+    certain: bool = False
+    guessed: bool = False
+    clean_from: int = 0  # offset of a line start at which no block is open
 
 
 PageMarks = list[tuple[int, int]]  # (line, page number)
@@ -183,12 +142,15 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
     plain: list[RawBlock] = []
     runs: list[_Run] = []
     run_first: tuple[int, int] | None = None  # (line, offset) where the current run starts
-    open_block: _OpenBlock | None = None
+    track = _Track()
     line, offset = 0, 0
     for match in GROUP_RE.finditer(source):
         line += source.count("\n", offset, match.start())
         offset = match.start()
-        blocks = None if open_block is not None else _plain_blocks(source, match, line)
+        blocks = None if track.open_block is not None else _plain_blocks(source, match, line)
+        if blocks is not None and track.guessed:
+            track = _Track(_left_open(source[track.clean_from : match.start()]), certain=True)
+            blocks = None if track.open_block is not None else blocks
         if blocks is not None:
             if run_first is not None:
                 runs.append(_Run(run_first[0], line, run_first[1], match.start()))
@@ -197,8 +159,10 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
             continue
         if run_first is None:
             run_first = (line, match.start())
-        if open_block is not None or FENCE_OR_HTML_RE.search(source, match.start(), match.end()):
-            open_block = _track_open_block(match.group(), open_block)
+            track = _Track(clean_from=match.start())
+        may_open = FENCE_OR_HTML_RE.search(source, match.start(), match.end())
+        if track.open_block is not None or may_open:
+            track = _track_open_block(match.group(), match.start(), track)
     if run_first is not None:
         total_lines = source.count("\n") + 1
         runs.append(_Run(run_first[0], total_lines, run_first[1], len(source)))
@@ -207,7 +171,8 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
 
 def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock] | None:
     """The blocks of a group read without the parser (None: the parser must read it): a
-    paragraph, one-line list items, a one-line heading, a one-line HTML comment."""
+    paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
+    headings (simple_lines)."""
     if not BLOCK_START_RE.search(source, group.start(), group.end()):
         lines = source.count("\n", group.start(), group.end()) + 1
         return [RawBlock(BlockKind.TEXT, line, line + lines)]
@@ -223,19 +188,12 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
     if first == "|" and PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
         return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
-    if "\n" in text:
-        return None
-    heading = ATX_HEADING_RE.fullmatch(text) if first == "#" else None
-    if heading:
-        level = len(heading.group(1))
-        name = _heading_text(heading.group(2))
-        return [RawBlock(BlockKind.HEADING, line, line + 1, level, name)]
     if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
         marker = PAGE_MARKER_RE.fullmatch(text.strip())
         page = int(marker.group(1)) if marker else 0
         kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
         return [RawBlock(kind, line, line + 1, page=page)]
-    return None
+    return simple_group_blocks(text, line)
 
 
 def _opens_pipe_table(group: str) -> bool:
@@ -259,37 +217,60 @@ def _opens_pipe_table(group: str) -> bool:
     return 0 < len(header) == aligns
 
 
-def _heading_text(rest: str | None) -> str:
-    """An ATX heading's text as markdown-it reads it: a closing run of # after a space dropped."""
-    text = (rest or "").rstrip(" \t")
-    without_closing = text.rstrip("#")
-    if not without_closing or without_closing[-1] in " \t":
-        text = without_closing
-    return " ".join(text.split())
-
-
-def _track_open_block(group: str, open_block: _OpenBlock | None) -> _OpenBlock | None:
-    """The fence or HTML block still open after `group`, given the one open before it."""
+def _track_open_block(group: str, start: int, track: _Track) -> _Track:
+    """The tracking state after the lines of `group` (which starts at offset `start`)."""
+    offset = start
     for text in group.split("\n"):
-        if open_block is None:
-            open_block = _opened_by(text)
-        elif open_block.ends_at(text):
-            open_block = None
-    return open_block
+        offset += len(text) + 1
+        if track.open_block is None:
+            opened = _opened_by(text)
+            if opened is not None:
+                track = _Track(opened, certain=False, guessed=True, clean_from=track.clean_from)
+        elif track.open_block.ends_at(text):
+            # A block the parser confirmed is top-level: the line after it starts clean.
+            track = _Track(clean_from=offset) if track.certain else replace(track, open_block=None)
+    return track
 
 
 def _opened_by(line: str) -> _OpenBlock | None:
-    fence = FENCE_OPEN_RE.fullmatch(line)
+    """The fence or HTML block (types 1-5) that `line` opens at the top level, as markdown-it
+    reads an opening line (its own HTML start conditions, in its order), or None."""
+    text = line.lstrip(" ")
+    if len(line) - len(text) > MAX_BLOCK_INDENT:
+        return None
+    fence = FENCE_OPEN_RE.fullmatch(text)
     if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
-        marks = fence.group(1)
-        # The closing fence: same character, at least as long, nothing but spaces after it.
-        closing = re.compile(rf" {{0,3}}{re.escape(marks[0])}{{{len(marks)},}}[ \t]*")
-        return _OpenBlock(closing, whole_line=True)
-    for opener, end in HTML_OPEN_END:
-        found = opener.match(line)
-        if found:
-            return None if end.search(line, found.end()) else _OpenBlock(end, whole_line=False)
+        return _fence_block(fence.group(1))
+    if not text.startswith("<"):
+        return None
+    for opener, end, _ in HTML_SEQUENCES:
+        if opener.search(text):
+            ends_on_blank_line = bool(end.search(""))  # types 6 and 7 stop at a blank line
+            return None if ends_on_blank_line or end.search(text) else _OpenBlock(end, False)
     return None
+
+
+def _fence_block(marks: str) -> _OpenBlock:
+    # The closing fence: same character, at least as long, nothing but spaces after it.
+    closing = re.compile(rf" {{0,3}}{re.escape(marks[0])}{{{len(marks)},}}[ \t]*")
+    return _OpenBlock(closing, whole_line=True)
+
+
+def _left_open(text: str) -> _OpenBlock | None:
+    """The top-level fence or HTML block that `text` (from a clean start, ending after a blank
+    line) leaves open, as markdown-it reads it: the block that swallows a paragraph after it."""
+    probe_line = text.count("\n")
+    tokens = block_parser().parse(text + SENTINEL)
+    last = next(token for token in reversed(tokens) if token.level == 0 and token.nesting >= 0)
+    if last.type == "paragraph_open" and last.map is not None and last.map[0] == probe_line:
+        return None
+    if last.type == "fence":
+        return _fence_block(last.markup)
+    if last.type == "html_block":
+        first = last.content.split("\n", 1)[0].lstrip(" ")
+        end = next(end for opener, end, _ in HTML_SEQUENCES if opener.search(first))
+        return _OpenBlock(end, whole_line=False)
+    return NEVER_CLOSED  # not expected (nothing else spans a blank line): parse the rest
 
 
 def _parsed_blocks(

@@ -18,15 +18,13 @@ from chunkcli.split.scan import Piece, PieceKind
 CAPTION_RE = re.compile(
     r"[<\[【〔(（]?\s*(?:別表|図表|表|표|Table|TABLE|Tab\.)\s*(?:第\s*)?[0-9０-９A-Z一二三四五六七八九十IVX]"
 )
-# Longer than this, the line above is a paragraph that mentions a table, not its caption
-# (captions on the corpus' papers and Japanese reports run 5-60 characters).
-CAPTION_MAX_CHARS = 80
 # Markdown strong emphasis in a caption line ("**表3** 部品在庫") is not part of its name.
 _EMPHASIS = re.compile(r"\*\*|__")
 
 
-def table_caption(markdown: str, pieces: Sequence[Piece], k: int) -> str:
-    """The caption of the table pieces[k], one line without Markdown emphasis, or ""."""
+def table_caption(markdown: str, pieces: Sequence[Piece], k: int, max_chars: int) -> str:
+    """The caption of the table pieces[k], one line of at most `max_chars` without Markdown
+    emphasis, or "" (SplitSettings.caption_max_chars)."""
     while True:
         j = k - 1
         while j >= 0 and pieces[j].kind is PieceKind.MARKER:
@@ -39,12 +37,12 @@ def table_caption(markdown: str, pieces: Sequence[Piece], k: int) -> str:
             continue
         if above.kind is not PieceKind.TEXT:
             return ""
-        return _caption_text(markdown[above.start : above.end])
+        return _caption_text(markdown[above.start : above.end], max_chars)
 
 
-def _caption_text(text: str) -> str:
+def _caption_text(text: str, max_chars: int) -> str:
     line = _EMPHASIS.sub("", text.strip()).strip()
-    if "\n" in line or len(line) > CAPTION_MAX_CHARS or not CAPTION_RE.match(line):
+    if "\n" in line or len(line) > max_chars or not CAPTION_RE.match(line):
         return ""
     return line
 

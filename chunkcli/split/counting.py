@@ -95,6 +95,12 @@ def _token_byte_lengths(encoding_name: str) -> npt.NDArray[np.int64]:
     return lengths
 
 
+def longest_token_bytes(encoding_name: str) -> int:
+    """The length in UTF-8 bytes of the encoding's longest token: a text of n bytes has at least
+    n / this many tokens."""
+    return int(_token_byte_lengths(encoding_name).max())
+
+
 def _cut_counts(
     markdown: str, bounds: Sequence[int], token_ends: TokenEnds, per_span: SpanCounter
 ) -> list[int]:

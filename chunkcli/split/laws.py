@@ -22,6 +22,7 @@ from enum import StrEnum
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import TITLE, Layout, Path
 from chunkcli.split.lines import NUMERAL, TextLine, parse_numeral
+from chunkcli.split.options import SplitSettings
 from chunkcli.split.segments import Segment, cuts_within
 
 SP = r"[ \t\u3000]*"  # PDF text often spaces CJK characters out: 第 1 条
@@ -68,9 +69,6 @@ COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 ATX_LINE_RE = re.compile(r"(?m)^ {0,3}#{1,6}(?:[ \t].*)?$")
 # A division line is a short heading line (a sentence that starts with 第N章 is text).
 DIVISION_MAX_CHARS = 60
-# auto: laws when at least this many articles hold at least this share of the text.
-AUTO_MIN_ARTICLES = 3
-AUTO_ARTICLE_SHARE = 0.5
 
 
 PART_KINDS = {ChunkKind.ARTICLE: ChunkKind.ARTICLE_PART, ChunkKind.TOC: ChunkKind.TOC}
@@ -391,10 +389,12 @@ def _tokens(layout: Layout, start: int, end: int, path: Path) -> int:
     return layout.count_tokens(layout.prefix(path)[0] + layout.markdown[start:end])
 
 
-def is_mostly_articles(marks: list[Mark], segments: list[Segment], markdown: str) -> bool:
-    """auto mode: at least AUTO_MIN_ARTICLES articles holding AUTO_ARTICLE_SHARE of the text."""
+def is_mostly_articles(
+    marks: list[Mark], segments: list[Segment], markdown: str, settings: SplitSettings
+) -> bool:
+    """auto mode: at least auto_min_articles articles holding auto_article_share of the text."""
     articles = sum(1 for mark in marks if mark.kind is LawKind.ARTICLE)
-    if articles < AUTO_MIN_ARTICLES:
+    if articles < settings.auto_min_articles:
         return False
     total = len("".join(markdown.split()))
     inside = sum(
@@ -402,4 +402,4 @@ def is_mostly_articles(marks: list[Mark], segments: list[Segment], markdown: str
         for s in segments
         if s.kind is ChunkKind.ARTICLE
     )
-    return total > 0 and inside >= AUTO_ARTICLE_SHARE * total
+    return total > 0 and inside >= settings.auto_article_share * total

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from chunkcli.split.counting import longest_token_bytes
 from chunkcli.split.options import SplitOptions
 from chunkcli.split.scan import Piece, PieceKind
 from chunkcli.tokens import TokenCounter
@@ -17,9 +18,6 @@ PATH_SEPARATOR = " › "
 # Encodings whose pre-split never joins a newline with the character after it ("\s*[\r\n]+"):
 # for them the count of pieces that start at line starts is the sum of their counts.
 # (gpt2/r50k/p50k split "\n\n#" as "\n", "\n", "#" but "\n\n" at the end as one piece.)
-# The path line may take at most this share of --max-tokens; the rest is for the body. (With a
-# small limit and deep, long headings the path alone could fill a chunk.)
-MAX_PREFIX_SHARE = 0.5
 ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
@@ -37,7 +35,10 @@ class Layout:
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
+    max_token_bytes: int | None  # the longest token of the counter in bytes, when known
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
+    # The same path line under another path (sibling headings of one name): counted once.
+    named_prefix_cache: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
 
     @property
     def max_tokens(self) -> int:
@@ -57,20 +58,25 @@ class Layout:
         for other in self.paths[lo + 1 : hi]:
             if other is not path:  # runs of pieces share one path object
                 path = common_prefix(path, other)
+                if not path or path == (TITLE,):
+                    break  # every path starts so: it cannot get shorter
         return path
 
     def prefix(self, path: Path) -> tuple[str, int]:
         """The path line put before a chunk's body, and its token count."""
         cached = self.prefix_cache.get(path)
         if cached is None:
-            cached = self._fitted_prefix([self.names[element] for element in path])
+            names = tuple(self.names[element] for element in path)
+            cached = self.named_prefix_cache.get(names)
+            if cached is None:
+                cached = self.named_prefix_cache[names] = self._fitted_prefix(list(names))
             self.prefix_cache[path] = cached
         return cached
 
     def _fitted_prefix(self, names: list[str]) -> tuple[str, int]:
-        """The path line, shortened when it would take over MAX_PREFIX_SHARE of the limit:
+        """The path line, shortened when it would take over max_prefix_share of the limit:
         first the middle headings give way to "…", then all but the deepest, then its end."""
-        limit = int(self.max_tokens * MAX_PREFIX_SHARE)
+        limit = int(self.max_tokens * self.options.settings.max_prefix_share)
         shorter = [names, [names[0], "…", names[-1]], names[-1:]] if len(names) > 2 else [names]
         if len(names) == 2:
             shorter.append(names[-1:])
@@ -111,11 +117,12 @@ class Layout:
         return self.content_cumulative[hi] > self.content_cumulative[lo]
 
     def content_end(self, pos: int, floor: int) -> int:
-        """`pos` moved back over trailing whitespace, not below `floor`."""
+        """`pos` moved back over trailing whitespace, not below `floor` (str.rstrip: a piece can
+        end in a million blank lines)."""
         text = self.markdown
-        while pos > floor and text[pos - 1].isspace():
-            pos -= 1
-        return pos
+        if pos <= floor or not text[pos - 1].isspace():
+            return pos
+        return floor + len(text[floor:pos].rstrip())
 
 
 def common_prefix(a: Path, b: Path) -> Path:
@@ -177,4 +184,6 @@ def make_layout(
     return Layout(
         markdown, pieces, paths, names, cumulative, content, headings,
         count_tokens, options, sums_exact,
+        # With sums exact the counter is the offline encoding, whose vocabulary is known.
+        longest_token_bytes(options.encoding) if sums_exact else None,
     )

@@ -5,6 +5,7 @@ Japanese and Korean documents number things with (ASCII, full-width, kanji)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from chunkcli.split.scan import Piece, PieceKind
@@ -31,7 +32,9 @@ class TextLine(NamedTuple):
     heading: bool  # the line is a Markdown heading
 
 
-def text_lines(markdown: str, pieces: tuple[Piece, ...], line_starts: list[int]) -> list[TextLine]:
+def text_lines(
+    markdown: str, pieces: tuple[Piece, ...], line_starts: Sequence[int]
+) -> list[TextLine]:
     """The lines of the TEXT and HEADING pieces, in order (HTML comments left out)."""
     import bisect
 

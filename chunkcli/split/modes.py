@@ -50,9 +50,9 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
         return ModePlans(plan_segments(layout, segments), layout, mode)
     marks = find_marks(lines, layout, title_piece)
     law, names = law_segments(layout, marks, article_cuts(markdown, lines, block_starts))
-    if mode == "auto" and not is_mostly_articles(marks, law, markdown):
+    if mode == "auto" and not is_mostly_articles(marks, law, markdown, layout.options.settings):
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
-    named = replace(layout, names={**layout.names, **names}, prefix_cache={})
+    named = replace(layout, names={**layout.names, **names}, prefix_cache={}, named_prefix_cache={})
     return ModePlans(plan_segments(named, merge_small_articles(named, law)), named, "laws")
 
 

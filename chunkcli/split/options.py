@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from chunkcli.errors import UsageError
 
@@ -20,6 +20,36 @@ MIN_MAX_TOKENS = 16
 
 
 @dataclass(frozen=True, slots=True)
+class SplitSettings:
+    """split's thresholds, with their evidence; `SplitOptions.settings` carries them."""
+
+    # The path line may take at most this share of max_tokens; the rest is for the body. (With
+    # a small limit and deep, long headings the path alone could fill a chunk.)
+    max_prefix_share: float = 0.5
+    # Longer than this, the line above a table is a paragraph that mentions the table, not its
+    # caption (captions on the corpus' papers and Japanese reports run 5-60 characters).
+    caption_max_chars: int = 80
+    # --mode auto: laws when at least this many articles hold at least this share of the text
+    # (the corpus' laws and notices: 0.7-0.98 inside articles; reports citing 第N条: < 0.1).
+    auto_min_articles: int = 3
+    auto_article_share: float = 0.5
+
+    def validate(self) -> None:
+        """Raise UsageError naming the first setting out of range (NaN is out of every range)."""
+        if not 0.0 < self.max_prefix_share <= 1.0:
+            raise UsageError(f"max_prefix_share must be in (0, 1], got {self.max_prefix_share}")
+        if not 0.0 <= self.auto_article_share <= 1.0:
+            raise UsageError(
+                f"auto_article_share must be in [0, 1], got {self.auto_article_share}"
+            )
+        if self.caption_max_chars < 0 or self.auto_min_articles < 0:
+            raise UsageError(
+                "caption_max_chars and auto_min_articles must be >= 0, got "
+                f"{self.caption_max_chars} and {self.auto_min_articles}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
 class SplitOptions:
     """Options of `split_markdown`; the CLI's split flags map one-to-one onto these."""
 
@@ -33,6 +63,7 @@ class SplitOptions:
     split_on: str = "h2"  # "h2" | "h3"
     mode: str = DEFAULT_MODE  # one of SPLIT_MODES
     rows_per_chunk: int = 1  # rows mode: up to this many table rows per chunk
+    settings: SplitSettings = SplitSettings()  # thresholds; defaults add nothing to ids
 
     def validated(self) -> SplitOptions:
         """Return self, or raise UsageError naming the first option out of range."""
@@ -52,6 +83,7 @@ class SplitOptions:
             raise UsageError(f"--mode must be one of {choices}, got {self.mode!r}")
         if self.rows_per_chunk < 1:
             raise UsageError(f"--rows-per-chunk must be at least 1, got {self.rows_per_chunk}")
+        self.settings.validate()
         return self
 
     @property
@@ -78,7 +110,17 @@ class SplitOptions:
                 config["mode_requested"] = "auto"
         if used_mode == "rows":
             config["rows_per_chunk"] = self.rows_per_chunk
+        tuned = {
+            k: v
+            for k, v in asdict(self.settings).items()
+            if v != _DEFAULT_SETTINGS[k] and (self.mode == "auto" or not k.startswith("auto_"))
+        }
+        if tuned:  # a tuned threshold can move a boundary: it is part of the ids
+            config["settings"] = tuned
         return config
+
+
+_DEFAULT_SETTINGS = asdict(SplitSettings())
 
 
 def parse_meta(pairs: list[str] | tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -20,11 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from chunkcli.model import ChunkKind
 from chunkcli.split.captions import table_caption
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
-from chunkcli.split.units import Unit, split_units
+from chunkcli.split.units import Units, longest_within, make_units, split_units
 
 TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 MAX_HEADING_LEVEL = 6
@@ -46,7 +49,7 @@ class Plan(NamedTuple):
 class Run:
     """Units to pack into windows; the first window starts at `first_start` (its glue)."""
 
-    units: list[Unit]
+    units: Units
     first_start: int
     first_prefix: str
     first_fixed: int  # tokens of the first window besides its units: prefix, headings, header
@@ -243,7 +246,10 @@ def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
     end = layout.content_end(piece.end, piece.start)
     # Units sized for the first window (split_oversized left it at least half the room).
     unit_budget = layout.max_tokens - first_fixed
-    units = split_units(layout.markdown, piece.start, end, unit_budget, layout.count_tokens)
+    units = split_units(
+        layout.markdown, piece.start, end, unit_budget, layout.count_tokens,
+        layout.max_token_bytes,
+    )
     first_start = layout.pieces[glue_lo].start
     return Run(
         units, first_start, prefix, first_fixed, prefix, prefix_tokens,
@@ -265,7 +271,7 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     else:
         rest_tokens = layout.count_tokens(rest_prefix)
     first_fixed = prefix_tokens + layout.tokens(glue_lo, k) + header.tokens
-    units = [Unit(row.start, row.end, row.tokens, sentence=False) for row in rows]
+    units = make_units([(row.start, row.end) for row in rows], [row.tokens for row in rows], False)
     first_start = layout.pieces[glue_lo].start
     return Run(
         units, first_start, prefix, first_fixed, rest_prefix, rest_tokens,
@@ -278,7 +284,9 @@ def _captioned(layout: Layout, prefix: str, tokens: int, k: int) -> tuple[str, i
 
     The path line ends with a newline and the caption starts with a non-space, so the counts
     add up for the additive encodings; `checked_count` recounts for the others."""
-    caption = table_caption(layout.markdown, layout.pieces, k)
+    caption = table_caption(
+        layout.markdown, layout.pieces, k, layout.options.settings.caption_max_chars
+    )
     if not caption:
         return prefix, tokens
     caption_block = caption + "\n\n"
@@ -287,19 +295,24 @@ def _captioned(layout: Layout, prefix: str, tokens: int, k: int) -> tuple[str, i
 
 
 def pack_run(layout: Layout, run: Run) -> list[Plan]:
-    """Greedy windows of units, each verified exactly; `overlap` whole sentences repeat."""
+    """Greedy windows of units, each verified exactly; `overlap` whole sentences repeat.
+
+    A window from unit i takes units while the sum of their counts and of the whitespace
+    between them stays within the budget: with `reach[k]`, the sum over units 1..k of the gap
+    before unit k and its count, that is the first k > i where tokens[i] + reach[k] - reach[i]
+    passes the budget, found by bisection (units can number a million: one per word)."""
     units = run.units
+    reach = np.zeros(len(units), dtype=np.int64)
+    reach[1:] = _gap_tokens(layout, units)
+    reach[1:] += units.tokens[1:]
+    np.cumsum(reach, out=reach)
     plans: list[Plan] = []
     i = 0
     while i < len(units):
         budget = run.budget(layout.max_tokens, first=i == 0)
-        j, total = i + 1, units[i].tokens
-        while j < len(units):
-            total += _gap_tokens(layout, units[j - 1], units[j]) + units[j].tokens
-            if total > budget:
-                break
-            j += 1
-        j, plan = _largest_window(layout, run, i, j)
+        limit = budget - int(units.tokens[i]) + int(reach[i])
+        j = max(i + 1, int(np.searchsorted(reach, limit, side="right")))
+        j, plan = _largest_window(layout, run, i, min(j, len(units)))
         plans.append(plan)
         if j >= len(units):
             break
@@ -307,32 +320,38 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     return plans
 
 
-def _gap_tokens(layout: Layout, before: Unit, after: Unit) -> int:
-    """Tokens of the whitespace between two units (0 for one space or none: it joins the next
-    word's token). Indentation runs between the lines of a deeply nested list count many
-    tokens; left out of the sum, windows were filled far past the limit and recounted."""
-    if after.start - before.end <= 1:
-        return 0
-    return layout.count_tokens(layout.markdown[before.end : after.start])
+def _gap_tokens(layout: Layout, units: Units) -> npt.NDArray[np.int64]:
+    """Tokens of the whitespace before each unit after the first (0 for one space or none: it
+    joins the next word's token). Indentation runs between the lines of a deeply nested list
+    count many tokens; left out of the sum, windows were filled far past the limit and
+    recounted."""
+    gaps = np.zeros(max(len(units) - 1, 0), dtype=np.int64)
+    markdown, count = layout.markdown, layout.count_tokens
+    wide = np.flatnonzero(units.starts[1:] - units.ends[:-1] > 1)
+    befores, afters = units.ends[wide].tolist(), units.starts[wide + 1].tolist()
+    for k, before, after in zip(wide.tolist(), befores, afters, strict=True):
+        gaps[k] = count(markdown[before:after])
+    return gaps
 
 
 def _largest_window(layout: Layout, run: Run, i: int, j: int) -> tuple[int, Plan]:
-    """The window units[i:k] with the largest k <= j that fits (units[i:i+1] when none does):
-    a binary search, as a window's count grows with its units (a linear search recounted
-    windows once per unit dropped: quadratic on lists nested hundreds deep)."""
+    """The window units[i:k] with the largest k <= j that fits (units[i:i+1] when none does),
+    as a window's count grows with its units (a linear search recounted windows once per unit
+    dropped: quadratic on lists nested hundreds deep). The search starts where the units'
+    share of the window's count puts the limit: summed counts of words fall short of the count
+    of their text by a near-constant share, so two or three windows are counted, not ten."""
     plan = _window_plan(layout, run, i, j)
     if not plan.oversize or j - i <= 1:
         return j, plan
-    best = (i + 1, _window_plan(layout, run, i, i + 1))
-    lo, hi = i + 2, j - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        candidate = _window_plan(layout, run, i, mid)
-        if candidate.oversize:
-            hi = mid - 1
-        else:
-            best, lo = (mid, candidate), mid + 1
-    return best
+    plans = {j: plan}
+
+    def fits(k: int) -> bool:
+        plans[k] = _window_plan(layout, run, i, k)
+        return not plans[k].oversize
+
+    guess = (j - i) * layout.max_tokens // plan.tokens
+    k = longest_within(fits, i, j - 1, guess)
+    return k, plans[k] if k in plans else _window_plan(layout, run, i, k)
 
 
 def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:
@@ -340,17 +359,18 @@ def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:
     units = run.units
     size = min(run.overlap, j - i - 1)
     while size > 0:
-        repeated = units[j - size : j]
-        room = sum(u.tokens for u in repeated) + units[j].tokens <= run.budget(max_tokens, False)
-        if room and all(u.sentence for u in repeated):
+        repeated = int(units.tokens[j - size : j].sum())
+        room = repeated + int(units.tokens[j]) <= run.budget(max_tokens, False)
+        if room and bool(units.sentence[j - size : j].all()):
             break
         size -= 1
     return size
 
 
 def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
-    start = run.first_start if i == 0 else run.units[i].start
-    end = run.units[j - 1].end
+    units = run.units
+    start = run.first_start if i == 0 else int(units.starts[i])
+    end = int(units.ends[j - 1])
     prefix = run.first_prefix if i == 0 else run.rest_prefix
 
     def text() -> str:
@@ -358,7 +378,7 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
 
     if run.additive:
         fixed = run.first_fixed if i == 0 else run.rest_fixed
-        tokens = layout.checked_count(fixed + sum(u.tokens for u in run.units[i:j]), text)
+        tokens = layout.checked_count(fixed + int(units.tokens[i:j].sum()), text)
     else:
         tokens = layout.count_tokens(text())
     return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)

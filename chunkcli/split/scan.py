@@ -8,20 +8,23 @@ included, and is counted once. A table also keeps its rows, for cutting between 
 
 from __future__ import annotations
 
-import re
+from array import array
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
-from chunkcli.split.blocks import BlockKind as PieceKind
-from chunkcli.split.blocks import RawBlock, find_blocks
+from chunkcli.split.blocks import find_blocks
 from chunkcli.split.counting import SpanCounter
+from chunkcli.split.kinds import BlockKind as PieceKind
+from chunkcli.split.kinds import RawBlock
 
 __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown"]
 
-# markdown-it turns \r\n and a lone \r into \n before numbering lines; count lines the same way.
-NEWLINE_RE = re.compile(r"\r\n?|\n")
+NEWLINE, CARRIAGE_RETURN = ord("\n"), ord("\r")
+LineStarts: TypeAlias = "array[int]"  # of "q": offsets, read as Python ints
 
 
 class Row(NamedTuple):
@@ -51,13 +54,27 @@ class Scan:
     page_marks: tuple[tuple[int, int], ...]  # (offset, page number), by offset
 
 
-def line_start_offsets(markdown: str) -> list[int]:
-    """Offset of the first character of every line, numbered as markdown-it numbers them."""
-    if "\r" not in markdown:
-        # Line k starts after the lengths of lines 0..k-1 and their k newlines.
-        ends = accumulate(map(len, markdown.split("\n")))
-        return [0, *(end + newlines for newlines, end in enumerate(ends, 1))][:-1]
-    return [0, *(match.end() for match in NEWLINE_RE.finditer(markdown))]
+def line_start_offsets(markdown: str) -> LineStarts:
+    """Offset of the first character of every line, numbered as markdown-it numbers them
+    (\\n, \\r\\n and a lone \\r end a line). An array of machine integers: a document of short
+    lines has millions of them (a list of ints took 36 bytes a line)."""
+    if markdown.isascii():
+        codes: npt.NDArray[np.uint32] | npt.NDArray[np.uint8] = np.frombuffer(
+            markdown.encode("ascii"), dtype=np.uint8
+        )
+    else:
+        codes = np.frombuffer(markdown.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    ends = codes == NEWLINE
+    if "\r" in markdown:
+        lone_cr = codes == CARRIAGE_RETURN
+        lone_cr[:-1] &= codes[1:] != NEWLINE
+        ends |= lone_cr
+    starts = np.flatnonzero(ends).astype(np.int64, copy=False)
+    del codes, ends
+    starts += 1
+    offsets = array("q", [0])
+    offsets.frombytes(starts.data.cast("B"))
+    return offsets
 
 
 def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = True) -> Scan:
@@ -118,7 +135,7 @@ def _with_header_rows(rows: tuple[Row, ...], header_rows: int) -> tuple[Row, ...
     return (header, *rows[header_rows:])
 
 
-def _row_starts(block: RawBlock, end: int, line_starts: list[int]) -> list[int]:
+def _row_starts(block: RawBlock, end: int, line_starts: LineStarts) -> list[int]:
     """Where the rows of a table start: header + delimiter as one row, then one row per line;
     the last row takes the blank tail (up to `end`).
 

@@ -12,13 +12,14 @@ enough (one more encoding of the text). Packing decisions use the sum of the par
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import Layout, Path
 from chunkcli.split.plan import Plan
-from chunkcli.split.units import split_units
+from chunkcli.split.units import longest_within, split_units
 
 # Format comments (page markers, provenance, header-row counts: markdown_format) are never at
 # the start or end of a chunk, as in the heading mode.
@@ -155,19 +156,26 @@ def _windows(
 def _sentence_windows(layout: Layout, start: int, end: int, budget: int) -> list[tuple[int, int]]:
     """Greedy windows of sentences (then clauses, words, characters), each checked exactly."""
     markdown, count = layout.markdown, layout.count_tokens
-    units = split_units(markdown, start, end, budget, count)
+    units = split_units(markdown, start, end, budget, count, layout.max_token_bytes)
+    starts, ends, tokens = units.starts.tolist(), units.ends.tolist(), units.tokens.tolist()
     windows: list[tuple[int, int]] = []
     i = 0
     while i < len(units):
-        j, total = i + 1, units[i].tokens
-        while j < len(units) and total + units[j].tokens <= budget:
-            total += units[j].tokens
+        j, total = i + 1, tokens[i]
+        while j < len(units) and total + tokens[j] <= budget:
+            total += tokens[j]
             j += 1
-        while j - i > 1 and count(markdown[units[i].start : units[j - 1].end]) > budget:
-            j -= 1
-        windows.append((units[i].start, units[j - 1].end))
+        if j - i > 1 and count(markdown[starts[i] : ends[j - 1]]) > budget:
+            fits = functools.partial(_window_fits, layout, starts[i], ends, budget)
+            j = longest_within(fits, i, j - 1, j - 1 - i)
+        windows.append((starts[i], ends[j - 1]))
         i = j
     return windows
+
+
+def _window_fits(layout: Layout, start: int, ends: list[int], budget: int, k: int) -> bool:
+    """Whether the window from `start` to the end of unit k - 1 counts at most `budget`."""
+    return layout.count_tokens(layout.markdown[start : ends[k - 1]]) <= budget
 
 
 def cuts_within(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from chunkcli.convert_options import ConvertOptions
 from chunkcli.errors import ChunkcliError
 from chunkcli.inputs import InputDocument, InputFailure, ReadOptions
 from chunkcli.model import Chunk
@@ -36,14 +37,30 @@ class SyncOptions:
     read: ReadOptions = ReadOptions()  # convert options (password) and the worker pool
 
     def config_hash(self) -> str:
-        """What makes the same bytes give different lines: split options, --meta, format."""
-        key = {
+        """What makes the same bytes give different lines: split options, --meta, format, and
+        convert options that shape a PDF's Markdown when they are not the defaults."""
+        key: dict[str, object] = {
             "format": CHANGE_FORMAT,
             "split": self.split.config(),
             "metadata": list(self.split.metadata),
             "flat": self.flat_metadata,
         }
+        shaping = convert_shaping(self.read.convert or ConvertOptions())
+        if shaping != convert_shaping(ConvertOptions()):  # defaults: hashes stay as they were
+            key["convert"] = shaping
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+def convert_shaping(options: ConvertOptions) -> dict[str, object]:
+    """The convert options that change a PDF's Markdown (not the password, pages or workers)."""
+    ocr = options.ocr
+    return {
+        "tables": options.tables,
+        "strip_furniture": options.strip_furniture,
+        "layout": asdict(options.layout),
+        "ocr": {"mode": str(ocr.mode), "lang": ocr.lang, "dpi": ocr.dpi, "engine": ocr.engine,
+                "settings": asdict(ocr.settings)},
+    }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from chunkcli.model import BBox, Block, BlockKind, Line
 from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
 from chunkcli.tables.grid import (
+    MIN_STACK_RULES,
     Grid,
     find_grids,
     is_table_frame,
@@ -25,7 +26,14 @@ from chunkcli.tables.grid import (
 )
 from chunkcli.tables.ruled import cells_of_grid
 from chunkcli.tables.rules import Matrix, Rule, rules_from_drawings
-from chunkcli.tables.text import Piece, glue_currency, group_rows, is_numeric, pieces_of_lines
+from chunkcli.tables.text import (
+    CAPTION,
+    Piece,
+    glue_currency,
+    group_rows,
+    is_numeric,
+    pieces_of_lines,
+)
 from chunkcli.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
 
 if TYPE_CHECKING:
@@ -97,6 +105,7 @@ def detect_tables(
         drawings = _untyped(page).get_cdrawings()
         rules = rules_from_drawings(drawings, page_box, _rotation(page))
         grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
+        grids = [part for grid in grids for part in cut_at_captions(grid, lines)]
         for grid in filter(is_table_frame, grids):
             if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
                 continue
@@ -116,6 +125,28 @@ def detect_tables(
             if not any(_overlaps(block.bbox, b.bbox) for b in blocks):
                 blocks.append(block)
     return sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
+
+
+def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
+    """A stack of booktabs rules cut where a band starts with a caption ("Table 3: …"): two
+    tables of one width set one above the other share a stack of rules, and the caption
+    between them is no row of either."""
+    if grid.ruled_columns or len(grid.ys) <= MIN_STACK_RULES:
+        return [grid]
+    parts: list[tuple[float, ...]] = []
+    start = 0
+    for index in range(1, len(grid.ys) - 1):  # the first band is a header, never a caption
+        band = BBox(grid.xs[0], grid.ys[index], grid.xs[-1], grid.ys[index + 1])
+        inside = [ln for ln in lines if band.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
+        if inside and CAPTION.match(min(inside, key=lambda ln: ln.bbox.top).text):
+            parts.append(grid.ys[start:index + 1])
+            start = index + 1
+    parts.append(grid.ys[start:])
+    return [
+        Grid(grid.xs, ys, tuple(r for r in grid.rules if ys[0] - 1 <= r.pos <= ys[-1] + 1), False)
+        for ys in parts
+        if len(ys) >= MIN_STACK_RULES
+    ]
 
 
 def _boxed_inside(box: BBox, rules: Sequence[Rule]) -> bool:

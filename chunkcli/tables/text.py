@@ -15,6 +15,13 @@ from dataclasses import dataclass
 from chunkcli.charclasses import is_cjk
 from chunkcli.model import BBox, Line
 
+# A numbered caption naming a table or figure ("Table 3", "別表第1", "図2"): it ends the table
+# above it and names the one below.
+CAPTION = re.compile(
+    r"^\s*(?:別表|別紙|様式|付表|表|図|table|tab\.|figure|fig\.|annex|exhibit)\s*(?:第)?\s*[\d０-９]",
+    re.IGNORECASE,
+)
+
 # Two pieces are on the same visual row when their vertical overlap is at least this fraction
 # of the shorter one (superscripts and mixed sizes still overlap by more than half).
 ROW_OVERLAP_FRACTION = 0.5

@@ -1,0 +1,19 @@
+"""The command line: parse options, call the library, print. No document logic lives here.
+
+One module per command (convert, split, sync, check, eval); `common` holds what they share
+(the app, exit codes, shared options, error and progress output), `engines` the Ray engine.
+Every command follows the same conventions (README, "Exit codes"). Heavy modules (PyMuPDF above
+all) are imported inside the commands, so that `--help` and Markdown-only work never pay for them.
+"""
+
+from __future__ import annotations
+
+from chunkcli.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
+
+# Importing the command modules registers their commands on `app`, in the order `--help`
+# lists them (the order of a day's work): kept out of import sorting on purpose.
+# isort: off
+from chunkcli.cli import convert, split, sync, check, evaluation  # noqa: E402, F401
+# isort: on
+
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "app"]

@@ -1,0 +1,280 @@
+"""`chunkcli check`: the pre-indexing report (table, JSON, GitHub annotations)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from chunkcli.cli.common import (
+    CHECK_DEFAULTS,
+    EXIT_FAILED,
+    READ_DEFAULTS,
+    JobsOption,
+    MaxTokensOption,
+    OcrMinConfidenceOption,
+    OutputOption,
+    PasswordOption,
+    QuietOption,
+    TimeoutOption,
+    app,
+    interruptible,
+    make_convert_options,
+    plural,
+    progress_bar,
+    reporting_errors,
+    require_max_tokens_floor,
+    stdin_bytes,
+    write_output,
+)
+
+if TYPE_CHECKING:
+    from chunkcli.check import CheckOptions, DocumentReport
+    from chunkcli.inputs import ReadOptions
+
+
+CHECK_FORMATS = ("table", "json", "github")
+CHECK_STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+# The full table needs about this many columns; narrower terminals get one block per document.
+CHECK_TABLE_MIN_WIDTH = 120
+# Width assumed when stdout is not a terminal and COLUMNS is not set.
+PIPE_WIDTH = 80
+
+
+@app.command()
+def check(  # noqa: PLR0913 - one parameter per documented flag
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
+    ],
+    output_format: Annotated[
+        str,
+        typer.Option("--format", metavar="table|json|github", help="github: Actions annotations."),
+    ] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    output: OutputOption = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    max_tokens: MaxTokensOption = CHECK_DEFAULTS.max_tokens,
+    min_chunk_tokens: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Chunks under this many tokens are crumbs.")
+    ] = CHECK_DEFAULTS.min_chunk_tokens,
+    boilerplate_share: Annotated[
+        float,
+        typer.Option(
+            min=0.0, max=1.0, metavar="SHARE", help="A line on this share of pages is boilerplate."
+        ),
+    ] = CHECK_DEFAULTS.boilerplate_share,
+    garbage_share: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            metavar="SHARE",
+            help="This share of unusable glyphs makes a page garbage.",
+        ),
+    ] = CHECK_DEFAULTS.garbage_share,
+    deep: Annotated[
+        bool,
+        typer.Option(
+            "--deep", help="PDFs: recount each table with pdfplumber (slow: ~10 table pages/s)."
+        ),
+    ] = False,
+    password: PasswordOption = None,
+    jobs: JobsOption = None,
+    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    quiet: QuietOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|auto",
+            help="Split mode the chunks are judged with, as for split --mode; laws (or auto "
+            "finding articles) also warns when articles are missing or out of sequence.",
+        ),
+    ] = CHECK_DEFAULTS.mode,
+    ocr_min_confidence: OcrMinConfidenceOption = CHECK_DEFAULTS.ocr_min_confidence,
+) -> None:
+    """Lint PDFs or their Markdown before indexing: exit 1 when a document fails.
+
+    PATH|-: PDFs, Markdown files, folders of either, or '-' for stdin (Markdown or PDF).
+
+    PDFs are converted in memory (nothing is written). Prints one row per document, the
+    reasons for each warn/fail, and a corpus summary; --json and --format github are for CI.
+
+    \b
+    Examples:
+      chunkcli check docs/
+      chunkcli check report.pdf --strict
+      chunkcli check report.pdf --deep
+      chunkcli check md/ --format github
+      chunkcli convert report.pdf | chunkcli check -
+
+    Exit codes: 0 nothing failed, 1 a document failed (--strict: or warned), 2 bad usage.
+    """
+    from chunkcli.check import CheckOptions
+
+    fmt = _check_format(output_format, as_json)
+    options = CheckOptions(
+        max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
+        boilerplate_share=boilerplate_share, garbage_share=garbage_share, mode=_check_mode(mode),
+        ocr_min_confidence=ocr_min_confidence,
+        deep=deep,
+    )  # fmt: skip
+    with reporting_errors():
+        require_max_tokens_floor(max_tokens)
+        read = _read_options(password, jobs, timeout)
+        reports = _run_checks(paths, options, read, quiet)
+        write_output(output, _check_text(reports, options, fmt, output))
+    if any(report.status == "fail" for report in reports):
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _read_options(password: str | None, jobs: int | None, timeout: float) -> ReadOptions:
+    from chunkcli.inputs import ReadOptions
+
+    convert_options = make_convert_options(None, password)
+    return ReadOptions(convert_options, jobs, timeout, keep_documents=True)
+
+
+def _check_mode(mode: str) -> str:
+    if mode not in ("heading", "laws", "auto"):
+        raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
+    return mode
+
+
+def _check_format(output_format: str, as_json: bool) -> str:
+    if output_format not in CHECK_FORMATS:
+        choices = ", ".join(CHECK_FORMATS)
+        raise typer.BadParameter(f"must be one of {choices}", param_hint="--format")
+    if as_json and output_format not in ("table", "json"):
+        raise typer.BadParameter("--json and --format github exclude each other")
+    return "json" if as_json else output_format
+
+
+def _run_checks(
+    paths: list[str], options: CheckOptions, read: ReadOptions, quiet: bool
+) -> list[DocumentReport]:
+    from chunkcli.check.corpus import check_documents
+    from chunkcli.inputs import find_inputs, read_inputs
+
+    files = find_inputs(paths)
+    reports = check_documents(read_inputs(files, read, stdin_bytes(paths)), options)
+    collected: list[DocumentReport] = []
+    done = [0]
+    with (
+        interruptible("document", done, len(files), "no report was written"),
+        progress_bar("checking", len(files), quiet) as step,
+    ):
+        for report in reports:
+            collected.append(report)
+            done[0] += 1
+            step(Path(report.source).name)
+    return collected
+
+
+def _check_text(
+    reports: list[DocumentReport], options: CheckOptions, fmt: str, output: str | None
+) -> str:
+    import json
+
+    from chunkcli.check import corpus_to_dict, github_annotations
+
+    if fmt == "json":
+        return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "github":
+        return "".join(line + "\n" for line in github_annotations(reports)) + (
+            _check_summary_text(reports) + "\n"
+        )
+    return _check_table_text(reports, to_terminal=output in (None, "-") and sys.stdout.isatty())
+
+
+def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
+    """The report as the terminal (or COLUMNS) is wide: a table, or a block per document."""
+    import os
+
+    width = None if to_terminal else int(os.environ.get("COLUMNS", PIPE_WIDTH))
+    console = Console(
+        highlight=False, width=width, record=True, file=io.StringIO(), force_terminal=to_terminal,
+        color_system="auto" if to_terminal else None,
+    )  # fmt: skip
+    wide = console.width >= CHECK_TABLE_MIN_WIDTH
+    if wide:
+        console.print(_check_table(reports))
+    else:
+        for r in reports:
+            console.print(_compact_row(r))
+    for r in reports:
+        for issue in (i for i in r.issues if i.severity != "ok"):
+            style = CHECK_STATUS_STYLE[issue.severity]
+            console.print(
+                f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
+                f"{escape(issue.message)}",
+                soft_wrap=wide,  # narrow: wrapped at words, not cut off by the terminal
+            )
+    console.print(escape(_check_summary_text(reports)), soft_wrap=wide)
+    return console.export_text(styles=to_terminal)
+
+
+def _check_table(reports: list[DocumentReport]) -> object:
+    from rich.table import Table
+
+    table = Table(show_lines=False, pad_edge=False)
+    for name in ("document", "pages", "headings", "depth", "tables", "empty", "scanned",
+                 "boilerplate", "chunks", "tokens", "status", "reasons"):  # fmt: skip
+        left = name in ("document", "status", "reasons")
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    for r in reports:
+        table.add_row(
+            escape(r.source), str(r.pages), _headings_cell(r.headings_by_level),
+            str(r.max_heading_depth), str(r.tables), str(len(r.empty_pages)),
+            str(len(r.scanned_pages)), str(r.boilerplate_lines), str(r.chunks),
+            f"{r.tokens:,}", _status_cell(r.status), escape(_reasons(r)),
+        )  # fmt: skip
+    return table
+
+
+def _compact_row(r: DocumentReport) -> str:
+    """One document in two lines, for narrow terminals: status and name, then the figures."""
+    figures = ", ".join([
+        plural(r.pages, "page"), f"headings {_headings_cell(r.headings_by_level)}",
+        plural(r.tables, "table"), f"{len(r.empty_pages)} empty", f"{len(r.scanned_pages)} scanned",
+        plural(r.chunks, "chunk"), f"{r.tokens:,} tokens",
+    ])  # fmt: skip
+    reasons = _reasons(r)
+    return f"{_status_cell(r.status)} {escape(r.source)}\n    {figures}" + (
+        f"\n    {escape(reasons)}" if reasons else ""
+    )
+
+
+def _status_cell(status: str) -> str:
+    return f"[{CHECK_STATUS_STYLE[status]}]{status}[/]"
+
+
+def _reasons(r: DocumentReport) -> str:
+    return ", ".join(dict.fromkeys(i.code for i in r.issues if i.severity != "ok"))
+
+
+def _headings_cell(by_level: tuple[int, ...]) -> str:
+    """'1·4·2' for one H1, four H2, two H3 (levels past the deepest used are left out)."""
+    deepest = max((i for i, n in enumerate(by_level) if n), default=-1)
+    return "·".join(str(n) for n in by_level[: deepest + 1]) or "-"
+
+
+def _check_summary_text(reports: list[DocumentReport]) -> str:
+    from chunkcli.check import summarize_corpus
+
+    s = summarize_corpus(reports)
+    text = (
+        f"{plural(s.documents, 'document')}: {s.ok} ok, {s.warn} warn, {s.fail} fail\n"
+        f"{plural(s.pages, 'page')} ({s.scanned_pages} scanned, {s.empty_pages} blank), "
+        f"{plural(s.chunks, 'chunk')}, {plural(s.tokens, 'token')}"
+    )
+    if s.issue_documents:
+        common = ", ".join(f"{code} ({n})" for code, n in s.issue_documents[:6])
+        text += f"\nmost frequent findings (documents): {common}"
+    return text

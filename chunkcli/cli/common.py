@@ -1,0 +1,348 @@
+"""What every command shares: the app, exit codes, shared options, error and progress output.
+
+Every command shares the same conventions (README, "Exit codes"): '-' as input is standard
+input, `-o -` is standard output, -q silences progress and summaries, and the same problem gives
+the same exit code everywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from chunkcli import __version__, lean_import
+from chunkcli.check.options import CheckOptions
+from chunkcli.errors import ChunkcliError, UsageError
+from chunkcli.inputs import ReadOptions
+from chunkcli.ocr.options import OcrOptions
+from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
+
+# The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
+lean_import.install()
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from chunkcli.inputs import InputFailure
+    from chunkcli.pipeline import ConvertOptions
+
+    ProgressStep = Callable[[str], None]
+    PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
+
+# Exit codes, the same in every command (README, "Exit codes").
+EXIT_OK = 0
+EXIT_FAILED = 1  # a document could not be read or converted, or (check) a document failed
+EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
+# Every flag's default is its option field's default: the option classes are the one place a
+# default is written. Their modules are light (the split and check packages load their
+# machinery on first use), so `--help` does not pay for them.
+SPLIT_DEFAULTS = SplitOptions()
+CHECK_DEFAULTS = CheckOptions()
+READ_DEFAULTS = ReadOptions()
+OCR_DEFAULTS = OcrOptions()
+
+app = typer.Typer(
+    name="chunkcli",
+    help="Turn PDFs into GitHub-Flavored Markdown, then into retrieval-ready chunks, "
+    "and check a corpus before indexing.\n\n"
+    "Pipeline: chunkcli convert report.pdf | chunkcli split - > chunks.jsonl",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+err_console = Console(stderr=True, highlight=False)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"chunkcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Turn PDFs into GitHub-Flavored Markdown, then into retrieval-ready chunks, and check a
+    corpus before indexing.
+
+    Pipeline: chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+    """
+
+
+# --- shared options -------------------------------------------------------------------------
+
+OutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE|-", help="Write here (atomically); '-' = stdout."),
+]
+PagesOption = Annotated[
+    str | None,
+    typer.Option("--pages", metavar="SPEC", help="PDF pages, 1-based: 3, 3-7, 2- or 1,3-5."),
+]
+PasswordOption = Annotated[
+    str | None, typer.Option("--password", metavar="TEXT", help="Password of encrypted PDFs.")
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0, metavar="SECONDS",
+        help="Wall-clock seconds allowed to convert one PDF; 0 = no limit.",
+    ),
+]  # fmt: skip
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, metavar="N",
+        help="Worker processes for PDFs [default: CPUs]; 1 converts in this process.",
+    ),
+]  # fmt: skip
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress, no summary: only errors.")
+]
+MaxTokensOption = Annotated[
+    int, typer.Option("--max-tokens", metavar="N", help="Token limit of a chunk's text (>= 16).")
+]
+
+
+def require_max_tokens_floor(value: int) -> None:
+    if value < MIN_MAX_TOKENS:
+        raise UsageError(
+            f"--max-tokens must be at least {MIN_MAX_TOKENS}, got {value}: a title and heading "
+            "path alone take about that many tokens, so every chunk would be over the limit"
+        )
+
+
+@contextlib.contextmanager
+def reporting_errors() -> Iterator[None]:
+    """A library error -> one line on stderr; exit 2 for usage errors, 1 for the rest."""
+    try:
+        yield
+    except UsageError as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except ChunkcliError as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+
+
+def print_error(message: str) -> None:
+    # escape: a file named "report [final].pdf" must not be read as rich markup
+    err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, soft_wrap=True)
+
+
+def print_note(message: str, quiet: bool = False) -> None:
+    if not quiet:
+        err_console.print(message, markup=False, soft_wrap=True, highlight=False)
+
+
+def stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 document', '2 documents'."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def make_convert_options(
+    pages: str | None, password: str | None, *, tables: bool = True
+) -> ConvertOptions:
+    from chunkcli.pagespec import parse_page_spec
+    from chunkcli.pipeline import ConvertOptions
+
+    selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
+    return ConvertOptions(pages=selection, password=password, tables=tables)
+
+
+def stdin_bytes(paths: list[str]) -> bytes | None:
+    return sys.stdin.buffer.read() if "-" in paths else None
+
+
+def write_output(output: str | None, text: str) -> None:
+    """To stdout (None or '-'), else to a file, atomically."""
+    if output in (None, "-"):
+        write_stdout(text)
+        return
+    from chunkcli.jsonl import write_atomic
+
+    write_atomic(Path(output), text)
+
+
+def write_stdout(text: str) -> None:
+    """UTF-8 whatever the locale; a reader that closes the pipe early (| head) is no error."""
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        # Point stdout at devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+@contextlib.contextmanager
+def interruptible(what: str, done: list[int], total: int, where: str) -> Iterator[None]:
+    """Ctrl-C -> one line saying how far the work got, and exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print_error(f"interrupted: {done[0]} of {plural(total, what)} finished; {where}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+@contextlib.contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused (the CLI owns its process; the library never does this).
+
+    Splitting makes hundreds of thousands of small tuples that form no cycles; the collector
+    walks them again and again, 5-10 % of split's time on 5 MB (bench/split_bench.py).
+    Reference counting still frees everything; the collector resumes afterwards."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
+    """A transient bar on stderr when it is a terminal (and not -q); else nothing is drawn."""
+    with page_progress_bar(label, total, quiet) as step:
+        yield lambda name: step(name, 1)
+
+
+def progress_drawn(quiet: bool) -> bool:
+    """Whether a progress bar would be drawn (worth counting pages for)."""
+    return not quiet and stderr_is_terminal()
+
+
+@contextlib.contextmanager
+def page_progress_bar(label: str, total: int, quiet: bool) -> Iterator[PageStep]:
+    """progress_bar whose steps advance by a given count (pages)."""
+    if not progress_drawn(quiet) or total < 2:
+        yield lambda name, advance: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))  # fmt: skip
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task("", total=total)
+        yield lambda name, advance: progress.update(
+            task, advance=advance, description=escape(name[:40])
+        )
+
+
+# --- OCR options (convert, check) ----------------------------------------------------------
+
+OcrModeOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr",
+        metavar="auto|never|force",
+        help="OCR pages without a usable text layer (auto), none (never), or every page "
+        "(force: scans with a bad hidden text layer).",
+    ),
+]
+OcrLangOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr-lang",
+        metavar="LANG",
+        help="Tesseract language(s), e.g. jpn, jpn_vert, kor, eng, kor+eng. auto: the first "
+        "scanned page decides among jpn, jpn_vert, kor, eng (most confident reading).",
+    ),
+]
+OcrDpiOption = Annotated[
+    int,
+    typer.Option("--ocr-dpi", min=50, max=600, metavar="DPI", help="Resolution of OCR'd pages."),
+]
+OcrEngineOption = Annotated[
+    str,
+    typer.Option(
+        "--ocr-engine",
+        metavar="tesseract|rapidocr",
+        help="OCR engine: tesseract (default) or rapidocr (pip install 'chunkcli[rapidocr]'; "
+        "Japanese, Chinese, English, Latin scripts; no Korean).",
+    ),
+]
+OcrMinConfidenceOption = Annotated[
+    float,
+    typer.Option(
+        "--ocr-min-confidence",
+        min=0.0,
+        max=1.0,
+        metavar="0..1",
+        help="OCR pages below this mean word confidence are flagged (pages.ocr-low-confidence).",
+    ),
+]
+
+
+FLAT_METADATA_HELP = (
+    "No nested objects or nulls (for Chroma and other flat stores): split_config_version, "
+    "split_max_tokens, ..., --meta keys at the top level, heading_path_text."
+)
+FlatMetadataOption = Annotated[bool, typer.Option("--flat-metadata", help=FLAT_METADATA_HELP)]
+
+
+def exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> None:
+    if failures:
+        print_note(f"failed: {len(failures)} of {plural(total, 'document')}", quiet or total == 1)
+        raise typer.Exit(EXIT_FAILED)
+
+
+def with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
+    options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None, engine: str
+) -> ConvertOptions:
+    """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
+    engine processes or threads (in folder mode the files run in parallel instead: jobs=1)."""
+    import dataclasses
+    import os
+
+    from chunkcli.ocr import OcrMode
+    from chunkcli.ocr.options import ENGINES
+
+    try:
+        ocr_mode = OcrMode(mode)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{mode!r} is not one of auto, never, force", param_hint="--ocr"
+        ) from None
+    if not lang.strip() or any(not part for part in lang.split("+")):
+        raise typer.BadParameter(f"{lang!r} is no language list", param_hint="--ocr-lang")
+    if engine not in ENGINES:
+        raise typer.BadParameter(
+            f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
+        )
+    if engine == "rapidocr":  # its module (and importlib.metadata) loads only when chosen
+        from chunkcli.ocr.rapidocr import unreadable_languages
+
+        if unreadable_languages(lang):
+            raise typer.BadParameter(
+                f"RapidOCR's bundled model cannot read {unreadable_languages(lang)}: "
+                "use --ocr-engine tesseract", param_hint="--ocr-lang",
+            )  # fmt: skip
+    ocr = OcrOptions(
+        mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1, engine=engine
+    )
+    return dataclasses.replace(options, ocr=ocr)

@@ -1,0 +1,113 @@
+"""--engine local|ray: convert and split on a Ray cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from chunkcli.cli.common import (
+    EXIT_FAILED,
+    err_console,
+    plural,
+    print_error,
+    print_note,
+    reporting_errors,
+    write_output,
+)
+
+if TYPE_CHECKING:
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.pipeline import ConvertOptions
+    from chunkcli.split import SplitOptions
+
+
+ENGINE_OPTION = typer.Option(
+    "--engine",
+    metavar="local|ray",
+    help="local: this machine's processes; ray: a Ray cluster (pip install 'chunkcli[ray]').",
+)
+RAY_ADDRESS_OPTION = typer.Option(
+    "--ray-address",
+    metavar="ADDRESS",
+    help="With --engine ray: the cluster to join (auto, ray://host:10001, host:6379); "
+    "default: start a local one with --jobs CPUs.",
+)
+SPLIT_FORMAT_OPTION = typer.Option(
+    "--format",
+    metavar="jsonl|parquet",
+    help="parquet (--engine ray): -o DIR/ or a URI gets chunks/ and errors/ Parquet datasets.",
+)
+ENGINES = ("local", "ray")
+
+
+def chosen_engine(engine: str, ray_address: str | None) -> str:
+    if engine not in ENGINES:
+        raise typer.BadParameter("must be local or ray", param_hint="--engine")
+    if ray_address is not None and engine != "ray":
+        raise typer.BadParameter("needs --engine ray", param_hint="--ray-address")
+    return engine
+
+
+def convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
+    inputs: list[str],
+    out_dir: Path,
+    options: ConvertOptions,
+    jobs: int | None,
+    timeout: float,
+    ray_address: str | None,
+) -> None:
+    """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
+    the local folder mode."""
+    from chunkcli.batch import find_pdfs, summary_lines
+    from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
+    from chunkcli.distributed.rows import ConvertJob
+
+    with reporting_errors():
+        pdfs = find_pdfs([Path(i) for i in inputs])
+        job = ConvertJob(options, timeout)
+        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(ray_address, jobs))
+    for line in summary_lines(summary):
+        err_console.print(line, markup=False, soft_wrap=True)
+    if summary.failures:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are
+    paths: list[str],
+    output: str | None,
+    options: SplitOptions,
+    read: ReadOptions,
+    where: tuple[str | None, str],
+    quiet: bool,
+) -> None:
+    """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
+    (or Parquet); a file that fails is one line on stderr and exit 1, the others' chunks are
+    written."""
+    from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
+    from chunkcli.distributed.rows import SplitJob
+    from chunkcli.inputs import find_inputs
+
+    ray_address, output_format = where
+    if output_format not in ("jsonl", "parquet"):
+        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
+    if output_format == "parquet" and output in (None, "-"):
+        raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")
+    if "-" in paths:
+        raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
+    skip = Path(output) if output not in (None, "-") and output_format == "jsonl" else None
+    files = find_inputs(paths, skip=skip)
+    job, settings = SplitJob(options, read), RaySettings(ray_address, read.jobs)
+    if output_format == "parquet":
+        errors = split_to_parquet(files, job, settings, str(output))
+        written = f"wrote Parquet to {output}"
+    else:
+        outcome = split_to_jsonl(files, job, settings)
+        errors, written = outcome.errors, f"wrote {plural(outcome.chunks, 'chunk')} to {output}"
+        write_output(output, outcome.jsonl)
+    for error in errors:
+        print_error(error)
+    print_note(written, quiet or output in (None, "-"))
+    if errors:
+        raise typer.Exit(EXIT_FAILED)

@@ -1,0 +1,202 @@
+"""`chunkcli split`: Markdown or PDFs -> JSON Lines chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from chunkcli.cli.common import (
+    READ_DEFAULTS,
+    SPLIT_DEFAULTS,
+    FlatMetadataOption,
+    JobsOption,
+    MaxTokensOption,
+    OutputOption,
+    PagesOption,
+    PasswordOption,
+    QuietOption,
+    TimeoutOption,
+    app,
+    cycle_collector_paused,
+    exit_on_failures,
+    interruptible,
+    make_convert_options,
+    plural,
+    print_error,
+    print_note,
+    progress_bar,
+    reporting_errors,
+    require_max_tokens_floor,
+    stdin_bytes,
+    write_output,
+)
+from chunkcli.cli.engines import (
+    ENGINE_OPTION,
+    RAY_ADDRESS_OPTION,
+    SPLIT_FORMAT_OPTION,
+    chosen_engine,
+    split_on_ray,
+)
+
+if TYPE_CHECKING:
+    from chunkcli.inputs import InputFailure
+    from chunkcli.model import Chunk
+
+
+@app.command()
+def split(  # noqa: PLR0913 - one parameter per documented flag
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH|-", hidden=True, show_default=False),
+    ],
+    output: OutputOption = None,
+    max_tokens: MaxTokensOption = SPLIT_DEFAULTS.max_tokens,
+    min_tokens: Annotated[
+        int,
+        typer.Option(min=0, metavar="N", help="Merge small H3 parts of one H2 section (0 = off)."),
+    ] = SPLIT_DEFAULTS.min_tokens,
+    overlap_sentences: Annotated[
+        int,
+        typer.Option(
+            min=0, metavar="N", help="Sentences repeated between windows of one paragraph."
+        ),
+    ] = SPLIT_DEFAULTS.overlap_sentences,
+    encoding: Annotated[
+        str, typer.Option(metavar="NAME", help="tiktoken encoding, loaded offline.")
+    ] = SPLIT_DEFAULTS.encoding,
+    title: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="Document title (default: first H1).")
+    ] = None,
+    doc_id: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ID",
+            help="Document id (default: the path, relative to a folder "
+            "given; stdin: a hash of the source).",
+        ),
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="The name chunks cite for stdin's document."),
+    ] = None,
+    meta: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Copied into every chunk's metadata; repeatable."),
+    ] = None,
+    split_on: Annotated[
+        str, typer.Option(metavar="h2|h3", help="Always cut at h2 or at h3 headings.")
+    ] = SPLIT_DEFAULTS.split_on,
+    pages: PagesOption = None,
+    password: PasswordOption = None,
+    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    jobs: JobsOption = None,
+    quiet: QuietOption = False,
+    flat_metadata: FlatMetadataOption = False,
+    # --- split modes (issue 12) ---
+    mode: Annotated[
+        str,
+        typer.Option(
+            metavar="heading|laws|rows|qa|auto",
+            help="heading: cut on headings (default). laws: one chunk per article "
+            "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
+            "lines. qa: one chunk per question with its answer. auto: laws when the "
+            "document is mostly articles, else heading. Example: --mode laws",
+        ),
+    ] = SPLIT_DEFAULTS.mode,
+    rows_per_chunk: Annotated[
+        int,
+        typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
+    ] = SPLIT_DEFAULTS.rows_per_chunk,
+    engine: Annotated[str, ENGINE_OPTION] = "local",
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    output_format: Annotated[str, SPLIT_FORMAT_OPTION] = "jsonl",
+) -> None:
+    """Split Markdown (or PDFs) into retrieval chunks: JSON Lines, one chunk per line.
+
+    PATH|-: Markdown files, PDFs (converted first), folders of either, or '-' for stdin.
+
+    Chunks cut at H2 (or H3) headings, carry the title and heading path in their prefix,
+    never break a table (later parts repeat its header rows), and keep exact [start, end)
+    offsets into the Markdown. PDFs are converted first, in worker processes.
+
+    \b
+    Examples:
+      chunkcli split report.md -o chunks.jsonl --max-tokens 500
+      chunkcli convert report.pdf | chunkcli split - > chunks.jsonl
+      cat notes.md | chunkcli split - --source notes.md
+      chunkcli split md/ -o chunks.jsonl --meta team=legal
+      chunkcli split corpus/ --engine ray -o chunks.jsonl
+      chunkcli split corpus/ --engine ray --format parquet -o s3://bucket/chunks/
+
+    A file that cannot be read or converted gets a one-line error; the other files' chunks
+    are still written and the exit code is 1. Exit code 2: bad options or no input.
+    """
+    from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+    from chunkcli.jsonl import check_flat_metadata
+    from chunkcli.split import SplitOptions
+    from chunkcli.split.documents import split_documents
+    from chunkcli.split.options import parse_meta
+
+    on_ray = chosen_engine(engine, ray_address) == "ray"
+    if output_format != "jsonl" and not on_ray:
+        raise typer.BadParameter("needs --engine ray", param_hint="--format")
+    with reporting_errors():
+        require_max_tokens_floor(max_tokens)
+        convert_options = make_convert_options(pages, password)
+        options = SplitOptions(
+            max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
+            encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
+            split_on=split_on,
+            mode=mode, rows_per_chunk=rows_per_chunk,
+        ).validated()  # fmt: skip
+        if flat_metadata:
+            check_flat_metadata(options.metadata, options.config())
+        skip = Path(output) if output not in (None, "-") else None
+        read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
+        if on_ray:
+            split_on_ray(paths, output, options, read, (ray_address, output_format), quiet)
+            return
+        files = find_inputs(paths, skip=skip)
+        documents = read_inputs(files, read, stdin_bytes(paths))
+        chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
+        wrote = len(failures) < len(files)  # nothing is written when every input failed
+        if wrote:
+            _write_chunks(output, chunks, flat_metadata)
+    to_stdout = output in (None, "-")
+    print_note(f"wrote {plural(len(chunks), 'chunk')} to {output}", quiet or not wrote or to_stdout)
+    exit_on_failures(failures, len(files), quiet)
+
+
+def _collect_chunks(
+    results: Iterator[list[Chunk] | InputFailure], total: int, quiet: bool
+) -> tuple[list[Chunk], list[InputFailure]]:
+    """All chunks in input order, and the inputs that failed (each reported as it comes)."""
+    from chunkcli.inputs import InputFailure
+
+    chunks: list[Chunk] = []
+    failures: list[InputFailure] = []
+    done = [0]
+    with (
+        interruptible("document", done, total, "nothing was written"),
+        progress_bar("splitting", total, quiet) as step,
+        cycle_collector_paused(),
+    ):
+        for result in results:
+            done[0] += 1
+            if isinstance(result, InputFailure):
+                failures.append(result)
+                print_error(result.error)
+                step(result.path)
+            else:
+                chunks += result
+                step(result[0].source if result else "")
+    return chunks, failures
+
+
+def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
+    from chunkcli.jsonl import chunks_to_jsonl
+
+    write_output(output, chunks_to_jsonl(chunks, flat=flat))

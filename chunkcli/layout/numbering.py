@@ -1,0 +1,44 @@
+"""Heading numbers ("第3章", "제2조", "Article 15", "2.1.3") and their depth rank.
+
+Used by heading labelling (a number gives a level) and by paragraph joining (a line that opens
+with one starts something new, it does not continue the sentence before it).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Numbering patterns and their depth rank within their family (0 = chapter-like).
+KANJI_NUM = "0-9０-９一二三四五六七八九十百千〇"
+_D = r"[\d０-９]{1,2}"
+_DOT = r"[.．]"
+_AFTER_NUMBER = r"(?:\s+\S|[\u3040-\u9fff])"
+PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
+    (re.compile(rf"^第[{KANJI_NUM}]+[編部]"), "cjk", 0),
+    (re.compile(rf"^第[{KANJI_NUM}]+章"), "cjk", 1),
+    (re.compile(rf"^第[{KANJI_NUM}]+節"), "cjk", 2),
+    (re.compile(rf"^第[{KANJI_NUM}]+条(の[{KANJI_NUM}]+)?"), "cjk", 3),
+    (re.compile(r"^제\s*\d+\s*[편부]"), "ko", 0),
+    (re.compile(r"^제\s*\d+\s*장"), "ko", 1),
+    (re.compile(r"^제\s*\d+\s*절"), "ko", 2),
+    (re.compile(r"^제\s*\d+\s*조(의\s*\d+)?"), "ko", 3),
+    (re.compile(r"^(part)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 0),
+    (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
+    (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
+    (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
+    # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
+    # no space needed before Japanese text ("１．概要").
+    (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),
+    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 2),
+    (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 1),
+    (re.compile(rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"),
+     "num", 0),
+)
+
+
+def numbering_pattern(text: str) -> tuple[str, int] | None:
+    """(family, depth rank) of a heading number at the start of `text`, if any."""
+    for pattern, family, rank in PATTERNS:
+        if pattern.match(text.strip()):
+            return family, rank
+    return None

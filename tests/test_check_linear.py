@@ -1,0 +1,74 @@
+"""The check's per-document measures computed in one pass give what the per-item loops gave.
+
+(Issue 15, class 5: a loop over all lines per heading and over all chunks per heading made check
+quadratic on documents of many headings; the speed itself is measured by
+bench/fuzz/markdown_speed.py, not here.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkcli.check.boilerplate import has_letters
+from chunkcli.check.chunks import SAMPLE_EVERY, SHINGLE_CHARS, shingle_sample
+from chunkcli.check.scan import scan_markdown
+from chunkcli.check.titles import own_text_chars, path_counts
+from chunkcli.split import split_markdown
+
+
+def test_own_text_chars_counts_the_text_up_to_the_next_heading() -> None:
+    markdown = "# Title\n\nabc\n\n## Empty\n\n## Part\n\n- item\n\nText\n===\n\nxy\n"
+    assert own_text_chars(scan_markdown(markdown)) == {1: 3, 5: 0, 7: 6, 11: 2}
+
+
+def test_path_counts_count_each_chunk_once_per_heading() -> None:
+    chunk = split_markdown("# T\n\ntext\n")[0]
+    paths = [("T", "A"), ("T", "A", "A"), ("T", "B")]
+    chunks = [replace(chunk, heading_path=path) for path in paths]
+    assert path_counts(chunks) == {"T": 3, "A": 2, "B": 1}
+
+
+def _sample_one_by_one(text: str) -> frozenset[str]:
+    """The definition: every shingle whose first code point is divisible by SAMPLE_EVERY."""
+    normal = "".join(ch for ch in text.casefold() if ch.isalnum())
+    return frozenset(
+        normal[i : i + SHINGLE_CHARS]
+        for i in range(len(normal) - SHINGLE_CHARS + 1)
+        if ord(normal[i]) % SAMPLE_EVERY == 0
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("abcdeXYZ01 ,日本語한국\U0001f600ß"), min_size=80))
+def test_shingle_sample_takes_the_shingles_of_the_definition(text: str) -> None:
+    if len("".join(ch for ch in text.casefold() if ch.isalnum())) >= 80:
+        assert shingle_sample(text) == _sample_one_by_one(text)
+
+
+def test_shingle_sample_reads_lone_surrogates() -> None:
+    text = "a\ud800" * 100
+    assert shingle_sample(text) == _sample_one_by_one(text)
+
+
+def test_has_letters_stops_at_enough() -> None:
+    assert [has_letters(text, 4) for text in ("ab1cd", "ab 12 c", "", "日本語です")] == [
+        True, False, False, True,
+    ]
+
+
+CHECK_LINES = (
+    "Plain text.", "1. one", "１. full-width", "\u3000indented", "\u3000", " ", "- item", "* item",
+    "+ item", "# Heading", "Title", "===", "---", "> quote", "```", "~~~", "| a | b |", "|---|---|",
+    "a | b", "<!-- page 2 -->", "<!-- note -->", "    code", "text with | pipe", "２０２４年",
+    "\tTab", "\xa0nbsp", "*emph*", "",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CHECK_LINES), max_size=30))
+def test_scanner_fast_lines_read_as_the_full_tests(lines: list[str]) -> None:
+    markdown = "\n".join(lines)
+    assert scan_markdown(markdown) == scan_markdown(markdown, fast_lines=False)
