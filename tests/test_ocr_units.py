@@ -169,22 +169,22 @@ def test_batch_tells_ocr_when_the_files_timeout_ends() -> None:
     assert _with_ocr_deadline(ConvertOptions(), 0.0).ocr.deadline == 0.0  # no limit
 
 
-def test_next_page_fits_counts_the_pages_in_flight() -> None:
-    from chunkcli.ocr.read import next_page_fits
+def test_next_page_fits_counts_the_pages_in_flight_and_the_jobs() -> None:
+    from chunkcli.ocr.read import SLOWEST_PAGE_FACTOR, next_page_fits
 
-    assert next_page_fits(now=10.0, per_page=5.0, in_flight=0, deadline=15.0)
-    assert not next_page_fits(now=10.0, per_page=5.0, in_flight=1, deadline=15.0)
-    assert next_page_fits(now=10.0, per_page=5.0, in_flight=1, deadline=20.0)
+    assert SLOWEST_PAGE_FACTOR == 2.0  # so a 5 s page counts as 10 s below
+    assert next_page_fits(now=10.0, slowest=5.0, in_flight=0, jobs=1, deadline=20.0)
+    assert not next_page_fits(now=10.0, slowest=5.0, in_flight=1, jobs=1, deadline=20.0)
+    assert next_page_fits(now=10.0, slowest=5.0, in_flight=1, jobs=2, deadline=20.0)
+    assert not next_page_fits(now=10.0, slowest=5.0, in_flight=2, jobs=2, deadline=29.0)
 
 
-@pytest.mark.parametrize(("deadline", "read"), [(15.0, (1,)), (1000.0, (1, 2, 3))])
+@pytest.mark.parametrize(("deadline", "read"), [(25.0, [1]), (1000.0, [1, 2, 3])])
 def test_ocr_starts_no_page_the_deadline_cannot_fit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deadline: float, read: tuple[int, ...]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deadline: float, read: list[int]
 ) -> None:
-    """A clock that moves 10 s per look: page 1 (nothing measured yet) is read, then 10 s a
-    page is measured; page 2 would end at 20 s."""
-    import itertools
-
+    """A clock that only the (fake) engine moves, 10 s a page: page 1 is read (nothing is
+    measured yet); page 2 would then need 2 x 10 s from t=10, past a deadline of 25."""
     import pymupdf
 
     from chunkcli.ocr import OcrOptions
@@ -195,16 +195,48 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
     from tests.test_ocr import page_of
 
     scan = scan_pdf(make_pdf(tmp_path / "en.pdf", [page_of("en")]), tmp_path / "scan.pdf")
-    with pymupdf.open(scan) as doc:
-        for _ in range(2):
-            doc.insert_pdf(pymupdf.open(scan))
+    with pymupdf.open(scan) as doc, pymupdf.open(scan) as again:
+        doc.insert_pdf(again)
+        doc.insert_pdf(again)
         doc.save(tmp_path / "three.pdf")
-    ticks = itertools.count(0.0, 10.0)
-    monkeypatch.setattr(ocr_read, "_clock", lambda: next(ticks))
+    now, calls = [0.0], []
+
+    def ten_seconds_a_page(number: int, image: object, langs: object, options: object) -> object:
+        now[0] += 10.0
+        calls.append(number)
+        return ocr_read.OcrReading(number, (), 0.9, "eng")
+
+    monkeypatch.setattr(ocr_read, "_clock", lambda: now[0])
+    monkeypatch.setattr(ocr_read, "read_page", ten_seconds_a_page)
     options = ConvertOptions(ocr=OcrOptions(lang="eng", deadline=deadline))
     result = convert_pdf(tmp_path / "three.pdf", options)
-    assert result.ocr_pages == read
+    assert calls == read
     notes = [w.split(": ", 1)[1] for w in result.warnings if "not read" in w]
     expected = ("page 2-3: not read by OCR: the file's --timeout would run out first "
-                "(10.0 s a page so far)")  # fmt: skip
-    assert notes == ([] if read == (1, 2, 3) else [expected])
+                "(pages took up to 10.0 s)")  # fmt: skip
+    assert notes == ([] if read == [1, 2, 3] else [expected])
+
+
+def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
+    tmp_path: Path,
+) -> None:
+    """A Tesseract that hangs is stopped at OCR's deadline (not at the page's 120 s), and a
+    page that starts after the deadline is not run at all."""
+    import time
+
+    import numpy as np
+
+    from chunkcli.ocr import OcrOptions
+    from chunkcli.ocr.read import PageImage, _words
+    from chunkcli.ocr.tesseract import OcrFailed
+
+    hanging = tmp_path / "tesseract"
+    hanging.write_text("#!/bin/sh\nexec sleep 30\n")
+    hanging.chmod(0o755)
+    image = PageImage(b"", 200, np.zeros((1, 1), dtype=bool), 0.0)
+    soon = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() + 0.3)
+    with pytest.raises(OcrFailed, match="^the file's --timeout ran out while reading it$"):
+        _words(image, "eng", soon, 3)
+    past = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() - 1.0)
+    with pytest.raises(OcrFailed, match="^the file's --timeout ran out before this page$"):
+        _words(image, "eng", past, 3)

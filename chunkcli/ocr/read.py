@@ -12,6 +12,7 @@ result does not depend on `jobs`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import time
@@ -91,6 +92,7 @@ def ocr_pages(
     `on_pages` hears how many pages are done as they finish (progress)."""
     if not numbers:
         return OcrRun()
+    options = _with_reserve(options, doc.page_count)
     if options.engine == RAPIDOCR:
         return _rapidocr_pages(doc, numbers, options, on_pages)
     version = tesseract_version(options.tesseract_cmd)
@@ -155,9 +157,10 @@ def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, pro
     notes: list[str] = []
     progress = _Progress(on_pages)
     started = _clock()
-    reserve_s = AFTER_OCR_S_PER_PAGE * doc.page_count
+    durations: list[float] = []  # appended by the reading threads (list.append is atomic)
+    timed = functools.partial(_timed, read, durations)
     for index, number in enumerate(numbers):
-        reason = _out_of_time(options, started, [f for _, f in futures], reserve_s)
+        reason = _out_of_time(options, started, [f for _, f in futures], durations)
         if reason:
             notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
             break
@@ -168,7 +171,7 @@ def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, pro
             continue
         if image.dark_share > options.settings.max_dark_share:
             continue  # a photograph or a dark picture, not text: it stays an image-only page
-        futures.append((number, pool.submit(read, number, image)))
+        futures.append((number, pool.submit(timed, number, image)))
         ahead = len(futures) - 2 * max(1, options.jobs)
         if ahead > 0:
             futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
@@ -185,38 +188,74 @@ def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, pro
 
 # The clock OCR's time limits read (tests replace it).
 _clock = time.monotonic
-# Each page of the document still needs this long after OCR (tables on the OCR lines, layout,
-# Markdown): chunkcli converts 112-129 text pages/s on one core (README, Benchmarks), under
-# 0.01 s a page; twice that leaves room for a loaded machine.
+# OCR ends this long before the file's deadline, for the stages after it (tables on the OCR
+# lines, layout, Markdown) and the way back from the worker: 1 s, plus this much per page of
+# the document: chunkcli converts 112-129 text pages/s on one core (README, Benchmarks), under
+# 0.01 s a page; twice that leaves room for a loaded machine (j-bunpu2023, 19 pages, spent
+# 0.2 s after OCR at load 6.6).
+AFTER_OCR_S = 1.0
 AFTER_OCR_S_PER_PAGE = 0.02
 
 
+def _with_reserve(options: OcrOptions, page_count: int) -> OcrOptions:
+    """The options with OCR's own deadline: the file's, less what the later stages need."""
+    if options.deadline <= 0:
+        return options
+    reserve = AFTER_OCR_S + AFTER_OCR_S_PER_PAGE * page_count
+    return dataclasses.replace(options, deadline=options.deadline - reserve)
+
+
+# A page is started only if the pages in flight and it would end by the deadline taking this
+# many times the slowest page read so far: on j-bunpu2023 under load 3-5 (2026-12-02) pages took
+# 1.7-5.7 s, the third 1.8x the slowest before it, and a file given 25 s ended at 24.2 s with
+# the slowest page as the estimate (its worker then went past --timeout).
+SLOWEST_PAGE_FACTOR = 2.0
+
+
 def _out_of_time(
-    options: OcrOptions, started: float, futures: Sequence[Future[OcrReading]], reserve_s: float
+    options: OcrOptions,
+    started: float,
+    futures: Sequence[Future[OcrReading]],
+    durations: Sequence[float],
 ) -> str:
     """Why OCR must not start another page ("" when it may): its own budget_s has passed, or
-    the file's deadline (--timeout) cannot fit the pages in flight and one more at the seconds
-    per page measured so far, plus `reserve_s` for the stages after OCR. Until a page is done
-    there is nothing to measure: then at most `jobs` pages are in flight, and the next one
-    waits for the first reading."""
+    the deadline (the file's --timeout less what comes after OCR) cannot fit the pages in
+    flight and one more. Until a page is done there is nothing to measure: then at
+    most `jobs` pages are in flight, and the next one waits for the first reading."""
     if options.budget_s > 0 and _clock() - started > options.budget_s:
         return f"its time budget ({options.budget_s:g} s) ran out"
     if options.deadline <= 0 or not futures:
         return ""
     if not any(future.done() for future in futures) and len(futures) >= max(1, options.jobs):
         futures[0].exception()  # wait for one reading to measure
-    now = _clock()
     done = sum(future.done() for future in futures)
-    per_page = (now - started) / max(1, done)
-    if next_page_fits(now, per_page, len(futures) - done, options.deadline - reserve_s):
-        return ""
-    return f"the file's --timeout would run out first ({per_page:.1f} s a page so far)"
+    slowest = max(durations, default=0.0)
+    fits = next_page_fits(_clock(), slowest, len(futures) - done, max(1, options.jobs),
+                          options.deadline)  # fmt: skip
+    return "" if fits else (
+        f"the file's --timeout would run out first (pages took up to {slowest:.1f} s)"
+    )
 
 
-def next_page_fits(now: float, per_page: float, in_flight: int, deadline: float) -> bool:
-    """Whether the pages in flight and one more, `per_page` seconds each (wall time per page
-    done, so pages read in parallel count once), end by `deadline`."""
-    return now + (in_flight + 1) * per_page <= deadline
+def next_page_fits(now: float, slowest: float, in_flight: int, jobs: int, deadline: float) -> bool:
+    """Whether the pages in flight and one more end by `deadline`, read `jobs` at a time, each
+    taking SLOWEST_PAGE_FACTOR times the slowest page so far."""
+    rounds = -(-(in_flight + 1) // jobs)
+    return now + rounds * SLOWEST_PAGE_FACTOR * slowest <= deadline
+
+
+def _timed(
+    read: Callable[[int, PageImage], OcrReading],
+    durations: list[float],
+    number: int,
+    image: PageImage,
+) -> OcrReading:
+    """read(number, image), its wall time appended to `durations` (failed readings too)."""
+    start = _clock()
+    try:
+        return read(number, image)
+    finally:
+        durations.append(_clock() - start)
 
 
 @dataclass(slots=True)
@@ -330,8 +369,28 @@ def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[s
 
 
 def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+    """Tesseract's words; a reading still running at the deadline is stopped (OcrFailed), so
+    that a page slower than measured costs that page, not the whole file."""
+    timeout_s = options.page_timeout_s
+    if options.deadline > 0:
+        left = options.deadline - _clock()
+        if left <= 0:
+            raise OcrFailed("the file's --timeout ran out before this page")
+        if left < timeout_s:
+            try:
+                return _tesseract_words(image, lang, options, psm, left)
+            except OcrFailed:
+                if _clock() >= options.deadline:
+                    raise OcrFailed("the file's --timeout ran out while reading it") from None
+                raise
+    return _tesseract_words(image, lang, options, psm, timeout_s)
+
+
+def _tesseract_words(
+    image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
+) -> tuple[OcrWord, ...]:
     return run_tesseract(
-        options.tesseract_cmd, image.png, lang, image.dpi, psm, options.page_timeout_s
+        options.tesseract_cmd, image.png, lang, image.dpi, psm, timeout_s
     )
 
 
