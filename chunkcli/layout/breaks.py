@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chunkcli.charclasses import CLOSING_MARKS
-from chunkcli.layout.paragraphs import breaks_mid_sentence, column_edges
+from chunkcli.layout.paragraphs import breaks_mid_sentence, column_edges, sentence_goes_on
 from chunkcli.model import BBox, Block, Line, Page, Span
 
 # The end of a sentence: a full stop with the closing quotes and brackets after it; a Latin
@@ -41,6 +41,8 @@ def join_page_breaks(pages: Sequence[Page]) -> tuple[Page, ...]:
         if last is None or first is None:
             continue
         head, tail = before.blocks[last], after.blocks[first]
+        if sentence_goes_on(head, tail) is None:
+            continue  # the cheap test first: column edges cost a pass over both pages
         if not breaks_mid_sentence(head, tail, column_edges(before.blocks).get(head.column),
                                    column_edges(after.blocks).get(tail.column)):
             continue

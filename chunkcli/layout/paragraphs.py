@@ -119,27 +119,37 @@ def breaks_mid_sentence(
     that stops without punctuation and goes on in lower case; Japanese and Chinese that stop
     on a letter or a comma (not on 。．！？」) and go on with a letter, not indented, not with an
     item or article number."""
+    kind = sentence_goes_on(block, following)
+    if kind is None or column is None or _is_short(block.lines[-1], column):
+        return False
+    return kind == "latin" or not (
+        next_column is not None and _is_indented(following.lines[0], next_column))
+
+
+def sentence_goes_on(block: Block, following: Block) -> str | None:
+    """The text side of `breaks_mid_sentence` (no column edges needed, so callers test it
+    first): "latin" or "cjk" when the text of `block` stops mid-sentence and `following`
+    goes on with it, else None."""
     if (
         block.kind != BlockKind.PARAGRAPH
         or following.kind != BlockKind.PARAGRAPH
         or block.lines[-1].vertical
         or following.lines[0].vertical
-        or column is None
     ):
-        return False
+        return None
     last, first = block.lines[-1], following.lines[0]
-    if _is_short(last, column) or not _same_size(last, first):
-        return False
+    if not _same_size(last, first):
+        return None
     ending, opening = last.text.rstrip()[-1:], first.text.lstrip()[:1]
     if (ending.isalpha() or ending in ",-") and opening.isascii() and opening.islower():
-        return True
-    return (
+        return "latin"
+    cjk = (
         len(block.lines) >= MIN_BROKEN_LINES
         and last.bbox.width >= MIN_BROKEN_LINE_EM * _em(last)
         and last.bold == first.bold
         and _cjk_sentence_continues(last.text.rstrip(), first.text)
-        and not (next_column is not None and _is_indented(first, next_column))
     )
+    return "cjk" if cjk else None
 
 
 def _cjk_sentence_continues(before: str, after: str) -> bool:
