@@ -220,7 +220,9 @@ def _hangs_under_number(first: Line, line: Line) -> bool:
     if line.vertical or not REFERENCE_NUMBER.match(first.spans[0].text):
         return False
     after = [s for s in first.spans[1:] if s.text.strip()]
-    return bool(after) and abs(_start(line) - after[0].bbox.x0) <= INDENT_EM * _em(line)
+    if not after or not after[0].text.lstrip()[0].isalpha():
+        return False  # "0 0.2 0.4" is a chart's axis, not a numbered entry
+    return abs(_start(line) - after[0].bbox.x0) <= INDENT_EM * _em(line)
 
 
 def _same_size(a: Line, b: Line) -> bool:
