@@ -135,6 +135,20 @@ def test_reference_entry_goes_on_under_its_number_after_a_short_line() -> None:
     ]
 
 
+def test_chart_axis_numbers_are_no_reference_entry() -> None:
+    """A chart's tick labels ("0", "0.2 0.4 ...") over its axis label stay apart."""
+    body = [
+        block("Figure 3 shows the rate against the temperature.", 50, 72, width=240),
+        block("The list of references follows.", 50, 86, width=130),
+        numbered_entry("0", "0.2 0.4 0.6 0.8 1.0", 100, 80),
+        block("Optimization temperature", 62, 114, width=100),
+    ]
+    assert texts(group_paragraphs(order_blocks(tuple(body)))) == [
+        "Figure 3 shows the rate against the temperature.\nThe list of references follows.",
+        "0 0.2 0.4 0.6 0.8 1.0", "Optimization temperature",
+    ]
+
+
 def test_extra_space_and_size_change_start_blocks() -> None:
     body = [
         block("Heading", 50, 80, size=16),
