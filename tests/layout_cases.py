@@ -1080,6 +1080,33 @@ def company_cover() -> Case:
                 checks)
 
 
+KO_BODY = ("위원장은 회의를 개의하고 의사일정에 따라 안건을 상정하였으며 "
+           "위원들은 법률안의 내용을 심사하였다. ")
+
+
+def masthead_minutes() -> Case:
+    """Assembly minutes (corpus: 국회회의록): the first page opens with a masthead - the session
+    above the title on the left, the title, the publisher letter-spaced on the right - and the
+    agenda runs on below it; no other heading follows in the whole document."""
+    first: list[Item] = [
+        Text(63, 114, "제414회국회 (임시회)", size=16, cjk=True),
+        Text(193, 140, "환경노동위원회회의록", size=23, cjk=True),
+        Text(421, 180, "국 회 사 무 처", size=15, cjk=True),
+    ]
+    first += [Text(54, 220 + 16 * i, line, size=10.5, cjk=True)
+              for i, line in enumerate(wrap_text(KO_BODY * 8, 480, 10.5, cjk=True))]
+    later: list[Item] = [Text(54, 80 + 16 * i, line, size=10.5, cjk=True)
+                         for i, line in enumerate(wrap_text(KO_BODY * 12, 480, 10.5, cjk=True))]
+    checks: tuple[Check, ...] = (
+        {"type": "title", "text": "환경노동위원회회의록"},
+        {"type": "not_heading", "text": "제414회국회 (임시회)"},
+        {"type": "not_heading", "text": "국 회 사 무 처"},
+        {"type": "present", "text": "국 회 사 무 처"},
+        {"type": "order", "before": "제414회국회 (임시회)", "after": "환경노동위원회회의록"},
+    )
+    return Case("masthead_minutes", 10, [first, later], checks)
+
+
 BUILDERS: tuple[Callable[[], Case], ...] = (
     three_narrow_columns,
     chart_beside_column,
@@ -1120,6 +1147,7 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     arabic_word_in_english,
     ministry_cover,
     company_cover,
+    masthead_minutes,
 )
 
 

@@ -106,6 +106,49 @@ def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
     assert [b.kind for b in grouped][1:] == [BlockKind.LIST_ITEM, BlockKind.LIST_ITEM]
 
 
+def numbered_entry(number: str, text: str, top: float, width: float) -> Block:
+    """A reference entry whose number is drawn apart, the text starting at the hanging indent."""
+    mark = BBox(50, top, 55, top + 10)
+    box = BBox(62, top, 62 + width, top + 10)
+    ln = Line((Span(number + " ", mark), Span(text, box)), mark.union(box))
+    return Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1)
+
+
+def test_reference_entry_goes_on_under_its_number_after_a_short_line() -> None:
+    """olmocr-multi_column_miss.pdf: "6 Mackay J ... World Health" / "Organization, 2002."
+    (short first line, continuation at the hanging indent) was cut into two paragraphs."""
+    body = [
+        block("The list of references follows.", 50, 86, width=130),
+        numbered_entry("5", "Chapman S. Extreme corporate makeover: tobacco and", 100, 228),
+        block("the corruption of ethics. Globalink petition. http://", 62, 114, width=150),
+        block("petition.globalink.org/view.php.", 62, 128, width=140),
+        numbered_entry("6", "Mackay J, Eriksen M. The tobacco atlas. World Health", 142, 190),
+        block("Organization, 2002.", 62, 156, width=80),
+        block("    An indented first line starts a new paragraph here", 60, 170, width=230),
+    ]
+    assert texts(group_paragraphs(order_blocks(tuple(body)))) == [
+        "The list of references follows.",
+        "5 Chapman S. Extreme corporate makeover: tobacco and\nthe corruption of ethics. "
+        "Globalink petition. http://\npetition.globalink.org/view.php.",
+        "6 Mackay J, Eriksen M. The tobacco atlas. World Health\nOrganization, 2002.",
+        "    An indented first line starts a new paragraph here",
+    ]
+
+
+def test_chart_axis_numbers_are_no_reference_entry() -> None:
+    """A chart's tick labels ("0", "0.2 0.4 ...") over its axis label stay apart."""
+    body = [
+        block("Figure 3 shows the rate against the temperature.", 50, 72, width=240),
+        block("The list of references follows.", 50, 86, width=130),
+        numbered_entry("0", "0.2 0.4 0.6 0.8 1.0", 100, 80),
+        block("Optimization temperature", 62, 114, width=100),
+    ]
+    assert texts(group_paragraphs(order_blocks(tuple(body)))) == [
+        "Figure 3 shows the rate against the temperature.\nThe list of references follows.",
+        "0 0.2 0.4 0.6 0.8 1.0", "Optimization temperature",
+    ]
+
+
 def test_extra_space_and_size_change_start_blocks() -> None:
     body = [
         block("Heading", 50, 80, size=16),

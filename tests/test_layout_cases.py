@@ -39,6 +39,7 @@ EXACT_HEADINGS = {
                              (2, "2. 適用範囲")],
     "ministry_cover": [(1, "製品安全ガイドライン"), (2, "1. 目的"), (2, "2. 適用範囲")],
     "company_cover": [(1, "Service Manual TC-200"), (2, "1. Overview"), (2, "2. Findings")],
+    "masthead_minutes": [(1, "환경노동위원회회의록")],
     "chart_labels": [(1, "Energy Outlook")],
     "run_in_headings": [(2, "2.1 Inspection intervals"), (2, "2.2 Replacement of sensors"),
                         (2, "2.3 Records")],

@@ -890,3 +890,21 @@ def test_ruled_columns_with_unruled_rows_split_by_baselines_beside_long_notes() 
     ]
     blocks = tables_of(lambda page: ruled_columns_unruled_rows(page, rows))
     assert [b.cells for b in blocks] == [(("Item", "Qty", "Notes"), *rows)]
+
+
+def test_bottom_rule_on_a_shaded_panel_keeps_the_last_row() -> None:
+    """Rules only (columns from the text, separators white), and the bottom rule drawn on the
+    top edge of a shaded notes panel right below: the last row stays in the table (corpus:
+    Korean card leaflet, row "온라인쇼핑몰" fell out)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for y, width in ((100, 0.5), (120, 0.25), (140, 0.25), (160, 0.25), (180, 0.5)):
+            page.draw_line((72, y), (432, y), color=(0, 0.6, 0.9), width=width)
+        page.draw_rect(pymupdf.Rect(72, 180, 432, 260), color=None, fill=(0.92, 0.92, 0.92))
+        for r, row in enumerate((HEADER, *BODY)):
+            for c, text in enumerate(row):
+                page.insert_text((76 + 120 * c, 114 + 20 * r), text, fontsize=10)
+        page.insert_text((80, 200), "Prices are given per kilogram and include VAT.", fontsize=9)
+
+    [table] = tables_of(draw)
+    assert table.cells == (HEADER, *BODY)

@@ -82,6 +82,7 @@ def label_headings(document: Document) -> Document:
                 title.page_index, title.block_index)]
     outline_used = bool(levels) and max(levels.values()) > 1
     remaining = _without_cover_lines(document, remaining, levels, body)
+    remaining = _without_masthead_lines(document, remaining, levels)
     extra = _pattern_and_size_levels(remaining, body)
     if outline_used:
         # The outline is authoritative: headings it does not list sit below its deepest level.
@@ -191,6 +192,27 @@ def _without_cover_lines(
     if body_chars > COVER_MAX_BODY_CHARS:
         return candidates
     return [c for c in candidates if c.page_index != 0 or c.pattern is not None]
+
+
+def _without_masthead_lines(
+    document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],
+) -> list[_Candidate]:
+    """Drop size-only candidates of the title's first page that are masthead lines, not
+    sections, even when body text follows on that page (assembly minutes, gazettes):
+    - a line above the title (session, series, issue) heads nothing: it precedes the document;
+    - a size no candidate beyond the first page shares (a publisher set letter-spaced beside
+      the title) would parent every later chunk. A section size recurs on later pages.
+    A one-page document keeps its first-page sizes: there they are its sections."""
+    titles = [key for key, level in levels.items() if level == 1]
+    if len(document.pages) < 2 or len(titles) != 1 or titles[0][0] != 0:
+        return candidates
+    title_block = titles[0][1]
+    later_sizes = {_size_class(c.size) for c in candidates if c.page_index > 0}
+    return [
+        c for c in candidates
+        if c.page_index != 0 or c.pattern is not None
+        or (c.block_index > title_block and _size_class(c.size) in later_sizes)
+    ]
 
 
 def _without_gaps(levels: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:

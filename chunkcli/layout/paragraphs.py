@@ -29,6 +29,9 @@ TOC_ENTRY = re.compile(
     r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
+# A span that is only an entry number ("6", "[6]", "6."), drawn apart from the entry's text
+# (reference lists of journals: olmocr-multi_column_miss.pdf).
+REFERENCE_NUMBER = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.?)\s*$")
 # Inside a Japanese sentence: a break after a comma, a middle dot or a long-vowel mark goes on.
 CJK_INNER_MARKS = "、，・ー"
 # A Japanese paragraph cut by a column or page break has filled at least this many lines of a
@@ -211,12 +214,25 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         or (  # then an indent; list items indent their continuation lines (hanging)
             block.kind != BlockKind.LIST_ITEM
             and _start(line) > _start(block.lines[0]) + INDENT_EM * _em(line)
+            and not _hangs_under_number(block.lines[0], line)
         )
     ):
         return False
     if TOC_ENTRY.search(last.text):
         return False  # each table-of-contents entry is its own line
     return _indent_continues(block, line)
+
+
+def _hangs_under_number(first: Line, line: Line) -> bool:
+    """True when `line` starts where the text after the bare number opening `first` starts:
+    the hanging indent of a numbered entry ("6 Mackay J ... World Health" / "Organization,
+    2002." in a reference list), not a paragraph's first-line indent."""
+    if line.vertical or not REFERENCE_NUMBER.match(first.spans[0].text):
+        return False
+    after = [s for s in first.spans[1:] if s.text.strip()]
+    if not after or not after[0].text.lstrip()[0].isalpha():
+        return False  # "0 0.2 0.4" is a chart's axis, not a numbered entry
+    return abs(_start(line) - after[0].bbox.x0) <= INDENT_EM * _em(line)
 
 
 def _same_size(a: Line, b: Line) -> bool:

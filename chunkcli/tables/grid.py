@@ -62,13 +62,16 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
         return []
     grids: list[Grid] = []
     loose: list[Rule] = []
+    box_edges: list[Rule] = []
     for component in _connected_components(rules):
         grid = _grid_of(component)
         if grid is not None:
             grids.append(grid)
         elif all(r.horizontal for r in component):
             loose.extend(component)
-    stacks = _stacks(loose)
+        else:
+            box_edges.extend(r for r in component if r.horizontal)
+    stacks = [_extended_stack(stack, box_edges) for stack in _stacks(loose)]
     in_stacks = {id(r) for stack in stacks for r in stack.rules}
     grids.extend(stacks)
     # Lone rules wait for merge_stacked_grids: a rule over a table's header is part of it.
@@ -231,6 +234,24 @@ def _stacks(horizontals: list[Rule]) -> list[Grid]:
                 inside = tuple(r for r in members if ys[0] - TOUCH_PT <= r.pos <= ys[-1] + TOUCH_PT)
                 stacks.append(Grid(xs, ys, inside, ruled_columns=False))
     return stacks
+
+
+def _extended_stack(stack: Grid, box_edges: Sequence[Rule]) -> Grid:
+    """A stack with the edge of a box (no grid itself) that closes its last band: the table's
+    bottom rule drawn on the top edge of a shaded panel right below it merges with that edge
+    and joins the box, not the loose rules (corpus: Korean card leaflet, "온라인쇼핑몰" row).
+    Only the nearest edge within one ordinary band is taken, so the panel itself stays out."""
+    heights = [b - a for a, b in zip(stack.ys, stack.ys[1:], strict=False)]
+    limit = OUTSIZED_BAND_RATIO * statistics.median(heights)
+    first = stack.rules[0]
+    below = [
+        r for r in box_edges
+        if _same_extent(first, r) and stack.ys[-1] + MIN_CELL_PT <= r.pos <= stack.ys[-1] + limit
+    ]
+    if not below:
+        return stack
+    edge = min(below, key=lambda r: r.pos)
+    return Grid(stack.xs, (*stack.ys, edge.pos), (*stack.rules, edge), ruled_columns=False)
 
 
 def _split_at_outsized_bands(ys: tuple[float, ...]) -> list[tuple[float, ...]]:
