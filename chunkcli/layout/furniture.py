@@ -29,6 +29,8 @@ SAME_HEIGHT_PT = 6.0
 # of at least MIN_REPEATS pages once this share of text pages carries one.
 PAGE_NUMBER_SHARE = 0.5
 
+# A number with this many other texts on its row is a table cell (see _table_cell).
+TABLE_ROW_NEIGHBOURS = 2
 # The same text (not just shape) of at least this many characters in a band is furniture
 # even when its height varies from page to page.
 MIN_IDENTICAL_CHARS = 8
@@ -110,6 +112,8 @@ def _repeated_margin_blocks(pages: list[Page], repeats: int) -> set[tuple[int, i
     by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
         for block in _band_blocks(page):
+            if is_page_number(block.text) and _table_cell(block, page):
+                continue
             by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
             text = "".join(block.text.split())
             if len(text) >= MIN_IDENTICAL_CHARS:
@@ -205,13 +209,25 @@ def _page_number_blocks(pages: list[Page]) -> set[tuple[int, int]]:
     for page in pages:
         band = _band_blocks(page)
         for block in band:
-            if is_page_number(block.text) and (
-                len(pages) >= MIN_REPEATS or _alone_on_row(block, page)
-            ):
+            if not is_page_number(block.text) or _table_cell(block, page):
+                continue
+            if len(pages) >= MIN_REPEATS or _alone_on_row(block, page):
                 found.add((page.number, id(block)))
     if len({number for number, _ in found}) < PAGE_NUMBER_SHARE * len(pages):
         return set()
     return found
+
+
+def _table_cell(block: Block, page: Page) -> bool:
+    """A number with at least TABLE_ROW_NEIGHBOURS other texts on its row is a cell of a
+    table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
+    a running head's page number shares its row with the head's title at most."""
+    beside = sum(
+        1 for other in page.blocks
+        if other is not block and other.kind != BlockKind.TABLE
+        and other.bbox.y_overlap(block.bbox) > 0.5 * min(other.bbox.height, block.bbox.height)
+    )
+    return beside >= TABLE_ROW_NEIGHBOURS
 
 
 def _alone_on_row(block: Block, page: Page) -> bool:
