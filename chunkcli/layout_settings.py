@@ -26,6 +26,10 @@ class FurnitureSettings:
     # A lone page number ("12", "- 12 -", "xii", "12/40") in a band is furniture in any
     # document of at least min_repeats pages once this share of text pages carries one.
     page_number_share: float = 0.5
+    # A number with this many other texts on its row is a table cell, not a page number (a
+    # continued table's "7 | ライター | 52" at the top of a page; a running head's number shares
+    # its row with the head's title at most).
+    table_row_neighbours: int = 2
     # The same text (not just shape) of at least this many characters in a band is furniture
     # even when its height varies from page to page.
     min_identical_chars: int = 8

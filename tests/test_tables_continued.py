@@ -18,9 +18,10 @@ def _markdown(path: Path) -> str:
 
 
 def test_a_table_runs_on_over_two_pages_each_part_under_its_page(tmp_path: Path) -> None:
+    # The numbers of the rows at the top of each page are cells, not page numbers.
     pages = [[*HEADER, *_unruled_rows(118, _annex_rows(0, 4))],
              _unruled_rows(80, _annex_rows(4, 2)),
-             _unruled_rows(200, _annex_rows(6, 1))]  # below the band of running heads
+             _unruled_rows(80, _annex_rows(6, 1))]  # numbers in the top band of every page
     assert _markdown(make_pdf(tmp_path / "t.pdf", pages)) == (
         "<!-- page 1 -->\n\n| 番号 | 品目 | 件数 |\n| --- | --- | --- |\n| 1 | 電気用品 | 10 |\n"
         "| 2 | ガス用品 | 47 |\n| 3 | 石油機器 | 84 |\n| 4 | 乳幼児用ベッド | 31 |\n\n"

@@ -93,6 +93,8 @@ def _repeated_margin_blocks(
     by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
         for block in _band_blocks(page, s):
+            if is_page_number(block.text) and _table_cell(block, page, s):
+                continue
             by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
             text = "".join(block.text.split())
             if len(text) >= s.min_identical_chars:
@@ -220,13 +222,25 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     for page in pages:
         band = _band_blocks(page, s)
         for block in band:
-            if is_page_number(block.text) and (
-                len(pages) >= s.min_repeats or _alone_on_row(block, page)
-            ):
+            if not is_page_number(block.text) or _table_cell(block, page, s):
+                continue
+            if len(pages) >= s.min_repeats or _alone_on_row(block, page):
                 found.add((page.number, id(block)))
     if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
+
+
+def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:
+    """A number with at least table_row_neighbours other texts on its row is a cell of a
+    table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
+    a running head's page number shares its row with the head's title at most."""
+    beside = sum(
+        1 for other in page.blocks
+        if other is not block and other.kind != BlockKind.TABLE
+        and other.bbox.y_overlap(block.bbox) > 0.5 * min(other.bbox.height, block.bbox.height)
+    )
+    return beside >= s.table_row_neighbours
 
 
 def _alone_on_row(block: Block, page: Page) -> bool:
