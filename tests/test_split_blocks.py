@@ -54,6 +54,7 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 @example("<div>\n```\n\n```\n\nplain text line")
 @example("- item\n  ```\n\n```\n\nplain text line")
 @example("<!-->\n```\n\n```\n\nplain text line")
+@example("<pre\x0c\n\nplain text line")  # markdown-it's start condition: <pre and any \s
 @example("# NUL\x00 in a heading")  # markdown-it reads NUL as U+FFFD
 # Groups of paragraph lines and headings read without the parser (simple_lines): a setext
 # underline below a line with a pipe makes a one-column table instead.
