@@ -5,6 +5,7 @@
 Tools, each run over the same files, one file at a time, in its own worker process:
   raw         PyMuPDF `page.get_text("dict")` on every page: the floor any converter pays
   chunkcli    chunkcli.pipeline.convert_pdf
+  chunkcli-no-ocr  the same with OCR off: the layout work that issue 8 bounds at 3x raw
   p4llm       pymupdf4llm.to_markdown, default (layout) mode
   p4llm-legacy pymupdf4llm.to_markdown after pymupdf4llm.use_layout(False)
 
@@ -36,10 +37,11 @@ DEFAULT_DIR = REPO_ROOT / "samples"
 DEFAULT_TIMEOUT_S = 60.0
 # Starting a worker imports its tool (pymupdf4llm loads ONNX models): allow this long.
 WORKER_START_TIMEOUT_S = 120.0
-TOOLS = ("raw", "chunkcli", "p4llm", "p4llm-legacy")
+TOOLS = ("raw", "chunkcli", "chunkcli-no-ocr", "p4llm", "p4llm-legacy")
 TOOL_LABELS = {
     "raw": 'PyMuPDF get_text("dict") (floor)',
     "chunkcli": "chunkcli convert_pdf",
+    "chunkcli-no-ocr": "chunkcli convert_pdf, OCR off (extraction and layout only)",
     "p4llm": "pymupdf4llm to_markdown (layout, default)",
     "p4llm-legacy": "pymupdf4llm to_markdown (use_layout(False))",
 }
@@ -63,6 +65,14 @@ def _load_tool(tool: str) -> object:
         from chunkcli.pipeline import convert_pdf
 
         return lambda path: convert_pdf(path)
+    if tool == "chunkcli-no-ocr":
+        # Issue 8's speed bound compares layout work with raw extraction; OCR time is Tesseract's.
+        from chunkcli.convert_options import ConvertOptions
+        from chunkcli.ocr.options import OcrMode, OcrOptions
+        from chunkcli.pipeline import convert_pdf
+
+        no_ocr = ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER))
+        return lambda path: convert_pdf(path, no_ocr)
     import pymupdf4llm
 
     pymupdf4llm.use_layout(tool == "p4llm")
