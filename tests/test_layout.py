@@ -90,6 +90,23 @@ def test_bullets_beside_their_text_are_not_a_column() -> None:
     assert all(b.kind == BlockKind.LIST_ITEM for b in merged)
 
 
+def test_enumerators_beside_their_text_start_one_item_each() -> None:
+    # Seen on a Japanese slide deck: "①" drawn at x=71, its text at x=107 on the same row; the
+    # "②" line used to continue item ① because a mark alone on its line was no enumerator.
+    texts = ["標準化対象事務に係る根拠法令の施行日", "標準化法に基づく省令の施行日",
+             "標準準拠システムへの適合基準日"]
+    for marks in (["①", "②", "③"], ["1.", "2.", "3."], ["(1)", "(2)", "(3)"]):
+        blocks = []
+        for i, (mark, text) in enumerate(zip(marks, texts, strict=True)):
+            blocks += [block(mark, 50, 100 + i * 14, width=12),
+                       block(text, 72, 100 + i * 14, width=400)]
+        merged = group_paragraphs(order_blocks(tuple(blocks)))
+        assert [b.text.replace("\n", "") for b in merged] == [
+            f"{mark} {text}" for mark, text in zip(marks, texts, strict=True)
+        ]
+        assert [b.kind for b in merged] == [BlockKind.LIST_ITEM] * 3
+
+
 # --- paragraphs -------------------------------------------------------------------------------
 
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:

@@ -21,9 +21,13 @@ from chunkcli.model import Block, BlockKind, Line, Span
 BULLET = re.compile(
     r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219])\s*|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
 )
+# The mark is followed by a space, by non-ASCII text, or by nothing: a mark drawn apart from
+# its text is a line of its own until the text on its row joins it ("①" at x=71, its text at
+# x=107 on ja-rag-20231027_policies_local_governments_outline_02.pdf p. 6: without `$` the
+# "②" line continued item ① and the two items came out as one).
 ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
-    r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|(?=[^\x00-\x7f\d.]))"
+    r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|$|(?=[^\x00-\x7f\d.]))"
 )
 TOC_ENTRY = re.compile(
     r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
