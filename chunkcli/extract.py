@@ -38,6 +38,7 @@ from chunkcli.model import (
 )
 from chunkcli.ocr import OcrMode, OcrOptions
 from chunkcli.source import MUPDF_ERRORS
+from chunkcli.symbols import dingbat_text, is_dingbat_font, without_private_use
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
 from chunkcli.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
@@ -201,6 +202,9 @@ def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> P
         return Page(number, width, height, (), classify_empty_page(page))
     if is_garbage_text("".join(line.text for line in lines)):
         return Page(number, width, height, (), PageStatus.GARBAGE)
+    lines = without_private_use(lines)  # real text: an icon glyph among it shows nothing
+    if not lines:
+        return Page(number, width, height, (), classify_empty_page(page))
     return text_page_of(page, number, lines, find_tables)
 
 
@@ -282,6 +286,8 @@ def _span(raw: dict[str, Any]) -> Span | None:
         return None
     x0, top, x1, bottom = (finite(v) for v in raw["bbox"])
     font = raw.get("font", "")
+    if is_dingbat_font(font):  # a Wingdings bullet is the letter "m"
+        text = dingbat_text(text, font)
     flags = raw.get("flags", 0)
     bold, italic, monospace = font_style(font)
     return Span(

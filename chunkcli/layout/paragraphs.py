@@ -16,10 +16,12 @@ from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHA
 from chunkcli.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
-# Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
+# Bullet glyphs that mark an item even when text follows without a space ("●Purpose"; the
+# second row: Wingdings bullets as chunkcli.symbols translates them),
 # and ASCII marks that need a space after them ("- item", "* item").
 BULLET = re.compile(
-    r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219])\s*|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
+    r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219❍❑❒❖➢◉⬧⧫⬥])\s*"
+    r"|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
 )
 # The mark is followed by a space, by non-ASCII text, or by nothing: a mark drawn apart from
 # its text is a line of its own until the text on its row joins it ("①" at x=71, its text at
