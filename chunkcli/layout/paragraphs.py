@@ -86,6 +86,8 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
         ):
             # A line MuPDF split at a wide gap ("1" ... "Introduction", a run-in heading).
             result[-1] = _extend_last_line(previous, block.lines[0])
+            if _is_bare_enumerator(previous):  # "①" drawn apart from its text: now an item
+                result[-1] = replace(result[-1], kind=BlockKind.LIST_ITEM)
         elif (
             previous is not None
             and block.kind == BlockKind.PARAGRAPH
@@ -93,7 +95,11 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
             and continues(previous, block.lines[0], columns.get(block.column))
         ):
             result[-1] = _append(previous, block)
-        elif block.kind == BlockKind.PARAGRAPH and starts_list_item(block.lines[0].text):
+        elif (
+            block.kind == BlockKind.PARAGRAPH
+            and starts_list_item(block.lines[0].text)
+            and not _is_bare_enumerator(block)
+        ):
             result.append(replace(block, kind=BlockKind.LIST_ITEM))
         else:
             result.append(block)
@@ -183,6 +189,16 @@ def _is_indented(line: Line, column: Column) -> bool:
 
 def starts_list_item(text: str) -> bool:
     return bool(BULLET.match(text) or ENUMERATOR.match(text))
+
+
+def _is_bare_enumerator(block: Block) -> bool:
+    """A paragraph that is only an item number ("①", "(1)"): an item once the text on its row
+    joins it; alone (a number above a 縦書き column, saka1029-kokuji.pdf) it stays a line."""
+    if block.kind != BlockKind.PARAGRAPH or len(block.lines) != 1:
+        return False
+    text = block.lines[0].text.strip()
+    match = ENUMERATOR.match(text)
+    return match is not None and match.end() == len(text)
 
 
 def _extend_last_line(block: Block, line: Line) -> Block:
