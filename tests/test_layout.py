@@ -107,6 +107,18 @@ def test_enumerators_beside_their_text_start_one_item_each() -> None:
         assert [b.kind for b in merged] == [BlockKind.LIST_ITEM] * 3
 
 
+def test_an_item_number_alone_on_its_row_stays_a_line_of_its_own() -> None:
+    # A number above a 縦書き column (saka1029-kokuji.pdf): nothing joins it on its row, and
+    # the sentence before it does not swallow it either ("…すること。①").
+    blocks = (block("常勤の歯科医師が配置され、次のいずれかに該当すること。", 50, 100, width=300),
+              block("①", 50, 114, width=12))
+    merged = group_paragraphs(order_blocks(blocks))
+    assert [(b.kind, b.text) for b in merged] == [
+        (BlockKind.PARAGRAPH, "常勤の歯科医師が配置され、次のいずれかに該当すること。"),
+        (BlockKind.PARAGRAPH, "①"),
+    ]
+
+
 # --- paragraphs -------------------------------------------------------------------------------
 
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
