@@ -121,6 +121,26 @@ def test_an_item_number_alone_on_its_row_stays_a_line_of_its_own() -> None:
 
 # --- paragraphs -------------------------------------------------------------------------------
 
+def vertical_block(text: str, right: float, top: float, size: float = 8.0) -> Block:
+    box = BBox(right - size, top, right, top + len(text) * size)
+    return Block(BlockKind.PARAGRAPH, (Line((Span(text, box, size=size),), box, True),), box, 1)
+
+
+def test_vertical_lines_set_in_tiers_join_within_their_tier() -> None:
+    # A gazette page (pdfminer-kampo.pdf): an upper tier of vertical lines 45 characters tall
+    # and a lower tier 45 tall. Measured against the lower tier's foot every upper line was
+    # short, and each line came out as a paragraph of its own.
+    upper = ["内閣は道路交通法の一部を改正する法律の一部の施行に伴い並びに道路交通法第四条の規定に",
+             "基づきこの政令を制定する道路交通法施行令の一部を次のように改正する第一条中改める。"]
+    lower = [f"第{n}条中の字句を改め同条第五項中の字句を改める規定を置き附則の施行期日を定める。"
+             for n in "二三四五"]
+    blocks = tuple(
+        [vertical_block(text, 500 - 11 * i, 60) for i, text in enumerate(upper)]
+        + [vertical_block(text, 500 - 11 * i, 60 + 48 * 8) for i, text in enumerate(lower)]
+    )
+    grouped = group_paragraphs(blocks)
+    assert [len(b.lines) for b in grouped] == [2, 4]
+
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
     body = [
         block("    An indented first line of text that", 60, 100, width=230),

@@ -59,6 +59,9 @@ SHORT_LINE_EM = 2.0
 INDENT_EM = 0.5
 # A second line may be indented this far past the first (hanging indent of an item).
 HANGING_INDENT_EM = 4.0
+# 縦書き tiers are cut where at most this share of the most lines standing at any height stand
+# (pdfminer-kampo.pdf: 70 lines in the upper tier, 1-2 crossing into the lower one).
+TIER_GAP_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,11 @@ class Column:
     left: float
     right: float
     leading: float
+    # 縦書き set in tiers (段: a gazette's page holds two or more bands of vertical lines, one
+    # above the other, pdfminer-kampo.pdf): each tier's own edges as (top, bottom, edges). Without
+    # them every line of the upper tier ended short of the lower tier's foot, and each line of
+    # a paragraph came out as a paragraph of its own.
+    tiers: tuple[tuple[float, float, Column], ...] = ()
 
 
 def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
@@ -184,7 +192,7 @@ def _cjk_sentence_continues(before: str, after: str) -> bool:
 
 
 def _is_indented(line: Line, column: Column) -> bool:
-    return _start(line) > column.left + INDENT_EM * _em(line)
+    return _start(line) > _edges_at(line, column).left + INDENT_EM * _em(line)
 
 
 def starts_list_item(text: str) -> bool:
@@ -302,7 +310,17 @@ def _same_row(last: Line, line: Line) -> bool:
 
 def _is_short(line: Line, column: Column) -> bool:
     end = line.bbox.bottom if line.vertical else line.bbox.x1
-    return end < column.right - SHORT_LINE_EM * _em(line)
+    return end < _edges_at(line, column).right - SHORT_LINE_EM * _em(line)
+
+
+def _edges_at(line: Line, column: Column) -> Column:
+    """The edges that hold for `line`: its tier's, when vertical text is set in tiers."""
+    if line.vertical and column.tiers:
+        middle = line.bbox.center_y
+        for top, bottom, edges in column.tiers:
+            if top <= middle <= bottom:
+                return edges
+    return column
 
 
 def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
@@ -316,12 +334,44 @@ def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
 
 def _edges(lines: list[Line]) -> Column:
     if lines[0].vertical:
-        tops = sorted(line.bbox.top for line in lines)
-        bottoms = sorted(line.bbox.bottom for line in lines)
-        return Column(_low_quantile(tops), _high_quantile(bottoms), 0.0)
+        tiers = _vertical_tiers(lines)
+        return Column(*_vertical_edges(lines), 0.0, tiers if len(tiers) > 1 else ())
     lefts = sorted(line.bbox.x0 for line in lines)
     rights = sorted(line.bbox.x1 for line in lines)
     return Column(_low_quantile(lefts), _high_quantile(rights), _leading(lines))
+
+
+def _vertical_edges(lines: list[Line]) -> tuple[float, float]:
+    tops = sorted(line.bbox.top for line in lines)
+    bottoms = sorted(line.bbox.bottom for line in lines)
+    return _low_quantile(tops), _high_quantile(bottoms)
+
+
+def _vertical_tiers(lines: list[Line]) -> tuple[tuple[float, float, Column], ...]:
+    """Tiers of vertical lines, with their edges: the bands from top to bottom where many lines
+    stand, cut where few do (a line or two of a table or a heading may cross between tiers)."""
+    events = sorted([(line.bbox.top, 1) for line in lines]
+                    + [(line.bbox.bottom, -1) for line in lines])
+    peak = covered = 0
+    for _, step in events:
+        covered += step
+        peak = max(peak, covered)
+    threshold = max(1, int(TIER_GAP_SHARE * peak))
+    bands: list[tuple[float, float]] = []
+    covered, band_top = 0, None
+    for y, step in events:
+        covered += step
+        if covered > threshold and band_top is None:
+            band_top = y
+        elif covered <= threshold and band_top is not None:
+            bands.append((band_top, y))
+            band_top = None
+    tiers = []
+    for top, bottom in bands:
+        inside = [line for line in lines if top <= line.bbox.center_y <= bottom]
+        if inside:
+            tiers.append((top, bottom, Column(*_vertical_edges(inside), 0.0)))
+    return tuple(tiers)
 
 
 def _low_quantile(values: list[float]) -> float:
