@@ -280,6 +280,33 @@ def test_outline_levels_win_over_sizes() -> None:
     assert heading_lines(md) == ["## Intro", "### Scope"]
 
 
+def title_line(spans: list[tuple[str, bool]], x: float, top: float, size: float = 14.35) -> Block:
+    parts, left = [], x
+    for text, bold in spans:
+        box = BBox(left, top, left + len(text) * size * CHAR_WIDTH, top + size)
+        parts.append(Span(text, box, size=size, bold=bold))
+        left = box.x1
+    ln = Line(tuple(parts), BBox(x, top, left, top + size))
+    return Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1)
+
+
+def test_paper_title_on_two_lines_with_a_stamp_and_a_one_entry_outline_is_one_h1() -> None:
+    # unstructured-copy-protected.pdf: the first title line opens with the name in typewriter
+    # type (not bold), a 20 pt arXiv stamp stands sideways in the margin, and the outline's one
+    # entry is the title while the metadata has none. It came out as "## LayoutParser: A
+    # Unified Toolkit for Deep" with the second line as a paragraph.
+    title = "LayoutParser: A Unified Toolkit for Deep Learning Based Document Image Analysis"
+    body = "Body text that is long enough to be the most common size in the document."
+    stamp = vertical_block("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021", 37, 213, size=20)
+    first = [("LayoutParser", False), (": A Unified Toolkit for Deep", True)]
+    blocks = [title_line(first, 163, 115),
+              title_line([("Learning Based Document Image Analysis", True)], 157, 133),
+              block("1 Introduction", 50, 200, bold=True, size=12)]
+    blocks += [block(body, 50, 220 + 14 * i) for i in range(8)] + [stamp]
+    md = markdown_of([page(blocks)], outline=(OutlineEntry(1, title, 1),))
+    assert heading_lines(md) == [f"# {title}", "## 1 Introduction"]
+
+
 # --- text and render ------------------------------------------------------------------------
 
 def test_join_lines_cases() -> None:

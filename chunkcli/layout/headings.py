@@ -72,7 +72,7 @@ def label_headings(document: Document) -> Document:
         joined = replace(first, blocks=join_title_lines(first.blocks, body))
         document = replace(document, pages=(joined, *document.pages[1:]))
     candidates = _candidates(document, body)
-    levels = _outline_levels(document, candidates) or {}
+    levels = _outline_levels(document, candidates, body) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
     if 1 not in levels.values():
         title = _title(remaining, body) or _bold_opening_line(document, levels)
@@ -134,7 +134,9 @@ def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...
     less than TITLE_LINE_GAP_EM apart and overlapping horizontally. Paragraph grouping keeps
     them apart when the lines are centred far apart or the first one is short and ends in a
     colon or a Japanese letter ("消費生活用製品の" / "安全確保に関するガイドライン")."""
-    sizes = [_block_size(b) for b in blocks if b.kind == BlockKind.PARAGRAPH]
+    # Sideways lines are no title (an arXiv stamp in the margin, 20 pt beside a 14 pt title).
+    sizes = [_block_size(b) for b in blocks
+             if b.kind == BlockKind.PARAGRAPH and not b.lines[0].vertical]
     top = max(sizes, default=0.0)
     if top < body * TITLE_SIZE_RATIO:
         return blocks
@@ -160,7 +162,7 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         or any(line.vertical or _size_class(line.size) != size
                for line in previous.lines + block.lines)
         or len(previous.lines) + len(block.lines) > MAX_HEADING_LINES
-        or previous.lines[-1].bold != block.lines[0].bold
+        or _mostly_bold(previous.lines[-1]) != _mostly_bold(block.lines[0])
     ):
         return False
     gap = block.bbox.top - previous.bbox.bottom
@@ -170,6 +172,17 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         and not previous.text.rstrip().endswith((".", "。"))
         and numbering_pattern(block.text) is None
     )
+
+
+def _mostly_bold(line: Line) -> bool:
+    """Most visible characters bold: a title line that opens with a name set in another face
+    ("LayoutParser" in typewriter type, the rest bold: unstructured-copy-protected.pdf) is
+    still set in the bold of the line below it."""
+    if line.bold:
+        return True
+    visible = [len(span.text) - span.text.count(" ") for span in line.spans]
+    bold = sum(n for n, span in zip(visible, line.spans, strict=True) if span.bold)
+    return 2 * bold > sum(visible)
 
 
 def _without_cover_lines(
@@ -348,31 +361,44 @@ def _by_family_rank(patterns: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 def _outline_levels(
-    document: Document, candidates: list[_Candidate]
+    document: Document, candidates: list[_Candidate], body: float
 ) -> dict[tuple[int, int], int] | None:
     outline = [e for e in document.outline if e.page > 0]
     if not outline:
         return None
     page_index = {page.number: i for i, page in enumerate(document.pages)}
-    matched: dict[tuple[int, int], int] = {}
-    shift = _outline_shift(outline, document.metadata_title)
+    found: dict[tuple[int, int], OutlineEntry] = {}
     for entry in outline:
         index = page_index.get(entry.page)
         if index is None:
             continue
         key = _find_outline_block(document.pages[index], index, entry)
         if key is not None:
-            matched[key] = min(MAX_LEVEL, max(1, entry.level + shift))
-    if len(matched) < OUTLINE_MATCH_SHARE * len(outline):
+            found[key] = entry
+    if len(found) < OUTLINE_MATCH_SHARE * len(outline):
         return None
-    return matched
+    shift = _outline_shift(outline, document.metadata_title, found, candidates, body)
+    return {key: min(MAX_LEVEL, max(1, e.level + shift)) for key, e in found.items()}
 
 
-def _outline_shift(outline: list[OutlineEntry], title: str) -> int:
-    """Outline level 1 is the title when its one entry is the document title, else chapters."""
+def _outline_shift(
+    outline: list[OutlineEntry],
+    title: str,
+    found: dict[tuple[int, int], OutlineEntry],
+    candidates: list[_Candidate],
+    body: float,
+) -> int:
+    """Outline level 1 is the title when its one entry is the document title, else chapters.
+    The title: the metadata's, or printed on the first page in title type (a paper whose
+    outline is its title with no metadata title: unstructured-copy-protected.pdf)."""
     top = [e for e in outline if e.level == 1]
-    is_title = len(top) == 1 and bool(title) and _normal(top[0].title) == _normal(title)
-    return 0 if is_title else 1
+    if len(top) != 1:
+        return 1
+    if title and _normal(top[0].title) == _normal(title):
+        return 0
+    title_type = {(c.page_index, c.block_index) for c in candidates
+                  if c.page_index == 0 and c.size >= body * TITLE_SIZE_RATIO}
+    return 0 if any(e is top[0] and key in title_type for key, e in found.items()) else 1
 
 
 def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:
