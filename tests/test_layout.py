@@ -307,6 +307,16 @@ def test_paper_title_on_two_lines_with_a_stamp_and_a_one_entry_outline_is_one_h1
     assert heading_lines(md) == [f"# {title}", "## 1 Introduction"]
 
 
+def test_a_contents_heading_is_never_the_title() -> None:
+    # olmocr-earnings.pdf: an EDGAR page opens with a bold "Table of Contents" link.
+    body = "Body text that is long enough to be the most common size in the document."
+    for opening, size in (("Table of Contents", 10.0), ("目 次", 18.0), ("Contents", 18.0)):
+        blocks = [block(opening, 50, 60, bold=True, size=size)]
+        blocks += [block(body, 50, 100 + 14 * i) for i in range(6)]
+        md = markdown_of([page(blocks)])
+        assert [h for h in heading_lines(md) if h.startswith("# ")] == [], opening
+
+
 # --- text and render ------------------------------------------------------------------------
 
 def test_join_lines_cases() -> None:

@@ -43,6 +43,10 @@ NOT_A_HEADING = re.compile(
     r"\s*(?:改訂|改定|版|発行)?\s*$)",
     re.IGNORECASE,
 )
+# A contents list's heading names the list, never the document (an EDGAR filing's pages open
+# with a "Table of Contents" link: olmocr-earnings.pdf had it as its title).
+NOT_A_TITLE = re.compile(
+    r"^\s*(?:table\s+of\s+contents|contents|目\s*次|목\s*차|차\s*례)\s*$", re.IGNORECASE)
 # A heading names something: it holds at least this many letters ("-2.85% -3.57%", "1" do not).
 MIN_HEADING_LETTERS = 2
 # A cover page (the title's page) carries at most this many characters of body-size text;
@@ -307,7 +311,8 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
 
 
 def _title(candidates: list[_Candidate], body: float) -> _Candidate | None:
-    first_page = [c for c in candidates if c.page_index == 0 and c.pattern is None]
+    first_page = [c for c in candidates
+                  if c.page_index == 0 and c.pattern is None and not NOT_A_TITLE.match(c.text)]
     if not first_page:
         return None
     biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
@@ -333,6 +338,7 @@ def _bold_opening_line(
         or len(text) > MAX_HEADING_CHARS
         or text.endswith(tuple(".。,、:;"))
         or numbering_pattern(text) is not None
+        or NOT_A_TITLE.match(text)
     ):
         return None
     return _Candidate(0, 0, text, first.lines[0].size, None)
