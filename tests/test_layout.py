@@ -317,6 +317,39 @@ def test_a_contents_heading_is_never_the_title() -> None:
         assert [h for h in heading_lines(md) if h.startswith("# ")] == [], opening
 
 
+def test_a_cover_title_of_four_lines_is_one_h1() -> None:
+    # pymupdf-test-3820.pdf: four lines of 25 pt on the cover; three were the most a heading
+    # could take, and the document had no title.
+    lines = ["TREATMENT OF ADOLESCENTS AND", "CHILDREN WITH CHRONIC HCV INFECTION,",
+             "AND HCV SIMPLIFIED SERVICE DELIVERY", "AND DIAGNOSTICS"]
+    cover = [block(text, 36, 153 + 30 * i, size=25, bold=True) for i, text in enumerate(lines)]
+    body = "Body text that is long enough to be the most common size in the document."
+    inside = [block(body, 50, 60 + 14 * i) for i in range(12)]
+    md = markdown_of([page(cover), page(inside, 2)])
+    assert heading_lines(md) == ["# " + " ".join(lines)]
+
+
+def test_contents_entries_with_tab_leaders_stay_one_line_each() -> None:
+    # pymupdf-test-3820.pdf p. 4: "ACKNOWLEDGEMENTS\t" and its page number "vi" are two spans
+    # on a row, the number far right; the entries ran together into one paragraph, and "vi"
+    # (in the top band) was taken for the page's number although "iii" stands above it.
+    entries = [("ACKNOWLEDGEMENTS\t", "vi"), ("ABBREVIATIONS\t", "x"), ("GLOSSARY \t", "xii"),
+               ("1.1 Objectives and scope\t", "1"), ("1.2 Related guidelines\t", "1")]
+    blocks = [block("iii", 438, 7, size=8), block("CONTENTS", 36, 48, size=20, bold=True)]
+    for i, (entry, number) in enumerate(entries):
+        blocks += [block(entry, 36, 86 + 16 * i, width=150),
+                   block(number, 416 - 3 * len(number), 86 + 16 * i, width=3 * len(number))]
+    body = "Body text that is long enough to be the most common size in the document."
+    blocks += [block(body, 36, 300 + 14 * i) for i in range(8)]
+    # Enough pages that page numbers count without standing alone on their row.
+    later = [page([block(number, 438, 7, size=8)] + [block(body, 36, 300 + 14 * i)
+                                                    for i in range(8)], n)
+             for n, number in ((2, "iv"), (3, "v"), (4, "vi"))]
+    paragraphs = [p.strip() for p in markdown_of([page(blocks), *later]).split("\n\n")]
+    for entry, number in entries:
+        assert f"{entry.strip()} {number}" in paragraphs
+
+
 # --- text and render ------------------------------------------------------------------------
 
 def test_join_lines_cases() -> None:

@@ -220,15 +220,35 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     alone on their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        band = _band_blocks(page, s)
-        for block in band:
-            if not is_page_number(block.text) or _table_cell(block, page, s):
-                continue
-            if len(pages) >= s.min_repeats or _alone_on_row(block, page):
+        numbers = [b for b in _band_blocks(page, s)
+                   if is_page_number(b.text) and not _table_cell(b, page, s)]
+        outermost = {id(b) for b in _outermost(numbers, page)}
+        for block in numbers:
+            alone = _alone_on_row(block, page)
+            if (alone or id(block) in outermost) and (len(pages) >= s.min_repeats or alone):
                 found.add((page.number, id(block)))
     if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
+
+
+def _outermost(numbers: list[Block], page: Page) -> list[Block]:
+    """Of the numbers in one band, those on the row nearest the page's edge: a page has one page
+    number per band (two on a spread, side by side); a number further in that shares its row
+    with text is content (the page numbers of a contents list that starts high on its page,
+    pymupdf-test-3820.pdf p. 4). One alone on its row stays a page number wherever it stands
+    in the band (a journal's "199" above an archive's own "1": olmocr-hf_ff518…_pg2.pdf)."""
+    middle = page.height / 2
+    top = [b for b in numbers if b.bbox.center_y < middle]
+    bottom = [b for b in numbers if b.bbox.center_y >= middle]
+    kept = []
+    if top:
+        edge = min(b.bbox.top for b in top)
+        kept += [b for b in top if b.bbox.top <= edge + b.bbox.height]
+    if bottom:
+        edge = max(b.bbox.bottom for b in bottom)
+        kept += [b for b in bottom if b.bbox.bottom >= edge - b.bbox.height]
+    return kept
 
 
 def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:

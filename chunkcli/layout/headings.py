@@ -18,6 +18,9 @@ from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry,
 
 # A heading is short: at most this many lines and characters.
 MAX_HEADING_LINES = 3
+# A cover's title in large type may take more lines (pymupdf-test-3820.pdf: four lines of 25 pt
+# on a 453 pt wide page, 113 characters).
+MAX_TITLE_LINES = 5
 MAX_HEADING_CHARS = 120
 # Larger than body text by this much (points and ratio) reads as a heading.
 HEADING_SIZE_DELTA_PT = 1.0
@@ -165,7 +168,7 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         or block.kind != BlockKind.PARAGRAPH
         or any(line.vertical or _size_class(line.size) != size
                for line in previous.lines + block.lines)
-        or len(previous.lines) + len(block.lines) > MAX_HEADING_LINES
+        or len(previous.lines) + len(block.lines) > MAX_TITLE_LINES
         or _mostly_bold(previous.lines[-1]) != _mostly_bold(block.lines[0])
     ):
         return False
@@ -291,9 +294,11 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text):
         return None
-    if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
-        return None
     size = max(line.size for line in block.lines)
+    cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
+    most_lines = MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES
+    if not text or len(block.lines) > most_lines or len(text) > MAX_HEADING_CHARS:
+        return None
     pattern = numbering_pattern(text)
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
     bold = all(line.bold for line in block.lines)

@@ -31,8 +31,10 @@ ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|$|(?=[^\x00-\x7f\d.]))"
 )
+# A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
+# pymupdf-test-3820.pdf's contents kept "ACKNOWLEDGEMENTS\t" and "vi" as two spans on a row).
 TOC_ENTRY = re.compile(
-    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
+    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,}|\t)\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
 # A span that is only an entry number ("6", "[6]", "6."), drawn apart from the entry's text
