@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conftest import heading_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -348,6 +350,23 @@ def test_contents_entries_with_tab_leaders_stay_one_line_each() -> None:
     paragraphs = [p.strip() for p in markdown_of([page(blocks), *later]).split("\n\n")]
     for entry, number in entries:
         assert f"{entry.strip()} {number}" in paragraphs
+
+
+def test_a_centred_title_a_little_larger_than_the_text_is_the_title() -> None:
+    # odl-2125318…hwp.pdf: a Korean bill's title, two centred lines of 15.9 pt over 14 pt text,
+    # came out as two H2 and no title (a title needed 1.3 times the body size).
+    body = "현행법은 기후위기 대응을 위해 국가 탄소중립 녹색성장 기본계획을 수립하도록 규정함."
+    text = [block(body, 71, 386 + 32 * i, size=14) for i in range(10)]
+
+    def title(x_of: Callable[[float], float]) -> list[Block]:
+        lines = [("기후위기 대응을 위한 기본법", 79.0), ("일부개정법률안", 105.0)]
+        return [block(t, x_of(len(t) * 15.9), top, size=15.9, width=len(t) * 15.9)
+                for t, top in lines]
+
+    centred = markdown_of([page(title(lambda width: (595 - width) / 2) + text)])
+    assert heading_lines(centred) == ["# 기후위기 대응을 위한 기본법 일부개정법률안"]
+    flush_left = markdown_of([page(title(lambda width: 71.0) + text)])
+    assert [h for h in heading_lines(flush_left) if h.startswith("# ")] == []
 
 
 # --- text and render ------------------------------------------------------------------------

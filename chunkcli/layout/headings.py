@@ -27,6 +27,8 @@ HEADING_SIZE_DELTA_PT = 1.0
 HEADING_SIZE_RATIO = 1.1
 # The title is on the first page, at least this much larger than body text.
 TITLE_SIZE_RATIO = 1.3
+# A block is centred when its middle lies within this share of the page width of the page's.
+CENTRED_SHARE = 0.05
 # The lines of one title are set less than this many font sizes apart (line spacing up to 1.8;
 # the generated and corpus covers use 1.2-1.5), overlapping by at most this much.
 TITLE_LINE_GAP_EM = 0.8
@@ -76,13 +78,13 @@ def label_headings(document: Document) -> Document:
     body = body_font_size(document)
     if document.pages:
         first = document.pages[0]
-        joined = replace(first, blocks=join_title_lines(first.blocks, body))
+        joined = replace(first, blocks=join_title_lines(first.blocks, body, first.width))
         document = replace(document, pages=(joined, *document.pages[1:]))
     candidates = _candidates(document, body)
     levels = _outline_levels(document, candidates, body) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
     if 1 not in levels.values():
-        title = _title(remaining, body) or _bold_opening_line(document, levels)
+        title = _title(remaining, body, document) or _bold_opening_line(document, levels)
         if title is not None:
             levels[(title.page_index, title.block_index)] = 1
             remaining = [c for c in remaining if (c.page_index, c.block_index) != (
@@ -135,17 +137,19 @@ def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     )
 
 
-def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...]:
+def join_title_lines(
+    blocks: tuple[Block, ...], body: float, page_width: float = 0.0
+) -> tuple[Block, ...]:
     """The first page's blocks with a title set on several lines as one block: consecutive
     lines in the page's largest type (at least TITLE_SIZE_RATIO times the body text), stacked
     less than TITLE_LINE_GAP_EM apart and overlapping horizontally. Paragraph grouping keeps
     them apart when the lines are centred far apart or the first one is short and ends in a
     colon or a Japanese letter ("消費生活用製品の" / "安全確保に関するガイドライン")."""
     # Sideways lines are no title (an arXiv stamp in the margin, 20 pt beside a 14 pt title).
-    sizes = [_block_size(b) for b in blocks
-             if b.kind == BlockKind.PARAGRAPH and not b.lines[0].vertical]
-    top = max(sizes, default=0.0)
-    if top < body * TITLE_SIZE_RATIO:
+    upright = [b for b in blocks if b.kind == BlockKind.PARAGRAPH and not b.lines[0].vertical]
+    top = max((_block_size(b) for b in upright), default=0.0)
+    in_top_type = [b for b in upright if _block_size(b) == top]
+    if not _title_type(top, body, in_top_type, page_width):
         return blocks
     result: list[Block] = []
     for block in blocks:
@@ -156,6 +160,17 @@ def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...
         else:
             result.append(block)
     return tuple(result)
+
+
+def _title_type(size: float, body: float, blocks: list[Block], page_width: float) -> bool:
+    """Text in `size` can be a title: TITLE_SIZE_RATIO times the body, or a heading's size when
+    every block in it is centred on the page (a Korean bill's 15.9 pt title over 14 pt text,
+    odl-2125318…hwp.pdf: a centred title needs no more than that to stand out)."""
+    if size >= body * TITLE_SIZE_RATIO:
+        return True
+    heading_size = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
+    return heading_size and page_width > 0 and bool(blocks) and all(
+        abs(b.bbox.center_x - page_width / 2) <= CENTRED_SHARE * page_width for b in blocks)
 
 
 def _block_size(block: Block) -> float:
@@ -315,14 +330,17 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     return _Candidate(page_index, block_index, text, size, pattern)
 
 
-def _title(candidates: list[_Candidate], body: float) -> _Candidate | None:
+def _title(candidates: list[_Candidate], body: float, document: Document) -> _Candidate | None:
     first_page = [c for c in candidates
                   if c.page_index == 0 and c.pattern is None and not NOT_A_TITLE.match(c.text)]
     if not first_page:
         return None
     biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
     largest_anywhere = max(c.size for c in candidates)
-    if biggest.size >= body * TITLE_SIZE_RATIO and biggest.size >= largest_anywhere:
+    page = document.pages[0]
+    in_its_type = [page.blocks[c.block_index] for c in first_page if c.size == biggest.size]
+    if _title_type(biggest.size, body, in_its_type, page.width) and (
+            biggest.size >= largest_anywhere):
         return biggest
     return None
 
