@@ -79,3 +79,27 @@ def test_longest_within_finds_the_last_cut_that_fits_from_any_guess() -> None:
 
             assert longest_within(fits, 0, 100, guess) == max(answer, 1)
             assert len(probes) <= 16
+
+
+def test_a_paragraph_megabytes_long_in_one_pre_split_piece_is_never_encoded_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoding = load_encoding("cl100k_base")
+    longest: list[int] = [0]
+    for name in ("encode_ordinary", "encode_to_numpy"):
+        real = getattr(encoding, name)
+
+        def spy(text: str, *args: object, real: object = real, **kwargs: object) -> object:
+            longest[0] = max(longest[0], len(text))
+            return real(text, *args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(encoding, name, spy)
+    # A run of newlines is one piece of tiktoken's pre-split (and so is a run of letters).
+    markdown = "# Title\n\nSome text.\n" + "\n" * 300_000 + "More text.\n" + "x" * 300_000
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=100))
+    count = load_encoding("cl100k_base").encode_ordinary
+    assert all(c.tokens == len(count(c.text)) <= 100 for c in chunks)
+    assert [c.body for c in chunks[:2]] == ["# Title\n\nSome text.", "More text."]
+    assert "".join(c.body for c in chunks[2:]) == "x" * 300_000
+    # The windows of x are counted in trial cuts of at most 100 * 32 characters.
+    assert longest[0] <= 100 * 32

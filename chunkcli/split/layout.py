@@ -10,7 +10,7 @@ from itertools import accumulate
 
 from chunkcli.split.counting import longest_token_bytes
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.scan import Piece, PieceKind
+from chunkcli.split.scan import BOUNDABLE, Piece, PieceKind
 from chunkcli.tokens import TokenCounter
 
 TITLE = -1  # the path element that stands for the document title
@@ -36,6 +36,8 @@ class Layout:
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
     max_token_bytes: int | None  # the longest token of the counter in bytes, when known
+    # Pieces whose count may be a lower bound (over the limit: scan.BOUNDABLE), ascending.
+    bounded: tuple[int, ...] = ()
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
     # The same path line under another path (sibling headings of one name): counted once.
     named_prefix_cache: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
@@ -103,6 +105,13 @@ class Layout:
     def checked_count(self, summed: int, text: Callable[[], str]) -> int:
         """The exact count of `text()`: `summed` when sums are exact, else a recount."""
         return summed if self.sums_exact else self.count_tokens(text())
+
+    def exact_sum(self, lo: int, hi: int) -> bool:
+        """Whether the summed count of pieces[lo:hi] is exact: no piece in it has a lower
+        bound for its count. (The planner never puts such a piece whole into a plan: it is
+        over the limit and cut into windows; a plan that did would be recounted.)"""
+        k = bisect.bisect_left(self.bounded, lo)
+        return k == len(self.bounded) or self.bounded[k] >= hi
 
     def content_count(self, lo: int, hi: int) -> int:
         """How many of pieces[lo:hi] are content (not headings, not page markers)."""
@@ -181,9 +190,14 @@ def make_layout(
     names[TITLE] = title_text
     cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
     content = tuple(accumulate((p.is_content for p in pieces), initial=0))
+    limit = options.max_tokens
+    bounded = tuple(
+        i for i, p in enumerate(pieces) if p.tokens > limit and p.kind in BOUNDABLE
+    ) if sums_exact else ()
     return Layout(
         markdown, pieces, paths, names, cumulative, content, headings,
         count_tokens, options, sums_exact,
         # With sums exact the counter is the offline encoding, whose vocabulary is known.
         longest_token_bytes(options.encoding) if sums_exact else None,
+        bounded,
     )

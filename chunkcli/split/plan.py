@@ -219,7 +219,10 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
         prefix, prefix_tokens = _captioned(layout, prefix, prefix_tokens, table)
     start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
     summed = prefix_tokens + layout.tokens(lo, hi)
-    tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    if layout.exact_sum(lo, hi):
+        tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    else:
+        tokens = layout.count_tokens(prefix + layout.markdown[start:end])
     return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
 
 

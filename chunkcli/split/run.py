@@ -45,7 +45,7 @@ def split_markdown(
     count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
     sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
     count_spans = (
-        counter_from_whole_text(markdown, options.encoding)
+        counter_from_whole_text(markdown, options.encoding, over=options.max_tokens)
         if sums_exact
         else counter_per_span(markdown, count)
     )

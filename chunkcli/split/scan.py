@@ -25,6 +25,9 @@ __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown
 
 NEWLINE, CARRIAGE_RETURN = ord("\n"), ord("\r")
 LineStarts: TypeAlias = "array[int]"  # of "q": offsets, read as Python ints
+# Pieces whose count is only compared with the limit: one over it is cut into windows, never
+# put whole in a chunk, so a count known to be over it may be a lower bound (counting.py).
+BOUNDABLE = frozenset({PieceKind.TEXT, PieceKind.HEADING})
 
 
 class Row(NamedTuple):
@@ -91,13 +94,17 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
     bounds: list[int] = []  # where each span starts; a table adds one span per row
+    boundable: list[bool] = []  # the span may get a lower bound when surely over the limit
     for block, start, end in zip(blocks, starts, ends, strict=True):
         if block.kind is PieceKind.TABLE:
-            bounds += _row_starts(block, end, line_starts)
+            row_starts = _row_starts(block, end, line_starts)
+            bounds += row_starts
+            boundable += [False] * len(row_starts)
         else:
             bounds.append(start)
+            boundable.append(block.kind in BOUNDABLE)
     spans = list(zip(bounds, [*bounds[1:], len(markdown)], strict=False))
-    counts = count_spans([*bounds, len(markdown)]) if bounds else []
+    counts = count_spans([*bounds, len(markdown)], boundable) if bounds else []
     pieces: list[Piece] = []
     span = 0  # the first span of the block
     for block, start, end in zip(blocks, starts, ends, strict=True):
