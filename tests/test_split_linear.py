@@ -103,3 +103,26 @@ def test_a_paragraph_megabytes_long_in_one_pre_split_piece_is_never_encoded_whol
     assert "".join(c.body for c in chunks[2:]) == "x" * 300_000
     # The windows of x are counted in trial cuts of at most 100 * 32 characters.
     assert longest[0] <= 100 * 32
+
+
+@pytest.mark.parametrize("before", ["", "# Title\n\n", "abc\n", "# T\n\n## Part\n\n"])
+def test_windows_of_one_unit_each_are_not_recounted(
+    monkeypatch: pytest.MonkeyPatch, before: str
+) -> None:
+    encoding = load_encoding("cl100k_base")
+    real = encoding.encode_ordinary
+    calls = 0
+
+    def spy(text: str) -> list[int]:
+        nonlocal calls
+        calls += 1
+        return real(text)
+
+    monkeypatch.setattr(encoding, "encode_ordinary", spy)
+    markdown = before + "x" * 50_000  # one word: every window is one unit of characters
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=64))
+    assert all(c.tokens == len(real(c.text)) <= 64 for c in chunks)
+    assert sum(c.body.count("x") for c in chunks) == 50_000
+    # About two trial cuts per unit; the unit's count and the window's are not taken again
+    # (four counts a window before).
+    assert calls <= 2.5 * len(chunks)
