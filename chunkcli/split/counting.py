@@ -62,15 +62,18 @@ def counter_from_whole_text(
     def count_spans(bounds: Sequence[int], boundable: Sequence[bool] = ()) -> list[int]:
         byte_bounds = _byte_offsets(markdown, bounds)
         bounded = _lower_bounds(byte_bounds, boundable, over, encoding_name)
-        counts = list(bounded)
-        # Stretches of spans between the bounded ones (usually one: the whole text).
-        first = 0
-        for end in [*(i for i, bound in enumerate(bounded) if bound), len(counts)]:
+        if not bounded:
+            return _stretch_counts(markdown, bounds, byte_bounds, encoding_name, per_span)
+        counts: list[int] = []
+        first = 0  # stretches of spans between the bounded ones
+        for end in [*bounded, len(bounds) - 1]:
             if end > first:
-                counts[first:end] = _stretch_counts(
+                counts += _stretch_counts(
                     markdown, bounds[first : end + 1], byte_bounds[first : end + 1],
                     encoding_name, per_span,
                 )
+            if end in bounded:
+                counts.append(bounded[end])
             first = end + 1
         return counts
 
@@ -79,18 +82,21 @@ def counter_from_whole_text(
 
 def _lower_bounds(
     byte_bounds: Sequence[int], boundable: Sequence[bool], over: int | None, encoding_name: str
-) -> list[int]:
-    """For each span: 0, or when it is boundable and has more bytes than `over` times the
-    longest token, its bytes / longest token rounded up (a count it cannot be below)."""
-    bounds = [0] * (len(byte_bounds) - 1)
+) -> dict[int, int]:
+    """span -> its bytes / the longest token rounded up (a count it cannot be below), for the
+    boundable spans with more bytes than `over` times the longest token; in span order."""
     if over is None or not any(boundable):
-        return bounds
+        return {}
     longest = longest_token_bytes(encoding_name)
-    for i, flag in enumerate(boundable):
-        size = byte_bounds[i + 1] - byte_bounds[i]
-        if flag and size > over * longest:
-            bounds[i] = -(-size // longest)
-    return bounds
+    threshold = over * longest
+    if byte_bounds[-1] - byte_bounds[0] <= threshold:
+        return {}
+    sizes = [hi - lo for lo, hi in zip(byte_bounds, byte_bounds[1:], strict=False)]
+    return {
+        i: -(-size // longest)
+        for i, (size, flag) in enumerate(zip(sizes, boundable, strict=False))
+        if size > threshold and flag
+    }
 
 
 def _stretch_counts(
@@ -108,7 +114,8 @@ def _stretch_counts(
     token_ends = _token_ends(stretch, encoding_name)
     if token_ends is None:
         return per_span(bounds)
-    local = [bound - byte_bounds[0] for bound in byte_bounds]
+    first = byte_bounds[0]
+    local = [bound - first for bound in byte_bounds] if first else byte_bounds
     return _cut_counts(bounds, local, token_ends, per_span)
 
 
@@ -176,11 +183,11 @@ def _cut_counts(
     return counts
 
 
-def _byte_offsets(markdown: str, bounds: Sequence[int]) -> list[int]:
+def _byte_offsets(markdown: str, bounds: Sequence[int]) -> Sequence[int]:
     """The UTF-8 byte offset of each character offset in `bounds` (ascending; a lone surrogate
     takes 3 bytes, as the replacement character tiktoken encodes in its place)."""
     if markdown.isascii():
-        return list(bounds)
+        return bounds
     offsets = []
     position, total = 0, 0
     for bound in bounds:

@@ -86,6 +86,8 @@ def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, 
     pieces = layout.pieces
     if lo >= hi:
         return []
+    if not layout.has_content(lo, hi):
+        return [(lo, hi)]  # (no cut: a range of headings only is one range at every level)
     bounds = [lo]
     bounds += [k for k in layout.headings_between(lo + 1, hi) if pieces[k].level <= level]
     bounds.append(hi)
