@@ -8,10 +8,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from chunkcli.split import counting
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.scan import line_start_offsets
-from chunkcli.tokens import tiktoken_counter
+from chunkcli.tokens import load_encoding, tiktoken_counter
 
 # Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
 # numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
@@ -79,17 +78,36 @@ def test_boundable_spans_over_the_limit_get_a_lower_bound_the_rest_exact_counts(
 
 
 def test_a_long_boundable_span_is_never_encoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoding = load_encoding("cl100k_base")
     encoded: list[int] = []
-    real = counting._token_ends
+    for name in ("encode_ordinary", "encode_to_numpy"):
+        real = getattr(encoding, name)
 
-    def token_ends(text: str, encoding_name: str) -> object:
-        encoded.append(len(text))
-        return real(text, encoding_name)
+        def spy(text: str, *args: object, real: object = real, **kwargs: object) -> object:
+            encoded.append(len(text))
+            return real(text, *args, **kwargs)  # type: ignore[operator]
 
-    monkeypatch.setattr(counting, "_token_ends", token_ends)
+        monkeypatch.setattr(encoding, name, spy)
     text = "Some text.\n" + "\n" * 200_000 + "# Heading\n\n" + "x" * 150_000 + "\nEnd.\n"
     bounds = [0, 200_011, 200_022, 350_023, len(text)]
     counts = counter_from_whole_text(text, "cl100k_base", over=800)(bounds, [True] * 4)
     exact_heading = tiktoken_counter("cl100k_base")("# Heading\n\n")
     assert counts == [-(-200_011 // 128), exact_heading, -(-150_001 // 128), 2]
     assert encoded == [11, 5]  # the heading, then the last line: stretches between the bounds
+
+
+def test_tiny_spans_are_counted_once_per_distinct_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoding = load_encoding("cl100k_base")
+    real = encoding.encode_ordinary
+    encoded: list[str] = []
+
+    def spy(text: str) -> list[int]:
+        encoded.append(text)
+        return real(text)
+
+    monkeypatch.setattr(encoding, "encode_ordinary", spy)
+    text = "# h\n" * 1000 + "|\n" * 1000 + "# h\n\n" * 10
+    bounds = [*range(0, 4000, 4), *range(4000, 6000, 2), *range(6000, 6050, 5), len(text)]
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
+    assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact
+    assert encoded == ["# h\n", "|\n", "# h\n\n"]

@@ -126,3 +126,23 @@ def test_windows_of_one_unit_each_are_not_recounted(
     # About two trial cuts per unit; the unit's count and the window's are not taken again
     # (four counts a window before).
     assert calls <= 2.5 * len(chunks)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_split_pauses_the_cyclic_collector_and_restores_its_state(enabled: bool) -> None:
+    import gc
+
+    seen: list[bool] = []
+
+    def count(text: str) -> int:
+        seen.append(gc.isenabled())
+        return len(text)
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        split_markdown("# T\n\ntext\n", count_tokens=count)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)

@@ -4,9 +4,11 @@ heading paths, and the retrieval prefix of a path (counted once per distinct pat
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import TypeAlias
 
 from chunkcli.split.counting import longest_token_bytes
 from chunkcli.split.options import SplitOptions
@@ -21,6 +23,10 @@ PATH_SEPARATOR = " › "
 ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
+Ints: TypeAlias = "array[int]"  # of "q"
+# Paths whose prefix is remembered by path (past that, by their names only): every heading
+# has a path of its own, and a document of 500,000 headings kept an entry for each.
+PREFIX_CACHE_PATHS = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +35,9 @@ class Layout:
     pieces: tuple[Piece, ...]
     paths: tuple[Path, ...]  # the heading path of every piece (a heading is inside itself)
     names: dict[int, str]  # path element -> heading text
-    cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
-    content_cumulative: tuple[int, ...]  # content_cumulative[i] = content pieces in pieces[:i]
+    # Machine integers (a tuple of ints took 36 bytes a piece; 500,000 headings fit in 2 MB):
+    cumulative: Ints  # cumulative[i] = tokens of pieces[:i]
+    content_cumulative: Ints  # content_cumulative[i] = content pieces in pieces[:i]
     heading_indices: tuple[int, ...]  # the indices of the HEADING pieces, ascending
     count_tokens: TokenCounter
     options: SplitOptions
@@ -72,7 +79,8 @@ class Layout:
             cached = self.named_prefix_cache.get(names)
             if cached is None:
                 cached = self.named_prefix_cache[names] = self._fitted_prefix(list(names))
-            self.prefix_cache[path] = cached
+            if len(self.prefix_cache) < PREFIX_CACHE_PATHS:
+                self.prefix_cache[path] = cached
         return cached
 
     def _fitted_prefix(self, names: list[str]) -> tuple[str, int]:
@@ -188,8 +196,8 @@ def make_layout(
     headings = tuple(i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING)
     names = {i: pieces[i].heading for i in headings}
     names[TITLE] = title_text
-    cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
-    content = tuple(accumulate((p.is_content for p in pieces), initial=0))
+    cumulative = array("q", accumulate((p.tokens for p in pieces), initial=0))
+    content = array("q", accumulate((p.is_content for p in pieces), initial=0))
     limit = options.max_tokens
     bounded = tuple(
         i for i, p in enumerate(pieces) if p.tokens > limit and p.kind in BOUNDABLE
