@@ -369,6 +369,18 @@ def test_a_centred_title_a_little_larger_than_the_text_is_the_title() -> None:
     assert [h for h in heading_lines(flush_left) if h.startswith("# ")] == []
 
 
+def test_cover_title_lines_set_two_lines_apart_are_one_title() -> None:
+    # 000040369.pdf of the retrieval set: three centred lines of 28 pt, 54 pt apart (line
+    # spacing 1.93); at most 0.8 em of space between them had been allowed.
+    lines = ["自動車リユース部品", "利用マニュアル", "（文書版）"]
+    cover = [block(t, (595 - 28 * len(t)) / 2, 382 + 54 * i, size=28, width=28 * len(t))
+             for i, t in enumerate(lines)]
+    body = "本マニュアルは、自動車リユース部品の利用を促進するために作成したものである。"
+    inside = [block(body, 50, 60 + 16 * i, size=10.5) for i in range(12)]
+    md = markdown_of([page(cover), page(inside, 2)])
+    assert heading_lines(md) == ["# 自動車リユース部品利用マニュアル（文書版）"]
+
+
 # --- text and render ------------------------------------------------------------------------
 
 def test_join_lines_cases() -> None:
