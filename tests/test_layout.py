@@ -678,3 +678,23 @@ def test_a_body_line_beside_a_stamp_in_the_next_column_stays() -> None:
     body = block("The right column's text starts here and goes on.", 160, 100, size=10)
     stripped = strip_running_headers((page([stamp, body]),))[0]
     assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]
+
+
+def test_stacked_letters_in_a_side_margin_are_one_vertical_label() -> None:
+    # 230829_main.pdf of the retrieval set: thumb-index tabs down the right edge, one glyph per
+    # line ("概", "要", "・", "主", ... and "本", "文"), had been joined to the body lines beside
+    # them ("ていく。 要") and into the headings ("## 要 Ⅰ．経済や…").
+    def glyph(char: str, x: float, top: float) -> Line:
+        box = BBox(x, top, x + 12, top + 15)
+        return Line((Span(char, box, size=10.5),), box)
+
+    body = [line(f"本文の{i}行目は事業者支援の取組を記述する。", 71, 100 + 18 * i, size=10.5,
+                 width=450) for i in range(20)]
+    tab = [glyph(c, 573, 113 + 8 * i) for i, c in enumerate("概要・主な")]
+    tab += [glyph(c, 573, 233 + 24 * i) for i, c in enumerate("本文")]
+    marks = [glyph("○", 300, 300 + 16 * i) for i in range(4)]  # a table column: stays
+    dots = [glyph("・", 20, 300 + 10 * i) for i in range(4)]  # marks only: stay
+    lines = rebuild_vertical_lines(body + tab + marks + dots)
+    assert [ln.text for ln in lines if ln.vertical] == ["概要・主な", "本文"]
+    assert sum(1 for ln in lines if ln.text in ("○", "・")) == 8
+    assert len(lines) == len(body) + 2 + 8

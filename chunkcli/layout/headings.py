@@ -118,6 +118,8 @@ def split_run_in_headings(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
 def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     if block.kind != BlockKind.PARAGRAPH or block.lines[0].vertical:
         return None
+    if TOC_ENTRY.search(block.lines[0].text):
+        return None  # a contents entry in bold ("Ⅰ．序編 ........ 1") names a heading elsewhere
     spans = block.lines[0].spans
     lead = 0
     while lead < len(spans) and (spans[lead].bold or not spans[lead].text.strip()):
@@ -322,7 +324,7 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
         return None  # a sentence, not a title
     if TOC_ENTRY.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    if pattern is not None and pattern[0] == "num" and not (bold or larger):
+    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
         pattern = None  # "1 apple" in body text is a list or a sentence, not a section
     if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
         pattern = None
