@@ -698,3 +698,17 @@ def test_stacked_letters_in_a_side_margin_are_one_vertical_label() -> None:
     assert [ln.text for ln in lines if ln.vertical] == ["概要・主な", "本文"]
     assert sum(1 for ln in lines if ln.text in ("○", "・")) == 8
     assert len(lines) == len(body) + 2 + 8
+
+
+def test_roman_numbered_chapters_share_a_level_whatever_their_size() -> None:
+    # odl-제안요청서_수정__230524_1.pdf: chapter Ⅳ was set at 20 pt, the others at 21 pt; by size
+    # it took a level of its own ("#### Ⅳ 제안서 작성요령" among "### Ⅰ …").
+    body = "본 사업은 문서작성 기반의 웹기안기를 도입하는 사업으로 그 범위는 다음과 같다."
+    pages = []
+    for n, (chapter, size) in enumerate((("Ⅰ 사업 개요", 21.0), ("Ⅱ 사업 추진계획", 21.0),
+                                          ("Ⅳ 제안서 작성요령", 20.0)), start=1):
+        blocks = [block(chapter, 68, 82, size=size, bold=True)]
+        blocks += [block(body, 57, 130 + 16 * i, size=11) for i in range(10)]
+        pages.append(page(blocks, n))
+    assert heading_lines(markdown_of(pages)) == [
+        "## Ⅰ 사업 개요", "## Ⅱ 사업 추진계획", "## Ⅳ 제안서 작성요령"]
