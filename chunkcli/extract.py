@@ -225,13 +225,16 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
-    raw = page.get_text("dict", flags=DICT_FLAGS)
+    # One text page feeds both readings: a page read again with character boxes is not
+    # interpreted a second time.
+    text_page = page.get_textpage(flags=DICT_FLAGS)
+    raw = page.get_text("dict", textpage=text_page)
     text = page_text(raw)
     rtl = RTL_CHAR.search(text) is not None
     if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
-        raw = with_gap_spaces(page.get_text("rawdict", flags=DICT_FLAGS))
+        raw = with_gap_spaces(page.get_text("rawdict", textpage=text_page))
     elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see chunkcli.bidi)
-        raw = visual_rawdict(page.get_text("rawdict", flags=DICT_FLAGS))
+        raw = visual_rawdict(page.get_text("rawdict", textpage=text_page))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:

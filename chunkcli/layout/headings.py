@@ -266,15 +266,17 @@ def _body_like_sizes(document: Document) -> set[float]:
 def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
+    if len(block.lines) > MAX_HEADING_LINES:  # the cheap tests first: most blocks are prose
+        return None
     text = " ".join(line.text.strip() for line in block.lines).strip()
+    if not text or len(text) > MAX_HEADING_CHARS:
+        return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
     letters = sum(1 for c in text if c.isalpha())
     if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text):
-        return None
-    if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
         return None
     size = max(line.size for line in block.lines)
     pattern = numbering_pattern(text)
