@@ -24,6 +24,8 @@ STACK_OVERLAP = 0.5
 
 def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
     """Join stacked glyph lines into vertical Lines when the page is set vertically."""
+    if len(lines) < MIN_VERTICAL_GLYPHS:  # too few lines to hold that many glyphs
+        return lines
     glyphs = [line for line in lines if _is_glyph(line)]
     if len(glyphs) < MIN_VERTICAL_GLYPHS or len(glyphs) < VERTICAL_PAGE_SHARE * len(lines):
         return lines
