@@ -11,6 +11,7 @@ such glyphs is a garbage page, which OCR reads; see chunkcli.extract).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -34,6 +35,7 @@ SYMBOL_PUA_START, SYMBOL_PUA_END = 0xF020, 0xF0FF
 PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 
+@functools.lru_cache(maxsize=512)  # asked for every span; a document uses a few dozen fonts
 def is_dingbat_font(font: str) -> bool:
     return DINGBAT_FONT.search(font) is not None
 

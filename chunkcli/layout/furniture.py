@@ -118,14 +118,21 @@ def _repeated_anywhere_blocks(pages: list[Page], s: FurnitureSettings) -> set[tu
     """
     if len(pages) < s.min_pages_anywhere:
         return set()
-    places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
+    needed = s.anywhere_share * len(pages)
+    # A shape repeats at a place only where some line sits on enough pages: the places are
+    # counted first, and only the lines at those places are shaped (most places hold one line).
+    at_place: dict[tuple[int, int], list[tuple[int, Block]]] = defaultdict(list)
     for page in pages:
         for block in page.blocks:
             if block.kind == BlockKind.PARAGRAPH:
-                key = (shape_of(block.text), round(block.bbox.top / s.same_height_pt),
-                       round(block.bbox.x0 / s.same_height_pt))
-                places[key].append((page.number, id(block)))
-    needed = s.anywhere_share * len(pages)
+                place = (round(block.bbox.top / s.same_height_pt),
+                         round(block.bbox.x0 / s.same_height_pt))
+                at_place[place].append((page.number, block))
+    places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
+    for place, blocks in at_place.items():
+        if len({number for number, _ in blocks}) >= needed:
+            for number, block in blocks:
+                places[(shape_of(block.text), *place)].append((number, id(block)))
     repeated = [hits for hits in places.values() if len({n for n, _ in hits}) >= needed]
     if len(repeated) > s.max_anywhere_lines:
         return set()

@@ -304,7 +304,11 @@ def _body_like_sizes(document: Document) -> set[float]:
 def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
+    if len(block.lines) > MAX_TITLE_LINES:  # the cheap tests first: most blocks are prose
+        return None
     text = " ".join(line.text.strip() for line in block.lines).strip()
+    if not text or len(text) > MAX_HEADING_CHARS:
+        return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
     letters = sum(1 for c in text if c.isalpha())
@@ -314,23 +318,27 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
         return None
     size = max(line.size for line in block.lines)
     cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
-    most_lines = MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES
-    if not text or len(block.lines) > most_lines or len(text) > MAX_HEADING_CHARS:
+    if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):
         return None
-    pattern = numbering_pattern(text)
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
-    bold = all(line.bold for line in block.lines)
     if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
         return None  # a sentence, not a title
     if TOC_ENTRY.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
-        pattern = None  # "1 apple" in body text is a list or a sentence, not a section
-    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
-        pattern = None
+    pattern = _heading_number(text, all(line.bold for line in block.lines), larger)
     if not larger and pattern is None:
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
+
+
+def _heading_number(text: str, bold: bool, larger: bool) -> tuple[str, int] | None:
+    """The numbering pattern of a heading candidate, if it counts as a section number."""
+    pattern = numbering_pattern(text)
+    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
+        return None  # "1 apple" in body text is a list or a sentence, not a section
+    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
+        return None
+    return pattern
 
 
 def _title(candidates: list[_Candidate], body: float, document: Document) -> _Candidate | None:
