@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -292,3 +293,29 @@ def test_dotted_rules_set_in_type_are_dropped(tmp_path: Path) -> None:
     paragraphs = [line.lstrip("# ") for line in convert_pdf(pdf).markdown.splitlines()
                   if line and not line.startswith("<!--")]  # fmt: skip
     assert paragraphs == ["Corporate responsibility", LOREM[:80].strip()]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_convert_pauses_the_cyclic_collector_and_restores_its_state(
+    enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from chunkcli import pipeline
+
+    seen: list[bool] = []
+    real = pipeline.layout_document
+
+    def layout(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "layout_document", layout)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        convert_pdf(Path(__file__).parent.parent / "samples" / "two_column.pdf")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False]

@@ -207,24 +207,6 @@ def interruptible(what: str, done: list[int], total: int, where: str) -> Iterato
 
 
 @contextlib.contextmanager
-def cycle_collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused (the CLI owns its process; the library never does this).
-
-    Splitting makes hundreds of thousands of small tuples that form no cycles; the collector
-    walks them again and again, 5-10 % of split's time on 5 MB (bench/split_bench.py).
-    Reference counting still frees everything; the collector resumes afterwards."""
-    import gc
-
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextlib.contextmanager
 def progress_bar(label: str, total: int, quiet: bool) -> Iterator[ProgressStep]:
     """A transient bar on stderr when it is a terminal (and not -q); else nothing is drawn."""
     with page_progress_bar(label, total, quiet) as step:

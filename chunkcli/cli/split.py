@@ -20,7 +20,6 @@ from chunkcli.cli.common import (
     QuietOption,
     TimeoutOption,
     app,
-    cycle_collector_paused,
     exit_on_failures,
     interruptible,
     make_convert_options,
@@ -40,6 +39,7 @@ from chunkcli.cli.engines import (
     chosen_engine,
     split_on_ray,
 )
+from chunkcli.gcpause import cycle_collector_paused
 
 if TYPE_CHECKING:
     from chunkcli.inputs import InputFailure
