@@ -712,3 +712,14 @@ def test_roman_numbered_chapters_share_a_level_whatever_their_size() -> None:
         pages.append(page(blocks, n))
     assert heading_lines(markdown_of(pages)) == [
         "## Ⅰ 사업 개요", "## Ⅱ 사업 추진계획", "## Ⅳ 제안서 작성요령"]
+
+
+def test_japanese_pieces_set_apart_on_one_row_keep_a_space() -> None:
+    # 2024年版ものづくり白書 (gaiyo.pdf of the retrieval set): "経済産業省", "厚生労働省" and
+    # "文部科学省" side by side on the cover came out as one word "経済産業省厚生労働省文部科学省".
+    names = ["経済産業省", "厚生労働省", "文部科学省"]
+    apart = tuple(block(n, 100 + 120 * i, 700, size=12, width=60) for i, n in enumerate(names))
+    close = (block("第２章", 50, 100, size=12, width=36),
+             block("就業動向", 88, 100, size=12, width=48))
+    assert [b.text for b in group_paragraphs(order_blocks(apart))] == [" ".join(names)]
+    assert [b.text for b in group_paragraphs(order_blocks(close))] == ["第２章就業動向"]

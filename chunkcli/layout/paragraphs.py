@@ -59,6 +59,10 @@ SIZE_CHANGE_SHARE = 0.1
 SHORT_LINE_EM = 2.0
 # Starts of lines within this many font sizes count as the same indent.
 INDENT_EM = 0.5
+# Japanese pieces of one row set at least this many font sizes apart are separate words: two
+# names on a title slide ("新山 祐介" … "関根 聡", pdfminer-nlp2004slides.pdf) or an article
+# number and its text; closer pieces are one run of text that MuPDF cut at a font change.
+CJK_SPACED_GAP_EM = 1.0
 # A second line may be indented this far past the first (hanging indent of an item).
 HANGING_INDENT_EM = 4.0
 # 縦書き tiers are cut where at most this share of the most lines standing at any height stand
@@ -214,7 +218,8 @@ def _is_bare_enumerator(block: Block) -> bool:
 def _extend_last_line(block: Block, line: Line) -> Block:
     last = block.lines[-1]
     left, right = last.text.rstrip()[-1:] or "a", line.text.lstrip()[:1] or "a"
-    gap_needed = not (is_cjk(left) and is_cjk(right))
+    apart = line.bbox.x0 - last.bbox.x1 >= CJK_SPACED_GAP_EM * max(last.size, line.size)
+    gap_needed = apart or not (is_cjk(left) and is_cjk(right))
     space = (Span(" ", last.bbox, size=last.size, bold=last.bold),) if gap_needed else ()
     joined = Line(last.spans + space + line.spans, last.bbox.union(line.bbox))
     return replace(block, lines=block.lines[:-1] + (joined,), bbox=block.bbox.union(line.bbox))
