@@ -58,6 +58,7 @@ MAX_BLOCK_INDENT = 3  # CommonMark: 4 columns of indent make a top-level line in
 UNBREAKABLE = frozenset({"fence", "code_block", "table_open"})
 SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
 SENTINEL_LINES = 2
+_new = tuple.__new__  # a RawBlock without NamedTuple's Python __new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +150,18 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     run_first: tuple[int, int] | None = None  # (line, offset) where the current run starts
     track = _Track()
     line, offset = 0, 0
+    find, count = source.find, source.count
     for match in GROUP_RE.finditer(source):
-        line += source.count("\n", offset, match.start())
+        line += count("\n", offset, match.start())
         offset = match.start()
+        if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
+            collapse and run_first is None and track.open_block is None and not track.guessed
+            and source[offset] == "#" and find("\n", offset, match.end()) < 0
+        ):
+            heading = simple_lines.atx_heading(match.group())
+            if heading is not None:
+                plain.add_heading(_new(RawBlock, (BlockKind.HEADING, line, line + 1, *heading, 0)))
+                continue
         blocks = (
             None if track.open_block is not None else _plain_blocks(source, match, line, collapse)
         )

@@ -57,8 +57,18 @@ class HeadingRuns:
                 self._extend(pending.popleft())
             self._extend(block)
             return
+        self.add_heading(block)
+
+    def add_heading(self, block: RawBlock) -> None:
+        """`add` for a one-line heading (the block finder's quick path: once a call)."""
+        if not self.collapse:
+            self.blocks.append(block)
+            return
+        pending = self.pending
         pending.append(block)
-        if self.running or len(pending) >= RUN_MIN_HEADINGS:
+        if len(pending) > RUN_TAIL_HEADINGS and (
+            self.running or len(pending) >= RUN_MIN_HEADINGS
+        ):
             while len(pending) > RUN_TAIL_HEADINGS:
                 self._extend(pending.popleft())
 

@@ -212,25 +212,33 @@ def heading_paths(
 def _open_after_run(
     markdown: str, run: Piece, stack: list[_Open], base: Path, holds_title: bool
 ) -> dict[int, str]:
-    """`stack` taken through the headings of `run`; the names of those left open."""
-    texts: dict[int, str] = {}
+    """`stack` taken through the headings of `run`; the names of those left open (read again
+    from their lines: keeping every heading's name took a dict entry per heading)."""
     for match in RUN_LINE_RE.finditer(markdown, run.start, run.end):
-        heading = atx_heading(match.group().replace("\0", "\ufffd"))  # (as blocks.normalise)
+        heading = _run_heading(match.group())
         if heading is None:
             continue  # a blank line
-        level, text = heading
+        level = heading[0]
         while stack and stack[-1][0] >= level:
             stack.pop()
         parent = stack[-1][1] if stack else base
         if holds_title and level == 1:
             holds_title = False  # the title H1: its path is its parent's, as for a piece
             stack.append((level, parent))
-            continue
-        element = RUN_ELEMENT_BASE - match.start()
-        stack.append((level, (*parent, element)))
-        texts[element] = text
-    open_elements = {path[-1] for _, path in stack if path}
-    return {element: text for element, text in texts.items() if element in open_elements}
+        else:
+            stack.append((level, (*parent, RUN_ELEMENT_BASE - match.start())))
+    names = {}
+    for _, path in stack:
+        if path and path[-1] <= RUN_ELEMENT_BASE and path[-1] not in names:
+            offset = RUN_ELEMENT_BASE - path[-1]
+            line = RUN_LINE_RE.match(markdown, offset)
+            heading = _run_heading(line.group()) if line else None
+            names[path[-1]] = heading[1] if heading else ""
+    return names
+
+
+def _run_heading(line: str) -> tuple[int, str] | None:
+    return atx_heading(line.replace("\0", "\ufffd"))  # (NUL read as blocks.normalise reads it)
 
 
 def make_layout(

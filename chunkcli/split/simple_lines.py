@@ -62,7 +62,8 @@ def simple_group_blocks(
                 blocks.add(RawBlock(BlockKind.TEXT, first_line + para, first_line + index))
                 para = None
             line_no = first_line + index
-            blocks.add(_new(RawBlock, (BlockKind.HEADING, line_no, line_no + 1, *heading, 0)))
+            block = _new(RawBlock, (BlockKind.HEADING, line_no, line_no + 1, *heading, 0))
+            blocks.add_heading(block)
             continue
         if first != "#" and not _paragraph_line(line, first, para is not None):
             return None
