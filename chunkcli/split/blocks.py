@@ -25,6 +25,7 @@ from markdown_it.token import Token
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
 from chunkcli.split import simple_lines
+from chunkcli.split.heading_runs import HeadingRuns
 from chunkcli.split.kinds import BlockKind, RawBlock
 from chunkcli.split.parser_rules import block_parser
 from chunkcli.split.simple_lines import (
@@ -57,6 +58,7 @@ MAX_BLOCK_INDENT = 3  # CommonMark: 4 columns of indent make a top-level line in
 UNBREAKABLE = frozenset({"fence", "code_block", "table_open"})
 SENTINEL = "S\n\n"  # a plain paragraph between parsed runs: closes lists and quotes, as a gap does
 SENTINEL_LINES = 2
+_new = tuple.__new__  # a RawBlock without NamedTuple's Python __new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +113,16 @@ class _Track:
 PageMarks = list[tuple[int, int]]  # (line, page number)
 
 
-def find_blocks(markdown: str, fast_path: bool = True) -> tuple[list[RawBlock], PageMarks]:
+def find_blocks(
+    markdown: str, fast_path: bool = True, collapse_headings: bool = False
+) -> tuple[list[RawBlock], PageMarks]:
     """Top-level blocks in order (top-level list items are blocks of their own), and the
-    (line, page) of every page marker at any depth."""
+    (line, page) of every page marker at any depth. With `collapse_headings`, long runs of
+    one-line headings read on the fast path are one HEADINGS block each (heading_runs.py)."""
     source = normalise(markdown)
     if not fast_path:
         return _parsed_blocks(block_parser().parse(source), lambda line: line)
-    plain, runs = _classify_groups(source)
+    plain, runs = _classify_groups(source, collapse_headings)
     if not runs:
         return plain, [(block.first_line, block.page) for block in plain if block.page]
     text = SENTINEL.join(source[run.start : run.end] for run in runs)
@@ -138,17 +143,28 @@ def find_blocks(markdown: str, fast_path: bool = True) -> tuple[list[RawBlock], 
     return sorted(plain + parsed, key=lambda block: block.first_line), sorted(marks)
 
 
-def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
+def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[_Run]]:
     """Plain groups as paragraphs, and the runs of other groups the parser must see."""
-    plain: list[RawBlock] = []
+    plain = HeadingRuns(collapse)
     runs: list[_Run] = []
     run_first: tuple[int, int] | None = None  # (line, offset) where the current run starts
     track = _Track()
     line, offset = 0, 0
+    find, count = source.find, source.count
     for match in GROUP_RE.finditer(source):
-        line += source.count("\n", offset, match.start())
+        line += count("\n", offset, match.start())
         offset = match.start()
-        blocks = None if track.open_block is not None else _plain_blocks(source, match, line)
+        if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
+            collapse and run_first is None and track.open_block is None and not track.guessed
+            and source[offset] == "#" and find("\n", offset, match.end()) < 0
+        ):
+            heading = simple_lines.atx_heading(match.group())
+            if heading is not None:
+                plain.add_heading(_new(RawBlock, (BlockKind.HEADING, line, line + 1, *heading, 0)))
+                continue
+        blocks = (
+            None if track.open_block is not None else _plain_blocks(source, match, line, collapse)
+        )
         if blocks is not None and track.guessed:
             track = _Track(_left_open(source[track.clean_from : match.start()]), certain=True)
             blocks = None if track.open_block is not None else blocks
@@ -156,8 +172,9 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
             if run_first is not None:
                 runs.append(_Run(run_first[0], line, run_first[1], match.start()))
                 run_first = None
-            plain += blocks
+            plain.extend(blocks)
             continue
+        plain.cut()  # the parser's blocks come between
         if run_first is None:
             run_first = (line, match.start())
             track = _Track(clean_from=match.start())
@@ -167,10 +184,12 @@ def _classify_groups(source: str) -> tuple[list[RawBlock], list[_Run]]:
     if run_first is not None:
         total_lines = source.count("\n") + 1
         runs.append(_Run(run_first[0], total_lines, run_first[1], len(source)))
-    return plain, runs
+    return plain.done(), runs
 
 
-def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock] | None:
+def _plain_blocks(
+    source: str, group: re.Match[str], line: int, collapse: bool = False
+) -> list[RawBlock] | None:
     """The blocks of a group read without the parser (None: the parser must read it): a
     paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
     headings (simple_lines)."""
@@ -198,7 +217,7 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         page = int(marker.group(1)) if marker else 0
         kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
         return [RawBlock(kind, line, line + 1, page=page)]
-    return simple_group_blocks(text, line)
+    return simple_group_blocks(text, line, collapse)
 
 
 def _opens_pipe_table(group: str) -> bool:

@@ -12,6 +12,9 @@ class BlockKind(StrEnum):
     TABLE = "table"
     CODE = "code"
     MARKER = "marker"  # a page marker, or another chunkcli comment (page 0): no content
+    # A long run of one-line ATX headings with no text between them, as ONE block (heading
+    # mode only, heading_runs.py): level is the run's lowest, heading the text of its first H1.
+    HEADINGS = "headings"
 
 
 class RawBlock(NamedTuple):

@@ -11,8 +11,10 @@ from itertools import accumulate
 from typing import TypeAlias
 
 from chunkcli.split.counting import longest_token_bytes
+from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.options import SplitOptions
 from chunkcli.split.scan import BOUNDABLE, Piece, PieceKind
+from chunkcli.split.simple_lines import atx_heading
 from chunkcli.tokens import TokenCounter
 
 TITLE = -1  # the path element that stands for the document title
@@ -38,7 +40,7 @@ class Layout:
     # Machine integers (a tuple of ints took 36 bytes a piece; 500,000 headings fit in 2 MB):
     cumulative: Ints  # cumulative[i] = tokens of pieces[:i]
     content_cumulative: Ints  # content_cumulative[i] = content pieces in pieces[:i]
-    heading_indices: tuple[int, ...]  # the indices of the HEADING pieces, ascending
+    heading_indices: tuple[int, ...]  # the indices of the HEADING(S) pieces, ascending
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
@@ -154,9 +156,10 @@ def common_prefix(a: Path, b: Path) -> Path:
 
 
 def find_title(pieces: tuple[Piece, ...], override: str | None, stem: str) -> tuple[str, int]:
-    """The title (override, else first H1, else the file name stem) and the H1's piece index."""
+    """The title (override, else first H1, else the file name stem) and the H1's piece index
+    (a run of headings whose lowest level is 1 holds it: its `heading` is that H1's text)."""
     first_h1 = next(
-        (i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING and p.level == 1), TITLE
+        (i for i, p in enumerate(pieces) if p.kind in HEADING_KINDS and p.level == 1), TITLE
     )
     if override is not None:
         return override, first_h1
@@ -165,10 +168,25 @@ def find_title(pieces: tuple[Piece, ...], override: str | None, stem: str) -> tu
     return stem, TITLE
 
 
-def heading_paths(pieces: tuple[Piece, ...], title_index: int, has_title: bool) -> tuple[Path, ...]:
-    """Each piece's path: the title, then the open headings (levels may skip: H1 -> H3 is fine)."""
+HEADING_KINDS = frozenset({PieceKind.HEADING, PieceKind.HEADINGS})
+RUN_ELEMENT_BASE = -2  # the heading at offset o inside a run is path element -2 - o (< TITLE)
+_Open = tuple[int, Path]  # (level, path) of an open heading
+
+
+def heading_paths(
+    pieces: tuple[Piece, ...],
+    title_index: int,
+    has_title: bool,
+    markdown: str = "",
+    run_names: dict[int, str] | None = None,
+) -> tuple[Path, ...]:
+    """Each piece's path: the title, then the open headings (levels may skip: H1 -> H3 is fine).
+
+    A run of headings (PieceKind.HEADINGS) has the path its headings share; its headings are
+    read from `markdown` for the path after it, and those still open after it are named in
+    `run_names` (element RUN_ELEMENT_BASE - offset of the line)."""
     base: Path = (TITLE,) if has_title else ()
-    stack: list[tuple[int, Path]] = []  # (level, path) of the open headings
+    stack: list[_Open] = []
     current = base
     paths = []
     for index, piece in enumerate(pieces):
@@ -178,8 +196,49 @@ def heading_paths(pieces: tuple[Piece, ...], title_index: int, has_title: bool) 
             parent = stack[-1][1] if stack else base
             current = parent if index == title_index else (*parent, index)
             stack.append((piece.level, current))
+        elif piece.kind is PieceKind.HEADINGS:
+            while stack and stack[-1][0] >= piece.level:
+                stack.pop()
+            paths.append(stack[-1][1] if stack else base)
+            named = _open_after_run(markdown, piece, stack, base, index == title_index)
+            if run_names is not None:
+                run_names.update(named)
+            current = stack[-1][1] if stack else base
+            continue
         paths.append(current)
     return tuple(paths)
+
+
+def _open_after_run(
+    markdown: str, run: Piece, stack: list[_Open], base: Path, holds_title: bool
+) -> dict[int, str]:
+    """`stack` taken through the headings of `run`; the names of those left open (read again
+    from their lines: keeping every heading's name took a dict entry per heading)."""
+    for match in RUN_LINE_RE.finditer(markdown, run.start, run.end):
+        heading = _run_heading(match.group())
+        if heading is None:
+            continue  # a blank line
+        level = heading[0]
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parent = stack[-1][1] if stack else base
+        if holds_title and level == 1:
+            holds_title = False  # the title H1: its path is its parent's, as for a piece
+            stack.append((level, parent))
+        else:
+            stack.append((level, (*parent, RUN_ELEMENT_BASE - match.start())))
+    names = {}
+    for _, path in stack:
+        if path and path[-1] <= RUN_ELEMENT_BASE and path[-1] not in names:
+            offset = RUN_ELEMENT_BASE - path[-1]
+            line = RUN_LINE_RE.match(markdown, offset)
+            heading = _run_heading(line.group()) if line else None
+            names[path[-1]] = heading[1] if heading else ""
+    return names
+
+
+def _run_heading(line: str) -> tuple[int, str] | None:
+    return atx_heading(line.replace("\0", "\ufffd"))  # (NUL read as blocks.normalise reads it)
 
 
 def make_layout(
@@ -192,9 +251,11 @@ def make_layout(
 ) -> Layout:
     """Layout of scanned pieces; `title` is (title text, index of the title H1 or TITLE)."""
     title_text, title_index = title
-    paths = heading_paths(pieces, title_index, has_title=bool(title_text))
-    headings = tuple(i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING)
-    names = {i: pieces[i].heading for i in headings}
+    run_names: dict[int, str] = {}
+    paths = heading_paths(pieces, title_index, bool(title_text), markdown, run_names)
+    headings = tuple(i for i, p in enumerate(pieces) if p.kind in HEADING_KINDS)
+    names = {i: pieces[i].heading for i in headings if pieces[i].kind is PieceKind.HEADING}
+    names.update(run_names)
     names[TITLE] = title_text
     cumulative = array("q", accumulate((p.tokens for p in pieces), initial=0))
     content = array("q", accumulate((p.is_content for p in pieces), initial=0))

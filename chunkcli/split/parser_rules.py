@@ -16,6 +16,7 @@ steps through leading whitespace a character at a time (2 MB of a deeply nested 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import types
@@ -36,6 +37,9 @@ TERMINATOR_STARTS = frozenset("`~>*-_+#<0123456789")
 DELIMITER_STARTS = frozenset("|-:")
 INDENT_RE = re.compile(r"[ \t]*")  # markdown-it's isStrSpace: space and tab only
 TAB_STOP = 4
+# A line that the setext loop has to look at: blank, or starting (after spaces and tabs) with
+# a character of TERMINATOR_STARTS, DELIMITER_STARTS or an underline (= -).
+NOTABLE_LINE_RE = re.compile(r"(?m)^[ \t]*(?:[`~>*\-_+#<0-9|:=]|$)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -192,7 +196,12 @@ def lheading(state: StateBlock, start_line: int, end_line: int, silent: bool) ->
         return False
     level, marker, next_line = 0, "", start_line + 1
     old_parent, state.parentType = state.parentType, "paragraph"
+    skip = isinstance(state, QuickState) and state.level == 0 and state.blkIndent == 0
     while next_line < end_line and not state.isEmpty(next_line):
+        if skip:  # past the lines the loop would read and pass over
+            next_line, skip = _plain_lines_end(state, next_line, end_line), False
+            if next_line >= end_line or state.isEmpty(next_line):
+                break
         if state.sCount[next_line] - state.blkIndent > 3:
             next_line += 1
             continue
@@ -217,6 +226,18 @@ def lheading(state: StateBlock, start_line: int, end_line: int, silent: bool) ->
     state.push("heading_close", f"h{level}", -1).markup = marker
     state.parentType = old_parent
     return True
+
+
+def _plain_lines_end(state: StateBlock, line: int, end_line: int) -> int:
+    """The first line from `line` on that the setext loop must read at the top level: lines
+    that are not blank and start (after spaces) with none of the characters of an underline,
+    a paragraph's terminator or a delimiter row are passed over, but for the one before a line
+    that may be a delimiter row. (2 MB of one paragraph of `[a]: <b` lines: a loop step each.)"""
+    found = NOTABLE_LINE_RE.search(state.src, state.bMarks[line])
+    if found is None:
+        return end_line
+    notable = bisect.bisect_right(state.bMarks, found.start(), line) - 1
+    return min(max(line, notable - 1), end_line)
 
 
 def _underline(state: StateBlock, line: int) -> tuple[int, str]:

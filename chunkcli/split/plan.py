@@ -25,9 +25,10 @@ import numpy.typing as npt
 
 from chunkcli.model import ChunkKind
 from chunkcli.split.captions import table_caption
+from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
-from chunkcli.split.units import Units, longest_within, make_units, split_units
+from chunkcli.split.units import Units, longest_within, make_units, split_units, tiling_units
 
 TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 MAX_HEADING_LEVEL = 6
@@ -193,14 +194,19 @@ def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
         hi -= 1
     if lo >= hi:
         return []
+    if hi - lo == 1 and pieces[lo].kind is PieceKind.HEADINGS and not layout.fits(lo, hi):
+        return split_oversized(layout, lo, lo)  # (its count may be a bound: not counted whole)
     content_count = layout.content_count(lo, hi)
     last_content = hi - 1
     while last_content > lo and not pieces[last_content].is_content:
         last_content -= 1
     single_table = content_count == 1 and pieces[last_content].kind is PieceKind.TABLE
     plan = whole_plan(layout, lo, hi, ChunkKind.TABLE if single_table else ChunkKind.SECTION)
-    if not plan.oversize or (content_count == 0 and hi - lo == 1):
+    alone = hi - lo == 1 and pieces[lo].kind is not PieceKind.HEADINGS  # (a run is cut)
+    if not plan.oversize or (content_count == 0 and alone):
         return [plan]
+    if content_count == 0 and hi - lo == 1:
+        return split_oversized(layout, lo, lo)
     if content_count == 0:  # a run of headings over the limit: halve it
         middle = (lo + hi) // 2
         return emit(layout, lo, middle) + emit(layout, middle, hi)
@@ -239,6 +245,8 @@ def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
         return emit(layout, glue_lo, k) + split_oversized(layout, k, k)
     if piece.kind is PieceKind.TABLE and len(piece.rows) > 1:
         return pack_run(layout, _table_run(layout, glue_lo, k))
+    if piece.kind is PieceKind.HEADINGS:
+        return pack_run(layout, _lines_run(layout, glue_lo, k))
     if piece.kind in (PieceKind.TEXT, PieceKind.HEADING):  # a heading this long is text
         return pack_run(layout, _text_run(layout, glue_lo, k))
     return [whole_plan(layout, glue_lo, k + 1, ChunkKind.SECTION)]
@@ -261,6 +269,24 @@ def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
         units, first_start, prefix, first_fixed, prefix, prefix_tokens,
         ChunkKind.WINDOW, path, layout.options.overlap_sentences, additive=False,
         fixed_end=piece.start,
+    )
+
+
+def _lines_run(layout: Layout, glue_lo: int, k: int) -> Run:
+    """The lines of a run of headings (PieceKind.HEADINGS) as units, each with the blank lines
+    after it: they start at line starts, so their counts add up as the pieces' do."""
+    piece, markdown = layout.pieces[k], layout.markdown
+    starts = [
+        match.start()
+        for match in RUN_LINE_RE.finditer(markdown, piece.start, piece.end)
+        if not match.group().isspace()
+    ]
+    units = tiling_units(markdown, starts, piece.end, layout.count_tokens)
+    path = layout.common_path(glue_lo, k + 1)
+    prefix, prefix_tokens = layout.prefix(path)
+    return Run(
+        units, layout.pieces[glue_lo].start, prefix, prefix_tokens + layout.tokens(glue_lo, k),
+        prefix, prefix_tokens, ChunkKind.SECTION, path, 0, additive=True, fixed_end=piece.start,
     )
 
 

@@ -15,7 +15,7 @@ from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.modes import plan_mode
-from chunkcli.split.options import SplitOptions
+from chunkcli.split.options import DEFAULT_MODE, SplitOptions
 from chunkcli.split.scan import scan_markdown
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -60,7 +60,8 @@ def _split(
         if sums_exact
         else counter_per_span(markdown, count)
     )
-    scan = scan_markdown(markdown, count_spans)
+    # (The other modes read every heading line by line: only the heading mode takes runs.)
+    scan = scan_markdown(markdown, count_spans, collapse_headings=options.mode == DEFAULT_MODE)
     named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
     title = find_title(scan.pieces, options.title, _stem(named))
     layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)

@@ -27,8 +27,8 @@ NEWLINE, CARRIAGE_RETURN = ord("\n"), ord("\r")
 LineStarts: TypeAlias = "array[int]"  # of "q": offsets, read as Python ints
 # Pieces whose count is only compared with the limit: one over it is cut into windows, never
 # put whole in a chunk, so a count known to be over it may be a lower bound (counting.py).
-TEXT, HEADING = PieceKind.TEXT, PieceKind.HEADING
-BOUNDABLE = frozenset({TEXT, HEADING})
+TEXT, HEADING, HEADINGS = PieceKind.TEXT, PieceKind.HEADING, PieceKind.HEADINGS
+BOUNDABLE = frozenset({TEXT, HEADING, HEADINGS})
 CONTENT = frozenset({PieceKind.TEXT, PieceKind.TABLE, PieceKind.CODE})  # text of their own
 _new = tuple.__new__  # NamedTuple(...) runs a Python __new__; tuple.__new__(Piece, ...) does not
 
@@ -83,12 +83,14 @@ def line_start_offsets(markdown: str) -> LineStarts:
     return offsets
 
 
-def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = True) -> Scan:
+def scan_markdown(
+    markdown: str, count_spans: SpanCounter, fast_path: bool = True, collapse_headings: bool = False
+) -> Scan:
     """Find the top-level blocks of `markdown` and count the tokens of each, once.
 
     Every piece (a table: every row) is one span of the document; `count_spans` counts them
-    all in one call."""
-    blocks, marks = find_blocks(markdown, fast_path)
+    all in one call. `collapse_headings`: long runs of headings are one piece (heading_runs)."""
+    blocks, marks = find_blocks(markdown, fast_path, collapse_headings)
     # Convert's provenance comment heads the document: no chunk holds it (chunks carry the
     # source and its hash as fields), so the pieces start after it.
     while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
@@ -101,7 +103,7 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
     boundable: list[bool] = []  # the span may get a lower bound when surely over the limit
     if not has_tables:
         bounds = starts
-        boundable = [block.kind is TEXT or block.kind is HEADING for block in blocks]
+        boundable = [block.kind in BOUNDABLE for block in blocks]
     for block, start, end in zip(blocks, starts, ends, strict=True) if has_tables else ():
         if block.kind is PieceKind.TABLE:
             row_starts = _row_starts(block, end, line_starts)
@@ -109,7 +111,7 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
             boundable += [False] * len(row_starts)
         else:
             bounds.append(start)
-            boundable.append(block.kind is TEXT or block.kind is HEADING)
+            boundable.append(block.kind in BOUNDABLE)
     counts = count_spans([*bounds, len(markdown)], boundable) if bounds else []
     if has_tables:
         pieces = _pieces_with_rows(markdown, blocks, starts, ends, bounds, counts)

@@ -23,6 +23,7 @@ import re
 
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
+from chunkcli.split.heading_runs import HeadingRuns
 from chunkcli.split.kinds import BlockKind, RawBlock
 
 # A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
@@ -37,10 +38,12 @@ BULLET_RE = re.compile(r"[-*+](?:[ \t]|$)")
 UNDERLINE_RE = {"=": re.compile(r"=+[ \t]*"), "-": re.compile(r"-+[ \t]*")}
 
 
-def simple_group_blocks(text: str, first_line: int) -> list[RawBlock] | None:
+def simple_group_blocks(
+    text: str, first_line: int, collapse: bool = False
+) -> list[RawBlock] | None:
     """The blocks of the group `text` (no blank line inside) starting at `first_line`, or None
-    when a line in it needs the parser."""
-    blocks: list[RawBlock] = []
+    when a line in it needs the parser. With `collapse`, long runs of headings are one block."""
+    blocks = HeadingRuns(collapse)
     para: int | None = None  # index of the open paragraph's first line
     lines = text.split("\n")
     for index, line in enumerate(lines):
@@ -50,24 +53,25 @@ def simple_group_blocks(text: str, first_line: int) -> list[RawBlock] | None:
                 return None  # `a |` over `---` is a one-column table
             name = " ".join("\n".join(lines[para:index]).split())
             level = 1 if first == "=" else 2
-            blocks.append(_heading(first_line + para, first_line + index + 1, level, name))
+            blocks.add(_heading(first_line + para, first_line + index + 1, level, name))
             para = None
             continue
         heading = atx_heading(line) if first == "#" else None
         if heading:
             if para is not None:
-                blocks.append(RawBlock(BlockKind.TEXT, first_line + para, first_line + index))
+                blocks.add(RawBlock(BlockKind.TEXT, first_line + para, first_line + index))
                 para = None
             line_no = first_line + index
-            blocks.append(_new(RawBlock, (BlockKind.HEADING, line_no, line_no + 1, *heading, 0)))
+            block = _new(RawBlock, (BlockKind.HEADING, line_no, line_no + 1, *heading, 0))
+            blocks.add_heading(block)
             continue
         if first != "#" and not _paragraph_line(line, first, para is not None):
             return None
         if para is None:
             para = index
     if para is not None:
-        blocks.append(RawBlock(BlockKind.TEXT, first_line + para, first_line + len(lines)))
-    return blocks
+        blocks.add(RawBlock(BlockKind.TEXT, first_line + para, first_line + len(lines)))
+    return blocks.done()
 
 
 def _heading(first_line: int, last_line: int, level: int, name: str) -> RawBlock:

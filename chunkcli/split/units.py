@@ -69,6 +69,20 @@ def make_units(spans: list[tuple[int, int]], tokens: list[int], sentence: bool) 
     )
 
 
+def tiling_units(text: str, starts: list[int], end: int, count_tokens: TokenCounter) -> Units:
+    """Units text[starts[k]:starts[k+1]] (the last to `end`), each distinct text counted once:
+    spans that start at line starts and tile a stretch (the lines of a run of headings)."""
+    out = _Builder()
+    counts: dict[str, int] = {}
+    for lo, hi in zip(starts, [*starts[1:], end], strict=True):
+        piece = text[lo:hi]
+        tokens = counts.get(piece)
+        if tokens is None:
+            tokens = counts[piece] = count_tokens(piece)
+        out.add(lo, hi, tokens, False)
+    return out.units()
+
+
 class _Builder:
     """Units appended one by one into compact arrays (the state of one split_units call)."""
 
