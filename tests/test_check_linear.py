@@ -7,13 +7,16 @@ bench/fuzz/markdown_speed.py, not here.)
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunkcli.charclasses import ASCII_WHITESPACE_CHARS, WHITESPACE_CHARS, count_whitespace
 from chunkcli.check.boilerplate import has_letters
 from chunkcli.check.chunks import SAMPLE_EVERY, SHINGLE_CHARS, shingle_sample
+from chunkcli.check.pages import alnum_count
 from chunkcli.check.scan import scan_markdown
 from chunkcli.check.titles import own_text_chars, path_counts
 from chunkcli.split import split_markdown
@@ -72,3 +75,17 @@ CHECK_LINES = (
 def test_scanner_fast_lines_read_as_the_full_tests(lines: list[str]) -> None:
     markdown = "\n".join(lines)
     assert scan_markdown(markdown) == scan_markdown(markdown, fast_lines=False)
+
+
+def test_whitespace_chars_are_every_character_str_isspace_reads() -> None:
+    assert set(WHITESPACE_CHARS) == {chr(i) for i in range(0x110000) if chr(i).isspace()}
+    assert set(ASCII_WHITESPACE_CHARS) == {c for c in WHITESPACE_CHARS if c.isascii()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab1 \t\n\x1c\xa0\u3000\u2028é日(cid:7)_"), max_size=60))
+def test_counts_without_lists_match_the_findall_counts(text: str) -> None:
+    assert count_whitespace(text) == len(re.findall(r"\s", text))
+    letters = len(re.findall(r"[^\W_]", re.sub(r"\(cid:\d+\)", "", text)))
+    assert alnum_count(text) == letters
+    assert alnum_count(text, 3) == letters if letters < 3 else alnum_count(text, 3) >= 3
