@@ -7,6 +7,7 @@ bench/fuzz/markdown_speed.py, not here.)
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 
@@ -15,10 +16,23 @@ from hypothesis import strategies as st
 
 from chunkcli.charclasses import ASCII_WHITESPACE_CHARS, WHITESPACE_CHARS, count_whitespace
 from chunkcli.check.boilerplate import has_letters
-from chunkcli.check.chunks import SAMPLE_EVERY, SHINGLE_CHARS, shingle_sample
+from chunkcli.check.chunks import (
+    SAMPLE_EVERY,
+    SHINGLE_CHARS,
+    line_locator,
+    normal_text,
+    shingle_sample,
+)
+from chunkcli.check.options import FindingLimits
 from chunkcli.check.pages import alnum_count
 from chunkcli.check.scan import scan_markdown
 from chunkcli.check.titles import own_text_chars, path_counts
+from chunkcli.check.word_boundaries import (
+    PROSE_KINDS,
+    check_word_boundaries,
+    glued_hangul,
+    hyphenated_words,
+)
 from chunkcli.split import split_markdown
 
 
@@ -89,3 +103,38 @@ def test_counts_without_lists_match_the_findall_counts(text: str) -> None:
     letters = len(re.findall(r"[^\W_]", re.sub(r"\(cid:\d+\)", "", text)))
     assert alnum_count(text) == letters
     assert alnum_count(text, 3) == letters if letters < 3 else alnum_count(text, 3) >= 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("abcXY01 ,._-\n"), min_size=80))
+def test_shingle_sample_of_ascii_text_takes_the_shingles_of_the_definition(text: str) -> None:
+    assert normal_text(text) == re.sub(r"[\W_]+", "", text.casefold())
+    if len(normal_text(text)) >= 80:
+        assert shingle_sample(text) == _sample_one_by_one(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab\n日\ud800"), max_size=40), st.integers(-2, 45))
+def test_line_locator_counts_the_newlines_before_the_offset(text: str, offset: int) -> None:
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]  # the former list of line starts
+    assert line_locator(text)(offset) == bisect.bisect_right(starts, offset)
+
+
+WORD_LINES = (
+    "ex-periment here", "experiment", "co-operate", "cooperate", "pre-defined", "re-use", "reuse",
+    "# Heading ab-cd", "abcd", "> quoted ma-ny", "many", "- item xy-zz", "xyzz", "",
+    "한국어를정말로띄어쓰기없이길게이어서쓴문장", "```", "code ab-cd", "Title-ish", "===",
+    "| ta-ble | b |", "|---|---|", "<!-- page 2 -->",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORD_LINES), max_size=40))
+def test_word_boundaries_searched_in_the_markdown_first_find_what_the_lines_give(
+    lines: list[str],
+) -> None:
+    scan = scan_markdown("\n".join(lines))
+    limits = FindingLimits(hyphenated_min=2, glued_runs_per_page=1)
+    prose = [line for line in scan.lines if line.kind in PROSE_KINDS]
+    expected = glued_hangul(prose, limits) + hyphenated_words(prose, limits)
+    assert check_word_boundaries(scan, limits) == expected
