@@ -25,7 +25,19 @@ from chunkcli.check.chunks import (
 )
 from chunkcli.check.options import FindingLimits
 from chunkcli.check.pages import alnum_count
-from chunkcli.check.scan import scan_markdown
+from chunkcli.check.reading_order import (
+    BROKEN_WORD_END,
+    CONTINUATION_START,
+    DANGLING_END,
+    DANGLING_MIN_WORDS,
+    PROSE_MIN_LETTER_SHARE,
+    SENTENCE_END,
+    broken_words,
+    continuation_on_page,
+    find_interruptions,
+    is_continuation,
+)
+from chunkcli.check.scan import Paragraph, ScannedMarkdown, scan_markdown
 from chunkcli.check.titles import own_text_chars, path_counts
 from chunkcli.check.word_boundaries import (
     PROSE_KINDS,
@@ -33,6 +45,8 @@ from chunkcli.check.word_boundaries import (
     glued_hangul,
     hyphenated_words,
 )
+from chunkcli.check.wording import examples, quote
+from chunkcli.model import Issue, Severity
 from chunkcli.split import split_markdown
 
 
@@ -138,3 +152,75 @@ def test_word_boundaries_searched_in_the_markdown_first_find_what_the_lines_give
     prose = [line for line in scan.lines if line.kind in PROSE_KINDS]
     expected = glued_hangul(prose, limits) + hyphenated_words(prose, limits)
     assert check_word_boundaries(scan, limits) == expected
+
+
+def _interruptions_by_position(scan: ScannedMarkdown) -> list[tuple[int, int]]:
+    """The former find_interruptions: a dict of every line's position, paragraphs by line,
+    word counts of whole texts, a list of visible characters."""
+
+    def dangling(p: Paragraph) -> bool:
+        text = p.text.rstrip()
+        return len(text.split()) >= DANGLING_MIN_WORDS and bool(DANGLING_END.search(text))
+
+    def prose(p: Paragraph) -> bool:
+        text = p.text.strip()
+        visible = [char for char in text if not char.isspace()]
+        letters = sum(1 for char in visible if char.isalpha())
+        return (
+            len(text.split()) >= DANGLING_MIN_WORDS
+            and letters >= PROSE_MIN_LETTER_SHARE * len(visible)
+            and bool(SENTENCE_END.search(text))
+        )
+
+    position = {line.number: index for index, line in enumerate(scan.lines)}
+    paragraph_at = {p.line: p for p in scan.paragraphs}
+    found = []
+    for index, paragraph in enumerate(scan.paragraphs[:-1]):
+        if not dangling(paragraph):
+            continue
+        after = position[paragraph.lines[-1].number] + 1
+        following = paragraph_at.get(scan.lines[after].number) if after < len(scan.lines) else None
+        if following is None or following.page != paragraph.page:
+            continue
+        if is_continuation(following.text) or not prose(following):
+            continue
+        continuation = continuation_on_page(scan.paragraphs, index)
+        if continuation is not None:
+            found.append((paragraph.line, continuation.line))
+    return found
+
+
+READING_LINES = (
+    "This paragraph stops in the middle of a long sentence and", "",
+    "A complete paragraph of prose that ends a sentence properly here.", "",
+    "continues the sentence that was cut off above it today", ">", "> quoted text goes on and",
+    "- item", "# Heading", "Title", "===", "<!-- page 2 -->", "12 34 56 78 90 11.", "broken-",
+    "word continues", "ex-", "ample text", "```", "| a | b |", "|---|---|", "\u3000",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(READING_LINES), max_size=40))
+def test_interruptions_found_by_bisection_are_those_of_the_position_dict(lines: list[str]) -> None:
+    scan = scan_markdown("\n".join(lines))
+    found = [(i.paragraph.line, i.continuation.line) for i in find_interruptions(scan)]
+    assert found == _interruptions_by_position(scan)
+    assert broken_words(scan.paragraphs, FindingLimits(broken_words_min=1)) == (
+        _broken_words_one_regex_a_line(scan)
+    )
+
+
+def _broken_words_one_regex_a_line(scan: ScannedMarkdown) -> list[Issue]:
+    found, first = [], None
+    for paragraph in scan.paragraphs:
+        for line, following in zip(paragraph.lines, paragraph.lines[1:], strict=False):
+            end, start = line.text.rstrip(), following.text.lstrip()
+            if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
+                found.append(f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} "
+                             f"(line {line.number})")
+                first = first or (line.number, line.page)
+    if not found or first is None:
+        return []
+    return [Issue("reading-order.broken-words", Severity.WARN,
+                  f"{len(found)} words are broken across lines with a hyphen and were not joined: "
+                  f"{examples(found)}", line=first[0], page=first[1])]  # fmt: skip
