@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import ASCII_WHITESPACE_CHARS, WHITESPACE_CHARS, count_whitespace
 from chunkcli.check.boilerplate import has_letters
 from chunkcli.check.chunks import (
+    DEDUPLICATE_MIN_STARTS,
     SAMPLE_EVERY,
     SHINGLE_CHARS,
     line_locator,
@@ -224,3 +225,10 @@ def _broken_words_one_regex_a_line(scan: ScannedMarkdown) -> list[Issue]:
     return [Issue("reading-order.broken-words", Severity.WARN,
                   f"{len(found)} words are broken across lines with a hyphen and were not joined: "
                   f"{examples(found)}", line=first[0], page=first[1])]  # fmt: skip
+
+
+def test_shingle_sample_of_long_repetitive_text_deduplicates_to_the_definition() -> None:
+    texts = ["x" * 6000, "ab日" * 3000, "".join(chr(0x61 + (i * i) % 23) for i in range(9000))]
+    for text in texts:
+        assert len(text) // SAMPLE_EVERY >= DEDUPLICATE_MIN_STARTS or text.startswith("ab")
+        assert shingle_sample(text) == _sample_one_by_one(text)

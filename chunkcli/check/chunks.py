@@ -28,6 +28,10 @@ NEAR_DUPLICATE_MIN_CHARS = 80
 # A shingle found in more chunks than this says nothing about any pair (and would cost n^2).
 COMMON_SHINGLE_CHUNKS = 50
 NOT_TEXT = re.compile(r"[\W_]+")
+# From this many sampled starts, distinct shingles are found in numpy before slicing: np.unique
+# costs ~100-150 us a call, what slicing ~1000 starts costs (2744 short chunks of normal_text
+# took 0.3 s deduplicated, 0.1 s sliced directly; "x" * 6000 is 4.5x faster deduplicated).
+DEDUPLICATE_MIN_STARTS = 1000
 # The ASCII characters NOT_TEXT removes, for bytes.translate (~50x faster on ASCII text).
 ASCII_NOT_TEXT = bytes(c for c in range(128) if not chr(c).isalnum())
 
@@ -141,10 +145,11 @@ def shingle_sample(text: str) -> frozenset[str]:
     # one value) makes a string of each of its few shingles only.
     codes = np.frombuffer(normal.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     starts = np.flatnonzero(codes[: len(normal) - SHINGLE_CHARS + 1] % SAMPLE_EVERY == 0)
-    windows = np.lib.stride_tricks.sliding_window_view(codes, SHINGLE_CHARS)[starts]
-    records = np.ascontiguousarray(windows).view(f"V{4 * SHINGLE_CHARS}").ravel()
-    first = np.unique(records, return_index=True)[1]
-    return frozenset(normal[i : i + SHINGLE_CHARS] for i in starts[first].tolist())
+    if len(starts) >= DEDUPLICATE_MIN_STARTS:
+        windows = np.lib.stride_tricks.sliding_window_view(codes, SHINGLE_CHARS)[starts]
+        records = np.ascontiguousarray(windows).view(f"V{4 * SHINGLE_CHARS}").ravel()
+        starts = starts[np.unique(records, return_index=True)[1]]
+    return frozenset(normal[i : i + SHINGLE_CHARS] for i in starts.tolist())
 
 
 def normal_text(text: str) -> str:

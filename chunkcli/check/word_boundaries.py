@@ -33,7 +33,7 @@ def check_word_boundaries(
     # Each line's text is a part of a Markdown line between non-word characters (or such parts
     # joined by spaces), so a run or form in a line is in the Markdown too: without one there
     # (or with too few distinct forms), no line needs reading.
-    glued = bool(GLUED_HANGUL_RUN.search(scan.text))
+    glued = not scan.text.isascii() and bool(GLUED_HANGUL_RUN.search(scan.text))
     hyphenated = distinct_matches(HYPHENATED, scan.text, limits.hyphenated_min)
     if not (glued or hyphenated):
         return []
