@@ -34,6 +34,7 @@ NO_SPACE_RANGES = (
     (0xFF00, 0xFFEF),  # half- and full-width forms
     (0x20000, 0x3FFFF),  # CJK extensions B+
 )
+_FIRST_NO_SPACE = min(lo for lo, _ in NO_SPACE_RANGES)
 # Scripts written right to left: Hebrew, Arabic (with Syriac, Thaana, NKo, Samaritan, Mandaic
 # and the Arabic extensions), their presentation forms, and the historic and Adlam blocks.
 RTL_CLASS = (
@@ -49,6 +50,8 @@ CJK_LETTER_RE = re.compile(f"[{CJK_LETTER_CLASS}]")
 def is_cjk(char: str) -> bool:
     """True for characters of scripts that do not separate words with spaces (not Hangul)."""
     code = ord(char)
+    if code < _FIRST_NO_SPACE:  # Latin, Greek, Cyrillic, Hangul jamo...: most calls end here
+        return False
     return any(lo <= code <= hi for lo, hi in NO_SPACE_RANGES)
 
 

@@ -437,6 +437,29 @@ def consecutive_articles() -> Case:
     return Case("consecutive_articles", 4, [items], checks)
 
 
+def enumerators_drawn_apart() -> Case:
+    """①, ②, ③ drawn apart from their text on the same row (a Japanese slide deck: the mark at
+    x=71, its text at x=107): three items, not ① and ② run together."""
+    texts = ("標準化対象事務に係る根拠法令の施行日：機能要件等の実装が実質的に求められる日",
+             "標準化法に基づく省令の施行日：標準準拠システムへの適合の義務が生じる日",
+             "標準準拠システムへの適合基準日：機能要件等に適合するものとする基準日")
+    items: list[Item] = [Text(50, 90, "次の三つの観点から関係性を整理する必要がある。", size=10.5,
+                              cjk=True)]
+    for i, (mark, text) in enumerate(zip("①②③", texts, strict=True)):
+        items += [Text(50, 120 + 18 * i, mark, size=10.5, cjk=True),
+                  Text(72, 120 + 18 * i, text, size=10.5, cjk=True)]
+    # No wider body text below: the items' lines are the column's full width, as on the slide.
+    items.append(Text(50, 190, "以上の三つの日付については、基本的に同一の日付とする。", size=10.5,
+                      cjk=True))
+    checks: tuple[Check, ...] = (
+        {"type": "absent", "text": "求められる日②"},
+        {"type": "absent", "text": "生じる日③"},
+        {"type": "order", "before": "① 標準化対象", "after": "② 標準化法"},
+        {"type": "order", "before": "② 標準化法", "after": "③ 標準準拠"},
+    )
+    return Case("enumerators_drawn_apart", 4, [items], checks)
+
+
 # --- class 5: titles and heading paths ------------------------------------------------------
 
 
@@ -1119,6 +1142,7 @@ BUILDERS: tuple[Callable[[], Case], ...] = (
     consecutive_articles,
     run_in_headings,
     consecutive_margin_articles,
+    enumerators_drawn_apart,
     title_on_two_lines,
     centred_title_lines,
     title_with_colon,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conftest import heading_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,7 +92,56 @@ def test_bullets_beside_their_text_are_not_a_column() -> None:
     assert all(b.kind == BlockKind.LIST_ITEM for b in merged)
 
 
+def test_enumerators_beside_their_text_start_one_item_each() -> None:
+    # Seen on a Japanese slide deck: "①" drawn at x=71, its text at x=107 on the same row; the
+    # "②" line used to continue item ① because a mark alone on its line was no enumerator.
+    texts = ["標準化対象事務に係る根拠法令の施行日", "標準化法に基づく省令の施行日",
+             "標準準拠システムへの適合基準日"]
+    for marks in (["①", "②", "③"], ["1.", "2.", "3."], ["(1)", "(2)", "(3)"]):
+        blocks = []
+        for i, (mark, text) in enumerate(zip(marks, texts, strict=True)):
+            blocks += [block(mark, 50, 100 + i * 14, width=12),
+                       block(text, 72, 100 + i * 14, width=400)]
+        merged = group_paragraphs(order_blocks(tuple(blocks)))
+        assert [b.text.replace("\n", "") for b in merged] == [
+            f"{mark} {text}" for mark, text in zip(marks, texts, strict=True)
+        ]
+        assert [b.kind for b in merged] == [BlockKind.LIST_ITEM] * 3
+
+
+def test_an_item_number_alone_on_its_row_stays_a_line_of_its_own() -> None:
+    # A number above a 縦書き column (saka1029-kokuji.pdf): nothing joins it on its row, and
+    # the sentence before it does not swallow it either ("…すること。①").
+    blocks = (block("常勤の歯科医師が配置され、次のいずれかに該当すること。", 50, 100, width=300),
+              block("①", 50, 114, width=12))
+    merged = group_paragraphs(order_blocks(blocks))
+    assert [(b.kind, b.text) for b in merged] == [
+        (BlockKind.PARAGRAPH, "常勤の歯科医師が配置され、次のいずれかに該当すること。"),
+        (BlockKind.PARAGRAPH, "①"),
+    ]
+
+
 # --- paragraphs -------------------------------------------------------------------------------
+
+def vertical_block(text: str, right: float, top: float, size: float = 8.0) -> Block:
+    box = BBox(right - size, top, right, top + len(text) * size)
+    return Block(BlockKind.PARAGRAPH, (Line((Span(text, box, size=size),), box, True),), box, 1)
+
+
+def test_vertical_lines_set_in_tiers_join_within_their_tier() -> None:
+    # A gazette page (pdfminer-kampo.pdf): an upper tier of vertical lines 45 characters tall
+    # and a lower tier 45 tall. Measured against the lower tier's foot every upper line was
+    # short, and each line came out as a paragraph of its own.
+    upper = ["内閣は道路交通法の一部を改正する法律の一部の施行に伴い並びに道路交通法第四条の規定に",
+             "基づきこの政令を制定する道路交通法施行令の一部を次のように改正する第一条中改める。"]
+    lower = [f"第{n}条中の字句を改め同条第五項中の字句を改める規定を置き附則の施行期日を定める。"
+             for n in "二三四五"]
+    blocks = tuple(
+        [vertical_block(text, 500 - 11 * i, 60) for i, text in enumerate(upper)]
+        + [vertical_block(text, 500 - 11 * i, 60 + 48 * 8) for i, text in enumerate(lower)]
+    )
+    grouped = group_paragraphs(blocks)
+    assert [len(b.lines) for b in grouped] == [2, 4]
 
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
     body = [
@@ -229,6 +280,105 @@ def test_outline_levels_win_over_sizes() -> None:
         outline=(OutlineEntry(1, "Intro", 1), OutlineEntry(2, "Scope", 1)),
     )
     assert heading_lines(md) == ["## Intro", "### Scope"]
+
+
+def title_line(spans: list[tuple[str, bool]], x: float, top: float, size: float = 14.35) -> Block:
+    parts, left = [], x
+    for text, bold in spans:
+        box = BBox(left, top, left + len(text) * size * CHAR_WIDTH, top + size)
+        parts.append(Span(text, box, size=size, bold=bold))
+        left = box.x1
+    ln = Line(tuple(parts), BBox(x, top, left, top + size))
+    return Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1)
+
+
+def test_paper_title_on_two_lines_with_a_stamp_and_a_one_entry_outline_is_one_h1() -> None:
+    # unstructured-copy-protected.pdf: the first title line opens with the name in typewriter
+    # type (not bold), a 20 pt arXiv stamp stands sideways in the margin, and the outline's one
+    # entry is the title while the metadata has none. It came out as "## LayoutParser: A
+    # Unified Toolkit for Deep" with the second line as a paragraph.
+    title = "LayoutParser: A Unified Toolkit for Deep Learning Based Document Image Analysis"
+    body = "Body text that is long enough to be the most common size in the document."
+    stamp = vertical_block("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021", 37, 213, size=20)
+    first = [("LayoutParser", False), (": A Unified Toolkit for Deep", True)]
+    blocks = [title_line(first, 163, 115),
+              title_line([("Learning Based Document Image Analysis", True)], 157, 133),
+              block("1 Introduction", 50, 200, bold=True, size=12)]
+    blocks += [block(body, 50, 220 + 14 * i) for i in range(8)] + [stamp]
+    md = markdown_of([page(blocks)], outline=(OutlineEntry(1, title, 1),))
+    assert heading_lines(md) == [f"# {title}", "## 1 Introduction"]
+
+
+def test_a_contents_heading_is_never_the_title() -> None:
+    # olmocr-earnings.pdf: an EDGAR page opens with a bold "Table of Contents" link.
+    body = "Body text that is long enough to be the most common size in the document."
+    for opening, size in (("Table of Contents", 10.0), ("目 次", 18.0), ("Contents", 18.0)):
+        blocks = [block(opening, 50, 60, bold=True, size=size)]
+        blocks += [block(body, 50, 100 + 14 * i) for i in range(6)]
+        md = markdown_of([page(blocks)])
+        assert [h for h in heading_lines(md) if h.startswith("# ")] == [], opening
+
+
+def test_a_cover_title_of_four_lines_is_one_h1() -> None:
+    # pymupdf-test-3820.pdf: four lines of 25 pt on the cover; three were the most a heading
+    # could take, and the document had no title.
+    lines = ["TREATMENT OF ADOLESCENTS AND", "CHILDREN WITH CHRONIC HCV INFECTION,",
+             "AND HCV SIMPLIFIED SERVICE DELIVERY", "AND DIAGNOSTICS"]
+    cover = [block(text, 36, 153 + 30 * i, size=25, bold=True) for i, text in enumerate(lines)]
+    body = "Body text that is long enough to be the most common size in the document."
+    inside = [block(body, 50, 60 + 14 * i) for i in range(12)]
+    md = markdown_of([page(cover), page(inside, 2)])
+    assert heading_lines(md) == ["# " + " ".join(lines)]
+
+
+def test_contents_entries_with_tab_leaders_stay_one_line_each() -> None:
+    # pymupdf-test-3820.pdf p. 4: "ACKNOWLEDGEMENTS\t" and its page number "vi" are two spans
+    # on a row, the number far right; the entries ran together into one paragraph, and "vi"
+    # (in the top band) was taken for the page's number although "iii" stands above it.
+    entries = [("ACKNOWLEDGEMENTS\t", "vi"), ("ABBREVIATIONS\t", "x"), ("GLOSSARY \t", "xii"),
+               ("1.1 Objectives and scope\t", "1"), ("1.2 Related guidelines\t", "1")]
+    blocks = [block("iii", 438, 7, size=8), block("CONTENTS", 36, 48, size=20, bold=True)]
+    for i, (entry, number) in enumerate(entries):
+        blocks += [block(entry, 36, 86 + 16 * i, width=150),
+                   block(number, 416 - 3 * len(number), 86 + 16 * i, width=3 * len(number))]
+    body = "Body text that is long enough to be the most common size in the document."
+    blocks += [block(body, 36, 300 + 14 * i) for i in range(8)]
+    # Enough pages that page numbers count without standing alone on their row.
+    later = [page([block(number, 438, 7, size=8)] + [block(body, 36, 300 + 14 * i)
+                                                    for i in range(8)], n)
+             for n, number in ((2, "iv"), (3, "v"), (4, "vi"))]
+    paragraphs = [p.strip() for p in markdown_of([page(blocks), *later]).split("\n\n")]
+    for entry, number in entries:
+        assert f"{entry.strip()} {number}" in paragraphs
+
+
+def test_a_centred_title_a_little_larger_than_the_text_is_the_title() -> None:
+    # odl-2125318…hwp.pdf: a Korean bill's title, two centred lines of 15.9 pt over 14 pt text,
+    # came out as two H2 and no title (a title needed 1.3 times the body size).
+    body = "현행법은 기후위기 대응을 위해 국가 탄소중립 녹색성장 기본계획을 수립하도록 규정함."
+    text = [block(body, 71, 386 + 32 * i, size=14) for i in range(10)]
+
+    def title(x_of: Callable[[float], float]) -> list[Block]:
+        lines = [("기후위기 대응을 위한 기본법", 79.0), ("일부개정법률안", 105.0)]
+        return [block(t, x_of(len(t) * 15.9), top, size=15.9, width=len(t) * 15.9)
+                for t, top in lines]
+
+    centred = markdown_of([page(title(lambda width: (595 - width) / 2) + text)])
+    assert heading_lines(centred) == ["# 기후위기 대응을 위한 기본법 일부개정법률안"]
+    flush_left = markdown_of([page(title(lambda width: 71.0) + text)])
+    assert [h for h in heading_lines(flush_left) if h.startswith("# ")] == []
+
+
+def test_cover_title_lines_set_two_lines_apart_are_one_title() -> None:
+    # 000040369.pdf of the retrieval set: three centred lines of 28 pt, 54 pt apart (line
+    # spacing 1.93); at most 0.8 em of space between them had been allowed.
+    lines = ["自動車リユース部品", "利用マニュアル", "（文書版）"]
+    cover = [block(t, (595 - 28 * len(t)) / 2, 382 + 54 * i, size=28, width=28 * len(t))
+             for i, t in enumerate(lines)]
+    body = "本マニュアルは、自動車リユース部品の利用を促進するために作成したものである。"
+    inside = [block(body, 50, 60 + 16 * i, size=10.5) for i in range(12)]
+    md = markdown_of([page(cover), page(inside, 2)])
+    assert heading_lines(md) == ["# 自動車リユース部品利用マニュアル（文書版）"]
 
 
 # --- text and render ------------------------------------------------------------------------
@@ -528,3 +678,37 @@ def test_a_body_line_beside_a_stamp_in_the_next_column_stays() -> None:
     body = block("The right column's text starts here and goes on.", 160, 100, size=10)
     stripped = strip_running_headers((page([stamp, body]),))[0]
     assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE, BlockKind.PARAGRAPH]
+
+
+def test_stacked_letters_in_a_side_margin_are_one_vertical_label() -> None:
+    # 230829_main.pdf of the retrieval set: thumb-index tabs down the right edge, one glyph per
+    # line ("概", "要", "・", "主", ... and "本", "文"), had been joined to the body lines beside
+    # them ("ていく。 要") and into the headings ("## 要 Ⅰ．経済や…").
+    def glyph(char: str, x: float, top: float) -> Line:
+        box = BBox(x, top, x + 12, top + 15)
+        return Line((Span(char, box, size=10.5),), box)
+
+    body = [line(f"本文の{i}行目は事業者支援の取組を記述する。", 71, 100 + 18 * i, size=10.5,
+                 width=450) for i in range(20)]
+    tab = [glyph(c, 573, 113 + 8 * i) for i, c in enumerate("概要・主な")]
+    tab += [glyph(c, 573, 233 + 24 * i) for i, c in enumerate("本文")]
+    marks = [glyph("○", 300, 300 + 16 * i) for i in range(4)]  # a table column: stays
+    dots = [glyph("・", 20, 300 + 10 * i) for i in range(4)]  # marks only: stay
+    lines = rebuild_vertical_lines(body + tab + marks + dots)
+    assert [ln.text for ln in lines if ln.vertical] == ["概要・主な", "本文"]
+    assert sum(1 for ln in lines if ln.text in ("○", "・")) == 8
+    assert len(lines) == len(body) + 2 + 8
+
+
+def test_roman_numbered_chapters_share_a_level_whatever_their_size() -> None:
+    # odl-제안요청서_수정__230524_1.pdf: chapter Ⅳ was set at 20 pt, the others at 21 pt; by size
+    # it took a level of its own ("#### Ⅳ 제안서 작성요령" among "### Ⅰ …").
+    body = "본 사업은 문서작성 기반의 웹기안기를 도입하는 사업으로 그 범위는 다음과 같다."
+    pages = []
+    for n, (chapter, size) in enumerate((("Ⅰ 사업 개요", 21.0), ("Ⅱ 사업 추진계획", 21.0),
+                                          ("Ⅳ 제안서 작성요령", 20.0)), start=1):
+        blocks = [block(chapter, 68, 82, size=size, bold=True)]
+        blocks += [block(body, 57, 130 + 16 * i, size=11) for i in range(10)]
+        pages.append(page(blocks, n))
+    assert heading_lines(markdown_of(pages)) == [
+        "## Ⅰ 사업 개요", "## Ⅱ 사업 추진계획", "## Ⅳ 제안서 작성요령"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.scan import line_start_offsets
-from chunkcli.tokens import tiktoken_counter
+from chunkcli.tokens import load_encoding, tiktoken_counter
 
 # Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
 # numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
@@ -55,3 +55,59 @@ def test_without_numpy_every_span_is_counted_on_its_own(monkeypatch: pytest.Monk
     expected = counter_from_whole_text(text, "cl100k_base")(bounds)
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
     assert counter_from_whole_text(text, "cl100k_base")(bounds) == expected
+
+
+LONGEST_CL100K_TOKEN_BYTES = 128  # counting.longest_token_bytes("cl100k_base")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document_and_bounds(), st.integers(1, 6), st.lists(st.booleans(), min_size=40))
+def test_boundable_spans_over_the_limit_get_a_lower_bound_the_rest_exact_counts(
+    case: tuple[str, list[int]], over: int, flags: list[bool]
+) -> None:
+    text, bounds = case
+    boundable = flags[: len(bounds) - 1]
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
+    counts = counter_from_whole_text(text, "cl100k_base", over=over)(bounds, boundable)
+    for i, (lo, hi) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        size = len(text[lo:hi].encode("utf-8", "surrogatepass"))
+        if i < len(boundable) and boundable[i] and size > over * LONGEST_CL100K_TOKEN_BYTES:
+            assert over < counts[i] == -(-size // LONGEST_CL100K_TOKEN_BYTES) <= exact[i]
+        else:
+            assert counts[i] == exact[i]
+
+
+def test_a_long_boundable_span_is_never_encoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoding = load_encoding("cl100k_base")
+    encoded: list[int] = []
+    for name in ("encode_ordinary", "encode_to_numpy"):
+        real = getattr(encoding, name)
+
+        def spy(text: str, *args: object, real: object = real, **kwargs: object) -> object:
+            encoded.append(len(text))
+            return real(text, *args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(encoding, name, spy)
+    text = "Some text.\n" + "\n" * 200_000 + "# Heading\n\n" + "x" * 150_000 + "\nEnd.\n"
+    bounds = [0, 200_011, 200_022, 350_023, len(text)]
+    counts = counter_from_whole_text(text, "cl100k_base", over=800)(bounds, [True] * 4)
+    exact_heading = tiktoken_counter("cl100k_base")("# Heading\n\n")
+    assert counts == [-(-200_011 // 128), exact_heading, -(-150_001 // 128), 2]
+    assert encoded == [11, 5]  # the heading, then the last line: stretches between the bounds
+
+
+def test_tiny_spans_are_counted_once_per_distinct_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoding = load_encoding("cl100k_base")
+    real = encoding.encode_ordinary
+    encoded: list[str] = []
+
+    def spy(text: str) -> list[int]:
+        encoded.append(text)
+        return real(text)
+
+    monkeypatch.setattr(encoding, "encode_ordinary", spy)
+    text = "# h\n" * 1000 + "|\n" * 1000 + "# h\n\n" * 10
+    bounds = [*range(0, 4000, 4), *range(4000, 6000, 2), *range(6000, 6050, 5), len(text)]
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
+    assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact
+    assert encoded == ["# h\n", "|\n", "# h\n\n"]

@@ -79,3 +79,70 @@ def test_longest_within_finds_the_last_cut_that_fits_from_any_guess() -> None:
 
             assert longest_within(fits, 0, 100, guess) == max(answer, 1)
             assert len(probes) <= 16
+
+
+def test_a_paragraph_megabytes_long_in_one_pre_split_piece_is_never_encoded_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoding = load_encoding("cl100k_base")
+    longest: list[int] = [0]
+    for name in ("encode_ordinary", "encode_to_numpy"):
+        real = getattr(encoding, name)
+
+        def spy(text: str, *args: object, real: object = real, **kwargs: object) -> object:
+            longest[0] = max(longest[0], len(text))
+            return real(text, *args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(encoding, name, spy)
+    # A run of newlines is one piece of tiktoken's pre-split (and so is a run of letters).
+    markdown = "# Title\n\nSome text.\n" + "\n" * 300_000 + "More text.\n" + "x" * 300_000
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=100))
+    count = load_encoding("cl100k_base").encode_ordinary
+    assert all(c.tokens == len(count(c.text)) <= 100 for c in chunks)
+    assert [c.body for c in chunks[:2]] == ["# Title\n\nSome text.", "More text."]
+    assert "".join(c.body for c in chunks[2:]) == "x" * 300_000
+    # The windows of x are counted in trial cuts of at most 100 * 32 characters.
+    assert longest[0] <= 100 * 32
+
+
+@pytest.mark.parametrize("before", ["", "# Title\n\n", "abc\n", "# T\n\n## Part\n\n"])
+def test_windows_of_one_unit_each_are_not_recounted(
+    monkeypatch: pytest.MonkeyPatch, before: str
+) -> None:
+    encoding = load_encoding("cl100k_base")
+    real = encoding.encode_ordinary
+    calls = 0
+
+    def spy(text: str) -> list[int]:
+        nonlocal calls
+        calls += 1
+        return real(text)
+
+    monkeypatch.setattr(encoding, "encode_ordinary", spy)
+    markdown = before + "x" * 50_000  # one word: every window is one unit of characters
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=64))
+    assert all(c.tokens == len(real(c.text)) <= 64 for c in chunks)
+    assert sum(c.body.count("x") for c in chunks) == 50_000
+    # About two trial cuts per unit; the unit's count and the window's are not taken again
+    # (four counts a window before).
+    assert calls <= 2.5 * len(chunks)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_split_pauses_the_cyclic_collector_and_restores_its_state(enabled: bool) -> None:
+    import gc
+
+    seen: list[bool] = []
+
+    def count(text: str) -> int:
+        seen.append(gc.isenabled())
+        return len(text)
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        split_markdown("# T\n\ntext\n", count_tokens=count)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)

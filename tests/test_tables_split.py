@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from chunkcli.model import Chunk, ChunkKind
@@ -97,7 +99,7 @@ def test_caption_prefix_counts_are_exact_with_cl100k() -> None:
 
 
 def _counter() -> SpanCounter:
-    def counts(bounds: list[int]) -> list[int]:
+    def counts(bounds: Sequence[int], boundable: Sequence[bool] = ()) -> list[int]:
         return [0] * (len(bounds) - 1)
 
     return counts

@@ -7,6 +7,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from chunkcli.charclasses import is_cjk
 from chunkcli.pipeline import convert_pdf
 from chunkcli.text import hangul_word_prefixes, join_lines
 from tests.pdf_factory import Text, make_pdf, text_width
@@ -78,3 +79,10 @@ def test_a_break_inside_a_korean_word_the_document_writes_elsewhere_gets_no_spac
 def test_hangul_word_prefixes_leave_out_the_cut_edges_of_a_line() -> None:
     assert hangul_word_prefixes("중소상 공인이 등") == frozenset({"공인", "공인이"})
     assert hangul_word_prefixes("no Korean here") == frozenset()
+
+
+def test_is_cjk_at_the_edges_of_the_no_space_ranges() -> None:
+    chars = ["a", "é", "\u2e7f", "\u2e80", "\u3000", "日", "ｱ", "한", "\U00020000", "\U00040000"]
+    assert [is_cjk(c) for c in chars] == [
+        False, False, False, True, True, True, True, False, True, False,
+    ]

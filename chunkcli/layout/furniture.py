@@ -118,14 +118,21 @@ def _repeated_anywhere_blocks(pages: list[Page], s: FurnitureSettings) -> set[tu
     """
     if len(pages) < s.min_pages_anywhere:
         return set()
-    places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
+    needed = s.anywhere_share * len(pages)
+    # A shape repeats at a place only where some line sits on enough pages: the places are
+    # counted first, and only the lines at those places are shaped (most places hold one line).
+    at_place: dict[tuple[int, int], list[tuple[int, Block]]] = defaultdict(list)
     for page in pages:
         for block in page.blocks:
             if block.kind == BlockKind.PARAGRAPH:
-                key = (shape_of(block.text), round(block.bbox.top / s.same_height_pt),
-                       round(block.bbox.x0 / s.same_height_pt))
-                places[key].append((page.number, id(block)))
-    needed = s.anywhere_share * len(pages)
+                place = (round(block.bbox.top / s.same_height_pt),
+                         round(block.bbox.x0 / s.same_height_pt))
+                at_place[place].append((page.number, block))
+    places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
+    for place, blocks in at_place.items():
+        if len({number for number, _ in blocks}) >= needed:
+            for number, block in blocks:
+                places[(shape_of(block.text), *place)].append((number, id(block)))
     repeated = [hits for hits in places.values() if len({n for n, _ in hits}) >= needed]
     if len(repeated) > s.max_anywhere_lines:
         return set()
@@ -220,15 +227,35 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     alone on their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        band = _band_blocks(page, s)
-        for block in band:
-            if not is_page_number(block.text) or _table_cell(block, page, s):
-                continue
-            if len(pages) >= s.min_repeats or _alone_on_row(block, page):
+        numbers = [b for b in _band_blocks(page, s)
+                   if is_page_number(b.text) and not _table_cell(b, page, s)]
+        outermost = {id(b) for b in _outermost(numbers, page)}
+        for block in numbers:
+            alone = _alone_on_row(block, page)
+            if (alone or id(block) in outermost) and (len(pages) >= s.min_repeats or alone):
                 found.add((page.number, id(block)))
     if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
+
+
+def _outermost(numbers: list[Block], page: Page) -> list[Block]:
+    """Of the numbers in one band, those on the row nearest the page's edge: a page has one page
+    number per band (two on a spread, side by side); a number further in that shares its row
+    with text is content (the page numbers of a contents list that starts high on its page,
+    pymupdf-test-3820.pdf p. 4). One alone on its row stays a page number wherever it stands
+    in the band (a journal's "199" above an archive's own "1": olmocr-hf_ff518…_pg2.pdf)."""
+    middle = page.height / 2
+    top = [b for b in numbers if b.bbox.center_y < middle]
+    bottom = [b for b in numbers if b.bbox.center_y >= middle]
+    kept = []
+    if top:
+        edge = min(b.bbox.top for b in top)
+        kept += [b for b in top if b.bbox.top <= edge + b.bbox.height]
+    if bottom:
+        edge = max(b.bbox.bottom for b in bottom)
+        kept += [b for b in bottom if b.bbox.bottom >= edge - b.bbox.height]
+    return kept
 
 
 def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:

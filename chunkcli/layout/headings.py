@@ -18,15 +18,21 @@ from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry,
 
 # A heading is short: at most this many lines and characters.
 MAX_HEADING_LINES = 3
+# A cover's title in large type may take more lines (pymupdf-test-3820.pdf: four lines of 25 pt
+# on a 453 pt wide page, 113 characters).
+MAX_TITLE_LINES = 5
 MAX_HEADING_CHARS = 120
 # Larger than body text by this much (points and ratio) reads as a heading.
 HEADING_SIZE_DELTA_PT = 1.0
 HEADING_SIZE_RATIO = 1.1
 # The title is on the first page, at least this much larger than body text.
 TITLE_SIZE_RATIO = 1.3
-# The lines of one title are set less than this many font sizes apart (line spacing up to 1.8;
-# the generated and corpus covers use 1.2-1.5), overlapping by at most this much.
-TITLE_LINE_GAP_EM = 0.8
+# A block is centred when its middle lies within this share of the page width of the page's.
+CENTRED_SHARE = 0.05
+# The lines of one title are set less than this many font sizes apart (line spacing up to 2.0;
+# the generated and corpus covers use 1.2-1.5, the retrieval set's 000040369.pdf 1.93: three centred
+# lines of 28 pt, 54 pt apart), overlapping by at most this much.
+TITLE_LINE_GAP_EM = 1.0
 TITLE_OVERLAP_EM = 0.3
 # Use the outline when at least this share of its entries are found as lines on their page.
 OUTLINE_MATCH_SHARE = 0.5
@@ -43,6 +49,10 @@ NOT_A_HEADING = re.compile(
     r"\s*(?:改訂|改定|版|発行)?\s*$)",
     re.IGNORECASE,
 )
+# A contents list's heading names the list, never the document (an EDGAR filing's pages open
+# with a "Table of Contents" link: olmocr-earnings.pdf had it as its title).
+NOT_A_TITLE = re.compile(
+    r"^\s*(?:table\s+of\s+contents|contents|目\s*次|목\s*차|차\s*례)\s*$", re.IGNORECASE)
 # A heading names something: it holds at least this many letters ("-2.85% -3.57%", "1" do not).
 MIN_HEADING_LETTERS = 2
 # A cover page (the title's page) carries at most this many characters of body-size text;
@@ -69,13 +79,13 @@ def label_headings(document: Document) -> Document:
     body = body_font_size(document)
     if document.pages:
         first = document.pages[0]
-        joined = replace(first, blocks=join_title_lines(first.blocks, body))
+        joined = replace(first, blocks=join_title_lines(first.blocks, body, first.width))
         document = replace(document, pages=(joined, *document.pages[1:]))
     candidates = _candidates(document, body)
-    levels = _outline_levels(document, candidates) or {}
+    levels = _outline_levels(document, candidates, body) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
     if 1 not in levels.values():
-        title = _title(remaining, body) or _bold_opening_line(document, levels)
+        title = _title(remaining, body, document) or _bold_opening_line(document, levels)
         if title is not None:
             levels[(title.page_index, title.block_index)] = 1
             remaining = [c for c in remaining if (c.page_index, c.block_index) != (
@@ -108,6 +118,8 @@ def split_run_in_headings(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
 def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     if block.kind != BlockKind.PARAGRAPH or block.lines[0].vertical:
         return None
+    if TOC_ENTRY.search(block.lines[0].text):
+        return None  # a contents entry in bold ("Ⅰ．序編 ........ 1") names a heading elsewhere
     spans = block.lines[0].spans
     lead = 0
     while lead < len(spans) and (spans[lead].bold or not spans[lead].text.strip()):
@@ -128,15 +140,19 @@ def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     )
 
 
-def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...]:
+def join_title_lines(
+    blocks: tuple[Block, ...], body: float, page_width: float = 0.0
+) -> tuple[Block, ...]:
     """The first page's blocks with a title set on several lines as one block: consecutive
     lines in the page's largest type (at least TITLE_SIZE_RATIO times the body text), stacked
     less than TITLE_LINE_GAP_EM apart and overlapping horizontally. Paragraph grouping keeps
     them apart when the lines are centred far apart or the first one is short and ends in a
     colon or a Japanese letter ("消費生活用製品の" / "安全確保に関するガイドライン")."""
-    sizes = [_block_size(b) for b in blocks if b.kind == BlockKind.PARAGRAPH]
-    top = max(sizes, default=0.0)
-    if top < body * TITLE_SIZE_RATIO:
+    # Sideways lines are no title (an arXiv stamp in the margin, 20 pt beside a 14 pt title).
+    upright = [b for b in blocks if b.kind == BlockKind.PARAGRAPH and not b.lines[0].vertical]
+    top = max((_block_size(b) for b in upright), default=0.0)
+    in_top_type = [b for b in upright if _block_size(b) == top]
+    if not _title_type(top, body, in_top_type, page_width):
         return blocks
     result: list[Block] = []
     for block in blocks:
@@ -149,6 +165,17 @@ def join_title_lines(blocks: tuple[Block, ...], body: float) -> tuple[Block, ...
     return tuple(result)
 
 
+def _title_type(size: float, body: float, blocks: list[Block], page_width: float) -> bool:
+    """Text in `size` can be a title: TITLE_SIZE_RATIO times the body, or a heading's size when
+    every block in it is centred on the page (a Korean bill's 15.9 pt title over 14 pt text,
+    odl-2125318…hwp.pdf: a centred title needs no more than that to stand out)."""
+    if size >= body * TITLE_SIZE_RATIO:
+        return True
+    heading_size = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
+    return heading_size and page_width > 0 and bool(blocks) and all(
+        abs(b.bbox.center_x - page_width / 2) <= CENTRED_SHARE * page_width for b in blocks)
+
+
 def _block_size(block: Block) -> float:
     return _size_class(max(line.size for line in block.lines))
 
@@ -159,8 +186,8 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         or block.kind != BlockKind.PARAGRAPH
         or any(line.vertical or _size_class(line.size) != size
                for line in previous.lines + block.lines)
-        or len(previous.lines) + len(block.lines) > MAX_HEADING_LINES
-        or previous.lines[-1].bold != block.lines[0].bold
+        or len(previous.lines) + len(block.lines) > MAX_TITLE_LINES
+        or _mostly_bold(previous.lines[-1]) != _mostly_bold(block.lines[0])
     ):
         return False
     gap = block.bbox.top - previous.bbox.bottom
@@ -170,6 +197,17 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         and not previous.text.rstrip().endswith((".", "。"))
         and numbering_pattern(block.text) is None
     )
+
+
+def _mostly_bold(line: Line) -> bool:
+    """Most visible characters bold: a title line that opens with a name set in another face
+    ("LayoutParser" in typewriter type, the rest bold: unstructured-copy-protected.pdf) is
+    still set in the bold of the line below it."""
+    if line.bold:
+        return True
+    visible = [len(span.text) - span.text.count(" ") for span in line.spans]
+    bold = sum(n for n, span in zip(visible, line.spans, strict=True) if span.bold)
+    return 2 * bold > sum(visible)
 
 
 def _without_cover_lines(
@@ -266,7 +304,11 @@ def _body_like_sizes(document: Document) -> set[float]:
 def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
+    if len(block.lines) > MAX_TITLE_LINES:  # the cheap tests first: most blocks are prose
+        return None
     text = " ".join(line.text.strip() for line in block.lines).strip()
+    if not text or len(text) > MAX_HEADING_CHARS:
+        return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
     letters = sum(1 for c in text if c.isalpha())
@@ -274,32 +316,42 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text):
         return None
-    if not text or len(block.lines) > MAX_HEADING_LINES or len(text) > MAX_HEADING_CHARS:
-        return None
     size = max(line.size for line in block.lines)
-    pattern = numbering_pattern(text)
+    cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
+    if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):
+        return None
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
-    bold = all(line.bold for line in block.lines)
     if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
         return None  # a sentence, not a title
     if TOC_ENTRY.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    if pattern is not None and pattern[0] == "num" and not (bold or larger):
-        pattern = None  # "1 apple" in body text is a list or a sentence, not a section
-    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
-        pattern = None
+    pattern = _heading_number(text, all(line.bold for line in block.lines), larger)
     if not larger and pattern is None:
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
 
 
-def _title(candidates: list[_Candidate], body: float) -> _Candidate | None:
-    first_page = [c for c in candidates if c.page_index == 0 and c.pattern is None]
+def _heading_number(text: str, bold: bool, larger: bool) -> tuple[str, int] | None:
+    """The numbering pattern of a heading candidate, if it counts as a section number."""
+    pattern = numbering_pattern(text)
+    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
+        return None  # "1 apple" in body text is a list or a sentence, not a section
+    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
+        return None
+    return pattern
+
+
+def _title(candidates: list[_Candidate], body: float, document: Document) -> _Candidate | None:
+    first_page = [c for c in candidates
+                  if c.page_index == 0 and c.pattern is None and not NOT_A_TITLE.match(c.text)]
     if not first_page:
         return None
     biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
     largest_anywhere = max(c.size for c in candidates)
-    if biggest.size >= body * TITLE_SIZE_RATIO and biggest.size >= largest_anywhere:
+    page = document.pages[0]
+    in_its_type = [page.blocks[c.block_index] for c in first_page if c.size == biggest.size]
+    if _title_type(biggest.size, body, in_its_type, page.width) and (
+            biggest.size >= largest_anywhere):
         return biggest
     return None
 
@@ -320,6 +372,7 @@ def _bold_opening_line(
         or len(text) > MAX_HEADING_CHARS
         or text.endswith(tuple(".。,、:;"))
         or numbering_pattern(text) is not None
+        or NOT_A_TITLE.match(text)
     ):
         return None
     return _Candidate(0, 0, text, first.lines[0].size, None)
@@ -348,31 +401,44 @@ def _by_family_rank(patterns: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 def _outline_levels(
-    document: Document, candidates: list[_Candidate]
+    document: Document, candidates: list[_Candidate], body: float
 ) -> dict[tuple[int, int], int] | None:
     outline = [e for e in document.outline if e.page > 0]
     if not outline:
         return None
     page_index = {page.number: i for i, page in enumerate(document.pages)}
-    matched: dict[tuple[int, int], int] = {}
-    shift = _outline_shift(outline, document.metadata_title)
+    found: dict[tuple[int, int], OutlineEntry] = {}
     for entry in outline:
         index = page_index.get(entry.page)
         if index is None:
             continue
         key = _find_outline_block(document.pages[index], index, entry)
         if key is not None:
-            matched[key] = min(MAX_LEVEL, max(1, entry.level + shift))
-    if len(matched) < OUTLINE_MATCH_SHARE * len(outline):
+            found[key] = entry
+    if len(found) < OUTLINE_MATCH_SHARE * len(outline):
         return None
-    return matched
+    shift = _outline_shift(outline, document.metadata_title, found, candidates, body)
+    return {key: min(MAX_LEVEL, max(1, e.level + shift)) for key, e in found.items()}
 
 
-def _outline_shift(outline: list[OutlineEntry], title: str) -> int:
-    """Outline level 1 is the title when its one entry is the document title, else chapters."""
+def _outline_shift(
+    outline: list[OutlineEntry],
+    title: str,
+    found: dict[tuple[int, int], OutlineEntry],
+    candidates: list[_Candidate],
+    body: float,
+) -> int:
+    """Outline level 1 is the title when its one entry is the document title, else chapters.
+    The title: the metadata's, or printed on the first page in title type (a paper whose
+    outline is its title with no metadata title: unstructured-copy-protected.pdf)."""
     top = [e for e in outline if e.level == 1]
-    is_title = len(top) == 1 and bool(title) and _normal(top[0].title) == _normal(title)
-    return 0 if is_title else 1
+    if len(top) != 1:
+        return 1
+    if title and _normal(top[0].title) == _normal(title):
+        return 0
+    title_type = {(c.page_index, c.block_index) for c in candidates
+                  if c.page_index == 0 and c.size >= body * TITLE_SIZE_RATIO}
+    return 0 if any(e is top[0] and key in title_type for key, e in found.items()) else 1
 
 
 def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:

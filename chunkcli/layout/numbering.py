@@ -26,6 +26,10 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
     (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
     (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
+    # Roman numerals as chapter numbers: "Ⅳ 제안서 작성요령" (U+2160..U+216B, a Korean proposal's
+    # chapters at 20 and 21 pt took two levels by size), "IV. Results".
+    (re.compile(r"^[\u2160-\u216b](?:[.．]|\s)\s*\S"), "roman", 0),
+    (re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII)[.．]\s+\S"), "roman", 0),
     # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
     # no space needed before Japanese text ("１．概要").
     (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),

@@ -211,8 +211,9 @@ def _largest_size(blocks: list[Block]) -> float:
 
 
 def _empty_ranges(boxes: Sequence[BBox], left: float, right: float, s: OrderSettings) -> list[Gap]:
-    edges = [Gap(left - s.min_gutter_pt, left), Gap(right, right + s.min_gutter_pt)]
-    spans = sorted([(g.low, g.high) for g in edges] + [(b.x0, b.x1) for b in boxes])
+    # The region's edges count as text one gutter wide (plain pairs: this runs once per band).
+    edges = [(left - s.min_gutter_pt, left), (right, right + s.min_gutter_pt)]
+    spans = sorted(edges + [(b.x0, b.x1) for b in boxes])
     gaps: list[Gap] = []
     reach = spans[0][1]
     for x0, x1 in spans[1:]:

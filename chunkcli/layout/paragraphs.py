@@ -16,17 +16,25 @@ from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHA
 from chunkcli.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
-# Bullet glyphs that mark an item even when text follows without a space ("●Purpose"),
+# Bullet glyphs that mark an item even when text follows without a space ("●Purpose"; the
+# second row: Wingdings bullets as chunkcli.symbols translates them),
 # and ASCII marks that need a space after them ("- item", "* item").
 BULLET = re.compile(
-    r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219])\s*|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
+    r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219❍❑❒❖➢◉⬧⧫⬥])\s*"
+    r"|([*+\-–])(?:\s+|$|(?=[^\x00-\x7f])))"
 )
+# The mark is followed by a space, by non-ASCII text, or by nothing: a mark drawn apart from
+# its text is a line of its own until the text on its row joins it ("①" at x=71, its text at
+# x=107 on ja-rag-20231027_policies_local_governments_outline_02.pdf p. 6: without `$` the
+# "②" line continued item ① and the two items came out as one).
 ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
-    r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|(?=[^\x00-\x7f\d.]))"
+    r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|$|(?=[^\x00-\x7f\d.]))"
 )
+# A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
+# pymupdf-test-3820.pdf's contents kept "ACKNOWLEDGEMENTS\t" and "vi" as two spans on a row).
 TOC_ENTRY = re.compile(
-    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
+    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,}|\t)\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
 # A span that is only an entry number ("6", "[6]", "6."), drawn apart from the entry's text
@@ -53,6 +61,9 @@ SHORT_LINE_EM = 2.0
 INDENT_EM = 0.5
 # A second line may be indented this far past the first (hanging indent of an item).
 HANGING_INDENT_EM = 4.0
+# 縦書き tiers are cut where at most this share of the most lines standing at any height stand
+# (pdfminer-kampo.pdf: 70 lines in the upper tier, 1-2 crossing into the lower one).
+TIER_GAP_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +73,11 @@ class Column:
     left: float
     right: float
     leading: float
+    # 縦書き set in tiers (段: a gazette's page holds two or more bands of vertical lines, one
+    # above the other, pdfminer-kampo.pdf): each tier's own edges as (top, bottom, edges). Without
+    # them every line of the upper tier ended short of the lower tier's foot, and each line of
+    # a paragraph came out as a paragraph of its own.
+    tiers: tuple[tuple[float, float, Column], ...] = ()
 
 
 def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
@@ -80,6 +96,8 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
         ):
             # A line MuPDF split at a wide gap ("1" ... "Introduction", a run-in heading).
             result[-1] = _extend_last_line(previous, block.lines[0])
+            if _is_bare_enumerator(previous):  # "①" drawn apart from its text: now an item
+                result[-1] = replace(result[-1], kind=BlockKind.LIST_ITEM)
         elif (
             previous is not None
             and block.kind == BlockKind.PARAGRAPH
@@ -87,7 +105,11 @@ def group_paragraphs(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
             and continues(previous, block.lines[0], columns.get(block.column))
         ):
             result[-1] = _append(previous, block)
-        elif block.kind == BlockKind.PARAGRAPH and starts_list_item(block.lines[0].text):
+        elif (
+            block.kind == BlockKind.PARAGRAPH
+            and starts_list_item(block.lines[0].text)
+            and not _is_bare_enumerator(block)
+        ):
             result.append(replace(block, kind=BlockKind.LIST_ITEM))
         else:
             result.append(block)
@@ -172,11 +194,21 @@ def _cjk_sentence_continues(before: str, after: str) -> bool:
 
 
 def _is_indented(line: Line, column: Column) -> bool:
-    return _start(line) > column.left + INDENT_EM * _em(line)
+    return _start(line) > _edges_at(line, column).left + INDENT_EM * _em(line)
 
 
 def starts_list_item(text: str) -> bool:
     return bool(BULLET.match(text) or ENUMERATOR.match(text))
+
+
+def _is_bare_enumerator(block: Block) -> bool:
+    """A paragraph that is only an item number ("①", "(1)"): an item once the text on its row
+    joins it; alone (a number above a 縦書き column, saka1029-kokuji.pdf) it stays a line."""
+    if block.kind != BlockKind.PARAGRAPH or len(block.lines) != 1:
+        return False
+    text = block.lines[0].text.strip()
+    match = ENUMERATOR.match(text)
+    return match is not None and match.end() == len(text)
 
 
 def _extend_last_line(block: Block, line: Line) -> Block:
@@ -280,7 +312,17 @@ def _same_row(last: Line, line: Line) -> bool:
 
 def _is_short(line: Line, column: Column) -> bool:
     end = line.bbox.bottom if line.vertical else line.bbox.x1
-    return end < column.right - SHORT_LINE_EM * _em(line)
+    return end < _edges_at(line, column).right - SHORT_LINE_EM * _em(line)
+
+
+def _edges_at(line: Line, column: Column) -> Column:
+    """The edges that hold for `line`: its tier's, when vertical text is set in tiers."""
+    if line.vertical and column.tiers:
+        middle = line.bbox.center_y
+        for top, bottom, edges in column.tiers:
+            if top <= middle <= bottom:
+                return edges
+    return column
 
 
 def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
@@ -294,12 +336,44 @@ def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
 
 def _edges(lines: list[Line]) -> Column:
     if lines[0].vertical:
-        tops = sorted(line.bbox.top for line in lines)
-        bottoms = sorted(line.bbox.bottom for line in lines)
-        return Column(_low_quantile(tops), _high_quantile(bottoms), 0.0)
+        tiers = _vertical_tiers(lines)
+        return Column(*_vertical_edges(lines), 0.0, tiers if len(tiers) > 1 else ())
     lefts = sorted(line.bbox.x0 for line in lines)
     rights = sorted(line.bbox.x1 for line in lines)
     return Column(_low_quantile(lefts), _high_quantile(rights), _leading(lines))
+
+
+def _vertical_edges(lines: list[Line]) -> tuple[float, float]:
+    tops = sorted(line.bbox.top for line in lines)
+    bottoms = sorted(line.bbox.bottom for line in lines)
+    return _low_quantile(tops), _high_quantile(bottoms)
+
+
+def _vertical_tiers(lines: list[Line]) -> tuple[tuple[float, float, Column], ...]:
+    """Tiers of vertical lines, with their edges: the bands from top to bottom where many lines
+    stand, cut where few do (a line or two of a table or a heading may cross between tiers)."""
+    events = sorted([(line.bbox.top, 1) for line in lines]
+                    + [(line.bbox.bottom, -1) for line in lines])
+    peak = covered = 0
+    for _, step in events:
+        covered += step
+        peak = max(peak, covered)
+    threshold = max(1, int(TIER_GAP_SHARE * peak))
+    bands: list[tuple[float, float]] = []
+    covered, band_top = 0, None
+    for y, step in events:
+        covered += step
+        if covered > threshold and band_top is None:
+            band_top = y
+        elif covered <= threshold and band_top is not None:
+            bands.append((band_top, y))
+            band_top = None
+    tiers = []
+    for top, bottom in bands:
+        inside = [line for line in lines if top <= line.bbox.center_y <= bottom]
+        if inside:
+            tiers.append((top, bottom, Column(*_vertical_edges(inside), 0.0)))
+    return tuple(tiers)
 
 
 def _low_quantile(values: list[float]) -> float:

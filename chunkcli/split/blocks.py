@@ -24,6 +24,7 @@ from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+from chunkcli.split import simple_lines
 from chunkcli.split.kinds import BlockKind, RawBlock
 from chunkcli.split.parser_rules import block_parser
 from chunkcli.split.simple_lines import (
@@ -178,6 +179,10 @@ def _plain_blocks(source: str, group: re.Match[str], line: int) -> list[RawBlock
         return [RawBlock(BlockKind.TEXT, line, line + lines)]
     text = group.group()
     first = text[0]  # each construct below starts with its own characters: test only that one
+    if first == "#" and "\n" not in text:  # a heading between blank lines (500,000 in 2 MB)
+        heading = simple_lines.atx_heading(text)
+        if heading is not None:
+            return [RawBlock(BlockKind.HEADING, line, line + 1, *heading)]
     if (
         first in ITEM_START_CHARS
         and ITEM_LINES_RE.fullmatch(text)

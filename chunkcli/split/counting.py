@@ -7,6 +7,13 @@ two offsets. So the document is encoded once, in one call, and the token ends ar
 span bounds: no per-piece call into the tokenizer. A bound that falls inside a token (never
 seen; a safety net) has its two spans counted on their own. Without numpy every span is.
 
+A span the caller marks `boundable` (a paragraph or heading: the planner cuts one over the limit
+into windows and never needs its whole count) that has more UTF-8 bytes than `over` times the
+encoding's longest token surely counts more than `over` tokens. It is not encoded: its count is
+the lower bound bytes / longest token, which is above `over`. Such a span can be one pre-split
+piece of megabytes (a run of newlines, one 2 MB word) that tiktoken encodes at 2 MB/s with 48
+bytes of memory a byte; the text between such spans is encoded in one call per stretch.
+
 (Encoding in a background thread while the blocks are found was measured and dropped: on the
 2-core machine shared with other jobs it cost 8 % more CPU time and gained no wall time.)
 """
@@ -14,8 +21,8 @@ seen; a safety net) has its two spans counted on their own. Without numpy every 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -25,33 +32,114 @@ if TYPE_CHECKING:
 
     TokenEnds = npt.NDArray[np.int64]  # UTF-8 byte offset where each token ends, 0 first
 
-# (bounds b0 < b1 < ... < bn) -> the token count of markdown[b_i:b_i+1] for each i.
-SpanCounter = Callable[[Sequence[int]], list[int]]
+
+# Spans this short on average are counted by their text (each distinct one encoded once):
+# 2 MB of 4-character headings encoded at 3 MB/s, a dictionary look-up per span is quicker;
+# ordinary Markdown has spans of hundreds of characters.
+TINY_SPAN_CHARS = 16
+
+
+class SpanCounter(Protocol):
+    def __call__(self, bounds: Sequence[int], boundable: Sequence[bool] = ()) -> list[int]:
+        """(bounds b0 < b1 < ... < bn) -> the token count of markdown[b_i:b_i+1] for each i;
+        where boundable[i], a count above the counter's `over` may be a lower bound."""
 
 
 def counter_per_span(markdown: str, count_tokens: TokenCounter) -> SpanCounter:
     """Counts each span with its own call: any counter, no assumption about its pre-split."""
 
-    def count_spans(bounds: Sequence[int]) -> list[int]:
+    def count_spans(bounds: Sequence[int], boundable: Sequence[bool] = ()) -> list[int]:
         return [count_tokens(markdown[lo:hi]) for lo, hi in zip(bounds, bounds[1:], strict=False)]
 
     return count_spans
 
 
-def counter_from_whole_text(markdown: str, encoding_name: str) -> SpanCounter:
-    """Counts spans from one encoding of `markdown`, made at the first call.
+def counter_from_whole_text(
+    markdown: str, encoding_name: str, over: int | None = None
+) -> SpanCounter:
+    """Counts spans from one encoding of `markdown` (less the boundable spans surely over
+    `over` tokens, which get a lower bound above `over`), made at the first call.
 
     Only for encodings whose pieces end at line starts (layout.ADDITIVE_ENCODINGS), and only
     for bounds at line starts that begin a non-blank line (or the end of the text)."""
     per_span = counter_per_span(markdown, _ordinary_counter(encoding_name))
 
-    def count_spans(bounds: Sequence[int]) -> list[int]:
-        token_ends = _token_ends(markdown, encoding_name)
-        if token_ends is None:
-            return per_span(bounds)
-        return _cut_counts(markdown, bounds, token_ends, per_span)
+    def count_spans(bounds: Sequence[int], boundable: Sequence[bool] = ()) -> list[int]:
+        byte_bounds = _byte_offsets(markdown, bounds)
+        bounded = _lower_bounds(byte_bounds, boundable, over, encoding_name)
+        if not bounded:
+            return _stretch_counts(markdown, bounds, byte_bounds, encoding_name, per_span)
+        counts: list[int] = []
+        first = 0  # stretches of spans between the bounded ones
+        for end in [*bounded, len(bounds) - 1]:
+            if end > first:
+                counts += _stretch_counts(
+                    markdown, bounds[first : end + 1], byte_bounds[first : end + 1],
+                    encoding_name, per_span,
+                )
+            if end in bounded:
+                counts.append(bounded[end])
+            first = end + 1
+        return counts
 
     return count_spans
+
+
+def _lower_bounds(
+    byte_bounds: Sequence[int], boundable: Sequence[bool], over: int | None, encoding_name: str
+) -> dict[int, int]:
+    """span -> its bytes / the longest token rounded up (a count it cannot be below), for the
+    boundable spans with more bytes than `over` times the longest token; in span order."""
+    if over is None or not any(boundable):
+        return {}
+    longest = longest_token_bytes(encoding_name)
+    threshold = over * longest
+    if byte_bounds[-1] - byte_bounds[0] <= threshold:
+        return {}
+    sizes = [hi - lo for lo, hi in zip(byte_bounds, byte_bounds[1:], strict=False)]
+    return {
+        i: -(-size // longest)
+        for i, (size, flag) in enumerate(zip(sizes, boundable, strict=False))
+        if size > threshold and flag
+    }
+
+
+def _stretch_counts(
+    markdown: str,
+    bounds: Sequence[int],
+    byte_bounds: Sequence[int],
+    encoding_name: str,
+    per_span: SpanCounter,
+) -> list[int]:
+    """Counts of the spans between `bounds`, from one encoding of markdown[bounds[0]:bounds[-1]]
+    (a stretch that starts at a bound starts a pre-split piece: the same tokens as in the
+    whole text)."""
+    lo, hi = bounds[0], bounds[-1]
+    if (hi - lo) < TINY_SPAN_CHARS * (len(bounds) - 1):
+        return _counts_by_text(markdown, bounds, encoding_name)
+    stretch = markdown[lo:hi] if (lo, hi) != (0, len(markdown)) else markdown
+    token_ends = _token_ends(stretch, encoding_name)
+    if token_ends is None:
+        return per_span(bounds)
+    first = byte_bounds[0]
+    local = [bound - first for bound in byte_bounds] if first else byte_bounds
+    return _cut_counts(bounds, local, token_ends, per_span)
+
+
+def _counts_by_text(markdown: str, bounds: Sequence[int], encoding_name: str) -> list[int]:
+    """Counts of the spans between `bounds`, each distinct span text encoded once: spans of a
+    few characters repeat (500,000 `# h` headings), and encoding them all cost more than
+    looking them up."""
+    encode = load_encoding(encoding_name).encode_ordinary
+    known: dict[str, int] = {}
+    counts = []
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
+        text = markdown[lo:hi]
+        count = known.get(text)
+        if count is None:
+            count = known[text] = len(encode(text))
+        counts.append(count)
+    return counts
 
 
 def _ordinary_counter(encoding_name: str) -> TokenCounter:
@@ -102,12 +190,13 @@ def longest_token_bytes(encoding_name: str) -> int:
 
 
 def _cut_counts(
-    markdown: str, bounds: Sequence[int], token_ends: TokenEnds, per_span: SpanCounter
+    bounds: Sequence[int], local_bytes: Sequence[int], token_ends: TokenEnds, per_span: SpanCounter
 ) -> list[int]:
-    """Counts of the spans between `bounds`: tokens whose ends fall between their byte bounds."""
+    """Counts of the spans between `bounds`: tokens whose ends fall between their byte bounds
+    (`local_bytes`: the bounds as byte offsets into the encoded stretch)."""
     import numpy as np
 
-    byte_bounds = np.array(_byte_offsets(markdown, bounds), dtype=np.int64)
+    byte_bounds = np.array(local_bytes, dtype=np.int64)
     index = np.searchsorted(token_ends, byte_bounds)
     inside = np.minimum(index, len(token_ends) - 1)
     aligned = token_ends[inside] == byte_bounds
@@ -117,14 +206,15 @@ def _cut_counts(
     return counts
 
 
-def _byte_offsets(markdown: str, bounds: Sequence[int]) -> list[int]:
-    """The UTF-8 byte offset of each character offset in `bounds` (ascending)."""
+def _byte_offsets(markdown: str, bounds: Sequence[int]) -> Sequence[int]:
+    """The UTF-8 byte offset of each character offset in `bounds` (ascending; a lone surrogate
+    takes 3 bytes, as the replacement character tiktoken encodes in its place)."""
     if markdown.isascii():
-        return list(bounds)
+        return bounds
     offsets = []
     position, total = 0, 0
     for bound in bounds:
-        total += len(markdown[position:bound].encode("utf-8"))
+        total += len(markdown[position:bound].encode("utf-8", "surrogatepass"))
         position = bound
         offsets.append(total)
     return offsets

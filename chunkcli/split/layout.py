@@ -4,13 +4,15 @@ heading paths, and the retrieval prefix of a path (counted once per distinct pat
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import TypeAlias
 
 from chunkcli.split.counting import longest_token_bytes
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.scan import Piece, PieceKind
+from chunkcli.split.scan import BOUNDABLE, Piece, PieceKind
 from chunkcli.tokens import TokenCounter
 
 TITLE = -1  # the path element that stands for the document title
@@ -21,6 +23,10 @@ PATH_SEPARATOR = " › "
 ADDITIVE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 
 Path = tuple[int, ...]  # indices of heading pieces, outermost first (TITLE for the title)
+Ints: TypeAlias = "array[int]"  # of "q"
+# Paths whose prefix is remembered by path (past that, by their names only): every heading
+# has a path of its own, and a document of 500,000 headings kept an entry for each.
+PREFIX_CACHE_PATHS = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,13 +35,16 @@ class Layout:
     pieces: tuple[Piece, ...]
     paths: tuple[Path, ...]  # the heading path of every piece (a heading is inside itself)
     names: dict[int, str]  # path element -> heading text
-    cumulative: tuple[int, ...]  # cumulative[i] = tokens of pieces[:i]
-    content_cumulative: tuple[int, ...]  # content_cumulative[i] = content pieces in pieces[:i]
+    # Machine integers (a tuple of ints took 36 bytes a piece; 500,000 headings fit in 2 MB):
+    cumulative: Ints  # cumulative[i] = tokens of pieces[:i]
+    content_cumulative: Ints  # content_cumulative[i] = content pieces in pieces[:i]
     heading_indices: tuple[int, ...]  # the indices of the HEADING pieces, ascending
     count_tokens: TokenCounter
     options: SplitOptions
     sums_exact: bool  # summed piece counts are exact counts (see ADDITIVE_ENCODINGS)
     max_token_bytes: int | None  # the longest token of the counter in bytes, when known
+    # Pieces whose count may be a lower bound (over the limit: scan.BOUNDABLE), ascending.
+    bounded: tuple[int, ...] = ()
     prefix_cache: dict[Path, tuple[str, int]] = field(default_factory=dict)
     # The same path line under another path (sibling headings of one name): counted once.
     named_prefix_cache: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
@@ -70,7 +79,8 @@ class Layout:
             cached = self.named_prefix_cache.get(names)
             if cached is None:
                 cached = self.named_prefix_cache[names] = self._fitted_prefix(list(names))
-            self.prefix_cache[path] = cached
+            if len(self.prefix_cache) < PREFIX_CACHE_PATHS:
+                self.prefix_cache[path] = cached
         return cached
 
     def _fitted_prefix(self, names: list[str]) -> tuple[str, int]:
@@ -103,6 +113,13 @@ class Layout:
     def checked_count(self, summed: int, text: Callable[[], str]) -> int:
         """The exact count of `text()`: `summed` when sums are exact, else a recount."""
         return summed if self.sums_exact else self.count_tokens(text())
+
+    def exact_sum(self, lo: int, hi: int) -> bool:
+        """Whether the summed count of pieces[lo:hi] is exact: no piece in it has a lower
+        bound for its count. (The planner never puts such a piece whole into a plan: it is
+        over the limit and cut into windows; a plan that did would be recounted.)"""
+        k = bisect.bisect_left(self.bounded, lo)
+        return k == len(self.bounded) or self.bounded[k] >= hi
 
     def content_count(self, lo: int, hi: int) -> int:
         """How many of pieces[lo:hi] are content (not headings, not page markers)."""
@@ -179,11 +196,16 @@ def make_layout(
     headings = tuple(i for i, p in enumerate(pieces) if p.kind is PieceKind.HEADING)
     names = {i: pieces[i].heading for i in headings}
     names[TITLE] = title_text
-    cumulative = tuple(accumulate((p.tokens for p in pieces), initial=0))
-    content = tuple(accumulate((p.is_content for p in pieces), initial=0))
+    cumulative = array("q", accumulate((p.tokens for p in pieces), initial=0))
+    content = array("q", accumulate((p.is_content for p in pieces), initial=0))
+    limit = options.max_tokens
+    bounded = tuple(
+        i for i, p in enumerate(pieces) if p.tokens > limit and p.kind in BOUNDABLE
+    ) if sums_exact else ()
     return Layout(
         markdown, pieces, paths, names, cumulative, content, headings,
         count_tokens, options, sums_exact,
         # With sums exact the counter is the offline encoding, whose vocabulary is known.
         longest_token_bytes(options.encoding) if sums_exact else None,
+        bounded,
     )

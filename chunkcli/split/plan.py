@@ -59,6 +59,7 @@ class Run:
     path: Path
     overlap: int
     additive: bool  # units tile the text from line starts: sums are exact counts
+    fixed_end: int  # where the text counted in first_fixed ends (the first unit's piece)
 
     def budget(self, max_tokens: int, first: bool) -> int:
         return max_tokens - (self.first_fixed if first else self.rest_fixed)
@@ -85,6 +86,8 @@ def cut_ranges(layout: Layout, lo: int, hi: int, level: int) -> list[tuple[int, 
     pieces = layout.pieces
     if lo >= hi:
         return []
+    if not layout.has_content(lo, hi):
+        return [(lo, hi)]  # (no cut: a range of headings only is one range at every level)
     bounds = [lo]
     bounds += [k for k in layout.headings_between(lo + 1, hi) if pieces[k].level <= level]
     bounds.append(hi)
@@ -219,7 +222,10 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
         prefix, prefix_tokens = _captioned(layout, prefix, prefix_tokens, table)
     start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
     summed = prefix_tokens + layout.tokens(lo, hi)
-    tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    if layout.exact_sum(lo, hi):
+        tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    else:
+        tokens = layout.count_tokens(prefix + layout.markdown[start:end])
     return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
 
 
@@ -254,6 +260,7 @@ def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
     return Run(
         units, first_start, prefix, first_fixed, prefix, prefix_tokens,
         ChunkKind.WINDOW, path, layout.options.overlap_sentences, additive=False,
+        fixed_end=piece.start,
     )
 
 
@@ -275,7 +282,7 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     first_start = layout.pieces[glue_lo].start
     return Run(
         units, first_start, prefix, first_fixed, rest_prefix, rest_tokens,
-        ChunkKind.TABLE_PART, path, 0, additive=True,
+        ChunkKind.TABLE_PART, path, 0, additive=True, fixed_end=rows[0].start if rows else 0,
     )
 
 
@@ -315,7 +322,8 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
         budget = run.budget(layout.max_tokens, first=i == 0)
         base = int(reach[i]) - int(units.tokens[i])
         j = min(max(i + 1, int(np.searchsorted(reach, budget + base, side="right"))), len(units))
-        guess = int(np.searchsorted(reach, budget / share + base, side="right"))
+        # (an int: a float would have numpy convert all of `reach` to float, per window)
+        guess = int(np.searchsorted(reach, int(budget / share) + base, side="right"))
         j, plan = _largest_window(layout, run, i, j, min(max(guess, i + 1), j))
         plans.append(plan)
         summed = int(reach[j - 1]) - base
@@ -377,9 +385,14 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
     def text() -> str:
         return prefix + layout.markdown[start:end]
 
+    fixed = run.first_fixed if i == 0 else run.rest_fixed
     if run.additive:
-        fixed = run.first_fixed if i == 0 else run.rest_fixed
         tokens = layout.checked_count(fixed + int(units.tokens[i:j].sum()), text)
+    elif j == i + 1 and layout.sums_exact and (i > 0 or int(units.starts[0]) == run.fixed_end):
+        # One unit after the fixed text, which ends with a newline (a path line, headings):
+        # the unit starts on content, so the counts add as at a line start (one 2 MB word
+        # makes a window per unit, each recounted before).
+        tokens = fixed + int(units.tokens[i])
     else:
         tokens = layout.count_tokens(text())
     return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)

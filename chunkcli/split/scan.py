@@ -25,6 +25,12 @@ __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown
 
 NEWLINE, CARRIAGE_RETURN = ord("\n"), ord("\r")
 LineStarts: TypeAlias = "array[int]"  # of "q": offsets, read as Python ints
+# Pieces whose count is only compared with the limit: one over it is cut into windows, never
+# put whole in a chunk, so a count known to be over it may be a lower bound (counting.py).
+TEXT, HEADING = PieceKind.TEXT, PieceKind.HEADING
+BOUNDABLE = frozenset({TEXT, HEADING})
+CONTENT = frozenset({PieceKind.TEXT, PieceKind.TABLE, PieceKind.CODE})  # text of their own
+_new = tuple.__new__  # NamedTuple(...) runs a Python __new__; tuple.__new__(Piece, ...) does not
 
 
 class Row(NamedTuple):
@@ -90,32 +96,59 @@ def scan_markdown(markdown: str, count_spans: SpanCounter, fast_path: bool = Tru
     line_starts = line_start_offsets(markdown)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
+    has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
     bounds: list[int] = []  # where each span starts; a table adds one span per row
-    for block, start, end in zip(blocks, starts, ends, strict=True):
+    boundable: list[bool] = []  # the span may get a lower bound when surely over the limit
+    if not has_tables:
+        bounds = starts
+        boundable = [block.kind is TEXT or block.kind is HEADING for block in blocks]
+    for block, start, end in zip(blocks, starts, ends, strict=True) if has_tables else ():
         if block.kind is PieceKind.TABLE:
-            bounds += _row_starts(block, end, line_starts)
+            row_starts = _row_starts(block, end, line_starts)
+            bounds += row_starts
+            boundable += [False] * len(row_starts)
         else:
             bounds.append(start)
-    spans = list(zip(bounds, [*bounds[1:], len(markdown)], strict=False))
-    counts = count_spans([*bounds, len(markdown)]) if bounds else []
+            boundable.append(block.kind is TEXT or block.kind is HEADING)
+    counts = count_spans([*bounds, len(markdown)], boundable) if bounds else []
+    if has_tables:
+        pieces = _pieces_with_rows(markdown, blocks, starts, ends, bounds, counts)
+    else:  # one span a block: a Piece each, built by the C tuple constructor (a million)
+        pieces = [
+            _new(Piece, (b.kind, start, end, count, b.level, b.heading, (), b.kind in CONTENT))
+            for b, start, end, count in zip(blocks, starts, ends, counts, strict=True)
+        ]
+    page_marks = tuple((line_starts[line], page) for line, page in marks)
+    return Scan(tuple(pieces), page_marks)
+
+
+def _pieces_with_rows(
+    markdown: str,
+    blocks: list[RawBlock],
+    starts: list[int],
+    ends: list[int],
+    bounds: list[int],
+    counts: list[int],
+) -> list[Piece]:
+    """The pieces when tables are among the blocks: a table's spans are its rows."""
+    span_ends = [*bounds[1:], len(markdown)]
     pieces: list[Piece] = []
     span = 0  # the first span of the block
     for block, start, end in zip(blocks, starts, ends, strict=True):
         if block.kind is PieceKind.TABLE:
             first = span
-            while span < len(spans) and spans[span][0] < end:
+            while span < len(bounds) and bounds[span] < end:
                 span += 1
-            rows = tuple(Row(*spans[i], counts[i]) for i in range(first, span))
+            rows = tuple(Row(bounds[i], span_ends[i], counts[i]) for i in range(first, span))
             rows = _with_header_rows(rows, _announced_header_rows(markdown, pieces))
             pieces.append(Piece(block.kind, start, end, sum(counts[first:span]), rows=rows))
         else:
-            content = block.kind not in (PieceKind.HEADING, PieceKind.MARKER)
+            content = block.kind in CONTENT
             pieces.append(
                 Piece(block.kind, start, end, counts[span], block.level, block.heading, (), content)
             )
             span += 1
-    page_marks = tuple((line_starts[line], page) for line, page in marks)
-    return Scan(tuple(pieces), page_marks)
+    return pieces
 
 
 def _announced_header_rows(markdown: str, pieces: list[Piece]) -> int:

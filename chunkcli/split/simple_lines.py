@@ -18,6 +18,7 @@ paragraph line that a block rule could interrupt is never accepted.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
@@ -52,14 +53,13 @@ def simple_group_blocks(text: str, first_line: int) -> list[RawBlock] | None:
             blocks.append(_heading(first_line + para, first_line + index + 1, level, name))
             para = None
             continue
-        heading = ATX_HEADING_RE.fullmatch(line) if first == "#" else None
+        heading = atx_heading(line) if first == "#" else None
         if heading:
             if para is not None:
                 blocks.append(RawBlock(BlockKind.TEXT, first_line + para, first_line + index))
                 para = None
-            name = heading_text(heading.group(2))
             line_no = first_line + index
-            blocks.append(_heading(line_no, line_no + 1, len(heading.group(1)), name))
+            blocks.append(_new(RawBlock, (BlockKind.HEADING, line_no, line_no + 1, *heading, 0)))
             continue
         if first != "#" and not _paragraph_line(line, first, para is not None):
             return None
@@ -74,6 +74,21 @@ def _heading(first_line: int, last_line: int, level: int, name: str) -> RawBlock
     return RawBlock(BlockKind.HEADING, first_line, last_line, level, name)
 
 
+# Lines repeat in degenerate groups (500,000 `# h` headings, a million `|` lines): each
+# distinct line is read once. (A RawBlock built by tuple.__new__ skips NamedTuple's Python
+# __new__.)
+REPEATED_LINES = 4096
+_new = tuple.__new__
+
+
+@functools.lru_cache(maxsize=REPEATED_LINES)
+def atx_heading(line: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading line, else None."""
+    heading = ATX_HEADING_RE.fullmatch(line)
+    return (len(heading.group(1)), heading_text(heading.group(2))) if heading else None
+
+
+@functools.lru_cache(maxsize=REPEATED_LINES)
 def _paragraph_line(line: str, first: str, in_paragraph: bool) -> bool:
     """Whether `line` (not a `#` line, not an underline of the open paragraph) is a paragraph
     line: it starts or continues a paragraph and nothing else."""

@@ -198,16 +198,21 @@ def _characters(ctx: _Context, start: int, end: int) -> None:
     guess = budget * FIRST_GUESS_CHARS_PER_TOKEN
     while lo < end:
         limit = min(end, lo + budget * MAX_CHARS_PER_TOKEN)
-        fits = functools.partial(_prefix_fits, count, text, lo, budget)
+        probed: dict[int, int] = {}  # cut -> count of text[lo:cut] (not kept past this unit)
+        fits = functools.partial(_prefix_fits, count, text, lo, budget, probed)
         best = longest_within(fits, lo, limit, guess)
         guess = best - lo
         best = _cut_away_from_spaces(text, lo, best, end)
-        ctx.out.add(lo, best, count(text[lo:best]), False)  # (trial cuts are not remembered)
+        tokens = probed.get(best)
+        ctx.out.add(lo, best, count(text[lo:best]) if tokens is None else tokens, False)
         lo = SPACE_RE.match(text, best, end).end()  # type: ignore[union-attr]
 
 
-def _prefix_fits(count: TokenCounter, text: str, lo: int, budget: int, cut: int) -> bool:
-    return count(text[lo:cut]) <= budget
+def _prefix_fits(
+    count: TokenCounter, text: str, lo: int, budget: int, probed: dict[int, int], cut: int
+) -> bool:
+    tokens = probed[cut] = count(text[lo:cut])
+    return tokens <= budget
 
 
 def longest_within(fits: Callable[[int], bool], lo: int, limit: int, guess: int) -> int:

@@ -101,7 +101,8 @@ def detect_tables(
     blocks: list[Block] = []
     rules: tuple[Rule, ...] = ()
     if options.ruled:
-        page_box = BBox(0.0, 0.0, float(page.rect.width), float(page.rect.height))
+        rect = page.rect  # computed anew on each read
+        page_box = BBox(0.0, 0.0, float(rect.width), float(rect.height))
         drawings = _untyped(page).get_cdrawings()
         rules = rules_from_drawings(drawings, page_box, _rotation(page))
         grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))

@@ -80,7 +80,8 @@ def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
 
 
 def _is_white(colour: object) -> bool:
-    if not isinstance(colour, Sequence) or not colour:
+    # PyMuPDF's colours are tuples: testing for tuple first skips the slower ABC check.
+    if not (isinstance(colour, tuple) or isinstance(colour, Sequence)) or not colour:
         return colour is None  # no colour at all: nothing visible is painted
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 

@@ -137,14 +137,20 @@ def same_row(a: BBox, b: BBox) -> bool:
 def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
     """Pieces clustered into visual rows, top to bottom, each row sorted left to right."""
     rows: list[list[Piece]] = []
-    boxes: list[BBox] = []
+    # The open row's vertical extent: same_row and BBox.union written out on two floats, as
+    # this runs for every piece of every page (no box is made per piece).
+    top = bottom = 0.0
     for piece in sorted(pieces, key=lambda p: (p.bbox.center_y, p.bbox.x0)):
-        if rows and same_row(boxes[-1], piece.bbox):
-            rows[-1].append(piece)
-            boxes[-1] = boxes[-1].union(piece.bbox)
-        else:
-            rows.append([piece])
-            boxes.append(piece.bbox)
+        box = piece.bbox
+        if rows:
+            shorter = max(min(bottom - top, box.bottom - box.top), 0.1)
+            overlap = max(0.0, min(bottom, box.bottom) - max(top, box.top))
+            if overlap >= ROW_OVERLAP_FRACTION * shorter:
+                rows[-1].append(piece)
+                top, bottom = min(top, box.top), max(bottom, box.bottom)
+                continue
+        rows.append([piece])
+        top, bottom = box.top, box.bottom
     return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
 
 

@@ -88,8 +88,7 @@ def _runs(rows: list[list[Piece]]) -> list[tuple[int, int]]:
     for index, row in enumerate(rows):
         split = len(segments(row)) >= 2
         split = split and not DOT_LEADER.search(" ".join(p.text for p in row))
-        close = start is not None and _close(rows[index - 1], row)
-        if split and (start is None or close):
+        if split and (start is None or _close(rows[index - 1], row)):
             start = index if start is None else start
             continue
         if start is not None and index - start >= MIN_UNRULED_ROWS:
