@@ -79,7 +79,22 @@ UNUSABLE_CHAR = re.compile(
 # Latin-1 letters (À..ÿ without × and ÷): a page made mostly of them is mojibake, e.g. Japanese
 # set in a font whose ToUnicode map is wrong.
 LATIN1_LETTER = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
-_WHITESPACE = re.compile(r"\s")
+# Every character str.isspace (and so the regex \s and str.strip) reads as whitespace; counting
+# each with str.count is ~4x faster than a findall of \s, which lists every match (on indented
+# or blank-line-heavy Markdown, most of the text). tests/test_check_linear.py recomputes it.
+WHITESPACE_CHARS = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+ASCII_WHITESPACE_CHARS = WHITESPACE_CHARS[:10]
+
+
+def count_whitespace(text: str) -> int:
+    """How many characters of `text` the regex \\s matches, counted without listing them."""
+    chars = ASCII_WHITESPACE_CHARS if text.isascii() else WHITESPACE_CHARS
+    return sum(map(text.count, chars))
 
 
 def unusable_share(text: str) -> tuple[float, int]:
@@ -91,6 +106,6 @@ def unusable_share(text: str) -> tuple[float, int]:
     """
     cids = len(CID_RUN.findall(text))
     rest = CID_RUN.sub("", text) if cids else text
-    visible = cids + len(rest) - len(_WHITESPACE.findall(rest))
+    visible = cids + len(rest) - count_whitespace(rest)
     bad = cids + len(UNUSABLE_CHAR.findall(rest))
     return (bad / visible if visible else 0.0), visible

@@ -118,7 +118,7 @@ def chunk_spread(keys: set[str], chunks: Sequence[Chunk]) -> dict[str, set[int]]
     spread: dict[str, set[int]] = defaultdict(set)
     line_keys = KeyCache()
     for index, chunk in enumerate(chunks):
-        for text in chunk.body.splitlines():
+        for text in set(chunk.body.splitlines()):  # a line repeated in a chunk counts once
             key = line_keys(text)
             if key in keys:
                 spread[key].add(index)

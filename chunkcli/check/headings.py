@@ -137,9 +137,13 @@ def repeated_headings(
 ) -> list[Issue]:
     """Headings on many pages (or, without page markers, in many chunks' worth of text)."""
     groups: dict[str, list[Heading]] = defaultdict(list)
+    keys: dict[str, str] = {}  # each distinct text keyed once
     for heading in scan.headings:
         if heading.text:
-            groups[heading_key(heading.text)].append(heading)
+            key = keys.get(heading.text)
+            if key is None:
+                key = keys[heading.text] = heading_key(heading.text)
+            groups[key].append(heading)
     total = scan.text_page_count if scan.markers else chunk_count
     needed = max(options.limits.repeated_heading_min, options.boilerplate_share * total)
     issues: list[Issue] = []

@@ -7,9 +7,10 @@ NUL, U+FFFD, `(cid:N)` and private-use glyphs, or CJK text with a space between 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from chunkcli.charclasses import (
@@ -17,6 +18,7 @@ from chunkcli.charclasses import (
     CJK_LETTER_CLASS,
     CJK_LETTER_RE,
     LATIN1_LETTER,
+    count_whitespace,
     unusable_share,
 )
 from chunkcli.check.options import CheckOptions
@@ -24,8 +26,6 @@ from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
-WHITESPACE = re.compile(r"\s")
-ALNUM = re.compile(r"[^\W_]")
 ALNUM_RUN = re.compile(r"[^\W_]+")
 CID = CID_RUN
 CJK_CHAR = CJK_LETTER_RE
@@ -74,8 +74,8 @@ def is_latin1_letter(char: str) -> bool:
 def mojibake_share(text: str) -> float:
     """Share of visible characters that are Latin-1 letters: text decoded from another encoding
     ("ÏýÖÿ"). French or German text has a few percent; mojibake has most."""
-    visible = len(text) - len(WHITESPACE.findall(text))
-    if visible < GARBAGE_MIN_CHARS:
+    visible = len(text) - count_whitespace(text)
+    if visible < GARBAGE_MIN_CHARS or text.isascii():
         return 0.0
     return len(LATIN1_LETTER.findall(text)) / visible
 
@@ -87,18 +87,24 @@ def garbage_share(text: str) -> tuple[float, int]:
 
 def spaced_cjk_share(text: str) -> float:
     """Share of CJK characters followed by ' ' and another CJK character (0 below the minimum)."""
-    cjk = len(CJK_CHAR.findall(text))
+    cjk = 0 if text.isascii() else len(CJK_CHAR.findall(text))
     if cjk < SPACED_CJK_MIN_CHARS:
         return 0.0
     return len(SPACED_CJK.findall(text)) / cjk
 
 
-def text_by_page(scan: ScannedMarkdown) -> dict[int | None, str]:
-    """Each page's content lines joined (None: text before any page marker, or no markers)."""
-    parts: dict[int | None, list[str]] = defaultdict(list)
-    for line in scan.lines:
-        parts[line.page].append(line.text)
-    return {page: "\n".join(lines) for page, lines in parts.items()}
+def alnum_count(text: str, enough: float | None = None) -> int:
+    """Letters and digits of `text` outside `(cid:N)` runs (which would count their letters),
+    counted by runs; with `enough`, counting stops once there are that many."""
+    rest = CID.sub("", text) if "(cid:" in text else text
+    if enough is None:
+        return sum(map(len, ALNUM_RUN.findall(rest)))
+    found = 0
+    for run in ALNUM_RUN.finditer(rest):
+        found += run.end() - run.start()
+        if found >= enough:
+            break
+    return found
 
 
 def check_pages(
@@ -116,8 +122,8 @@ def check_pages(
     scanned = pages_with(statuses, PageStatus.IMAGE_ONLY)
     marked_garbage = pages_with(statuses, PageStatus.GARBAGE)
     damaged = pages_with(statuses, PageStatus.DAMAGED)
-    texts = text_by_page(scan)
-    measured, measured_pages = measured_garbage(text_units(scan), set(marked_garbage), options)
+    units = text_units(scan)
+    measured, measured_pages = measured_garbage(units, set(marked_garbage), options)
     # Blank pages are empty on purpose (separators); scanned ones still owe their text.
     shares = page_shares or {}
     owing = [p for p in statuses if p not in blank]
@@ -128,8 +134,8 @@ def check_pages(
         *measured,
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
-        *near_empty_issues(texts, statuses, measured_pages | carried_by_table(scan, statuses)),
-        *almost_empty(texts, max(len(owing), 1), a4_pages, options),
+        *near_empty_issues(units, statuses, measured_pages | carried_by_table(scan, statuses)),
+        *almost_empty(units, max(len(owing), 1), a4_pages, options),
     ]
     garbage = sorted(set(marked_garbage) | measured_pages)
     return PageFindings(blank, scanned, tuple(garbage), tuple(issues))
@@ -188,21 +194,33 @@ class TextUnit:
 
 
 def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
-    """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters."""
-    groups: list[list[TextLine]] = []
-    size = 0
-    for line in scan.lines:
-        new_page = bool(groups) and scan.markers and line.page != groups[-1][0].page
-        full = not scan.markers and size >= WINDOW_CHARS
-        if not groups or new_page or full:
-            groups.append([])
-            size = 0
-        groups[-1].append(line)
-        size += len(line.text)
+    """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters: each
+    the run of consecutive lines of one page, or lines up to the first that fills a window."""
+    if scan.markers:
+        groups = [list(group) for _, group in itertools.groupby(scan.lines, _page_of)]
+    else:
+        groups = list(_windows(scan.lines))
     return [
-        TextUnit(g[0].page, g[0].number, g[-1].number, "\n".join(line.text for line in g))
+        TextUnit(g[0].page, g[0].number, g[-1].number, "\n".join([line.text for line in g]))
         for g in groups
     ]
+
+
+def _page_of(line: TextLine) -> int | None:
+    return line.page
+
+
+def _windows(lines: Sequence[TextLine]) -> Iterator[list[TextLine]]:
+    group: list[TextLine] = []
+    size = 0
+    for line in lines:
+        if size >= WINDOW_CHARS:
+            yield group
+            group, size = [], 0
+        group.append(line)
+        size += len(line.text)
+    if group:
+        yield group
 
 
 def measured_garbage(
@@ -223,6 +241,8 @@ def measured_garbage(
 
 def garbage_kind(text: str, options: CheckOptions) -> tuple[str, str] | None:
     """(kind, what was measured) for garbage text; None for usable text."""
+    if len(text) < GARBAGE_MIN_CHARS:  # fewer visible characters still (a page of a few words)
+        return None
     share, visible = garbage_share(text)
     if visible < GARBAGE_MIN_CHARS:
         return None
@@ -285,6 +305,8 @@ def scanned_issue(pages: tuple[int, ...], total: int) -> Issue:
 
 def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) -> set[int]:
     """Empty text pages after a page that ends in a table: convert moved their rows up into it."""
+    if not statuses:
+        return set()
     last_kind = {line.page: line.kind for line in scan.lines}
     carried: set[int] = set()
     previous = None
@@ -297,17 +319,16 @@ def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) 
 
 
 def near_empty_issues(
-    texts: Mapping[int | None, str], statuses: Mapping[int, PageStatus], skip: set[int]
+    units: Sequence[TextUnit], statuses: Mapping[int, PageStatus], skip: set[int]
 ) -> list[Issue]:
     """A note naming text pages with hardly any letters (a figure page, a section divider);
     pages in `skip` (garbage, or emptied into a continued table) are left out."""
-    near_empty = [
-        page
-        for page, status in statuses.items()
-        if status == PageStatus.TEXT
-        and page not in skip
-        and len(ALNUM.findall(CID.sub("", texts.get(page, "")))) < NEAR_EMPTY_CHARS
-    ]
+    wanted = {p for p, status in statuses.items() if status == PageStatus.TEXT and p not in skip}
+    letters: dict[int, int] = defaultdict(int)  # up to NEAR_EMPTY_CHARS: enough to judge
+    for unit in units:
+        if unit.page in wanted and letters[unit.page] < NEAR_EMPTY_CHARS:
+            letters[unit.page] += alnum_count(unit.text, NEAR_EMPTY_CHARS)
+    near_empty = [page for page in statuses if page in wanted and letters[page] < NEAR_EMPTY_CHARS]
     if not near_empty:
         return []
     return [
@@ -353,15 +374,15 @@ def blank_issue(pages: tuple[int, ...]) -> Issue:
 
 
 def almost_empty(
-    texts: Mapping[int | None, str], page_count: int, a4_pages: float, options: CheckOptions
+    units: Sequence[TextUnit], page_count: int, a4_pages: float, options: CheckOptions
 ) -> list[Issue]:
     """Fail when the letters and digits fall short of min_chars_per_page per A4 page's worth."""
-    # (cid:N) would count its letters and digits: drop it first. Counted by runs, page by
-    # page until there are enough (a list of every character was 8 objects a byte).
+    # Counted unit by unit until there are enough (a list of every character was 8 objects a
+    # byte; the whole text of a document without markers was one unit).
     needed = options.min_chars_per_page * a4_pages
     chars = 0
-    for text in texts.values():
-        chars += sum(map(len, ALNUM_RUN.findall(CID.sub("", text))))
+    for unit in units:
+        chars += alnum_count(unit.text)
         if chars >= needed:
             return []
     over = f" over {page_count} pages" if page_count > 1 else ""

@@ -9,11 +9,13 @@ Two heuristics, both reported as warnings with examples:
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
+from chunkcli.charclasses import count_whitespace
 from chunkcli.check.options import FindingLimits
-from chunkcli.check.scan import Paragraph, ScannedMarkdown
+from chunkcli.check.scan import Paragraph, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
 
@@ -48,39 +50,50 @@ def check_reading_order(
     return interrupted_paragraphs(scan, limits) + broken_words(scan.paragraphs, limits)
 
 
+def has_words(text: str, wanted: int) -> bool:
+    """len(text.split()) >= wanted, without splitting all of a long text."""
+    return len(text.split(None, wanted - 1)) >= wanted
+
+
 def is_dangling(paragraph: Paragraph) -> bool:
+    # The paragraph's text ends as its last line does, when that has any text: judge that
+    # before joining a long paragraph.
+    last = paragraph.lines[-1].text.strip()
+    if last and not DANGLING_END.search(last):
+        return False
     text = paragraph.text.rstrip()
-    return len(text.split()) >= DANGLING_MIN_WORDS and bool(DANGLING_END.search(text))
+    return has_words(text, DANGLING_MIN_WORDS) and bool(DANGLING_END.search(text))
 
 
 def is_continuation(text: str) -> bool:
     body = LIST_MARKER.sub("", text).lstrip()
-    return bool(CONTINUATION_START.match(body)) and len(body.split()) >= CONTINUATION_MIN_WORDS
+    return bool(CONTINUATION_START.match(body)) and has_words(body, CONTINUATION_MIN_WORDS)
 
 
 def is_complete_prose(paragraph: Paragraph) -> bool:
     """A whole paragraph of sentences: enough words, mostly letters, ends a sentence."""
     text = paragraph.text.strip()
-    visible = [char for char in text if not char.isspace()]
-    letters = sum(1 for char in visible if char.isalpha())
-    return (
-        len(text.split()) >= DANGLING_MIN_WORDS
-        and letters >= PROSE_MIN_LETTER_SHARE * len(visible)
-        and bool(SENTENCE_END.search(text))
-    )
+    if not (has_words(text, DANGLING_MIN_WORDS) and SENTENCE_END.search(text)):
+        return False  # (the cheap tests first: counting letters reads every character)
+    visible = len(text) - count_whitespace(text)
+    letters = sum(1 for char in text if char.isalpha())  # no space is a letter
+    return letters >= PROSE_MIN_LETTER_SHARE * visible
 
 
 def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
     """Dangling paragraphs, then a complete paragraph of prose, then the continuation."""
-    position = {line.number: index for index, line in enumerate(scan.lines)}
-    paragraph_at = {p.line: p for p in scan.paragraphs}
     found: list[Interruption] = []
     for index, paragraph in enumerate(scan.paragraphs[:-1]):
         if not is_dangling(paragraph):
             continue
-        after = position[paragraph.lines[-1].number] + 1
-        following = paragraph_at.get(scan.lines[after].number) if after < len(scan.lines) else None
-        if following is None or following.page != paragraph.page:
+        # Lines are in line order: the one after the paragraph's last line is found by bisection
+        # (a dict of every line's position was ~100 bytes a line); a paragraph starting there is
+        # the next paragraph.
+        after = bisect.bisect_right(scan.lines, paragraph.lines[-1].number, key=_number)
+        following = scan.paragraphs[index + 1]
+        if after >= len(scan.lines) or following.line != scan.lines[after].number:
+            continue
+        if following.page != paragraph.page:
             continue  # a list, table or heading comes next, or the page ends: not prose in between
         if is_continuation(following.text) or not is_complete_prose(following):
             continue
@@ -88,6 +101,10 @@ def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
         if continuation is not None:
             found.append(Interruption(paragraph, continuation))
     return found
+
+
+def _number(line: TextLine) -> int:
+    return line.number
 
 
 def continuation_on_page(paragraphs: tuple[Paragraph, ...], index: int) -> Paragraph | None:
@@ -135,7 +152,10 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
         for line, following in zip(paragraph.lines, paragraph.lines[1:], strict=False):
-            end, start = line.text.rstrip(), following.text.lstrip()
+            end = line.text.rstrip()
+            if not end.endswith("-"):  # (what BROKEN_WORD_END needs, without a regex per line)
+                continue
+            start = following.text.lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
                 found.append(
                     f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} (line {line.number})"

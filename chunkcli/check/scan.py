@@ -51,11 +51,14 @@ class PageMarker:
 
 
 @dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(TextLine):
+    """A heading is its own line in `lines` (kind HEADING): one record where there were two."""
+
     level: int
-    text: str
-    line: int
-    page: int | None
+
+    @property
+    def line(self) -> int:
+        return self.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +168,8 @@ class _Scanner:
     def step(self, index: int) -> int:
         """Consume the line at `index` (and any lines it owns); return the next index."""
         line = self.raw[index]
+        if not line:
+            return self.skip_empty(index)
         first = line[:1]
         if (
             self.fast_lines
@@ -176,11 +181,15 @@ class _Scanner:
             and "<!--" not in line
         ):
             return self.read_plain(index, line)
-        fence = FENCE.match(line)
+        # The first character after any whitespace tells which structures can start here; with
+        # fast_lines, only their tests run (each regex below needs its own start character).
+        head = line.lstrip()
+        start = head[:1] if self.fast_lines else ""
+        fence = FENCE.match(line) if not start or start in "`~" else None
         if fence:
             self.close_paragraph()
             return self.read_fence(index, fence.group(1))
-        if not line.strip():
+        if not head:
             self.close_paragraph()
             self.in_list = False
             return index + 1
@@ -190,21 +199,32 @@ class _Scanner:
             self.page = marker.number
             self.markers.append(PageMarker(marker.number, marker.status, index + 1))
             return index + 1
-        if HTML_COMMENT.match(line):
+        if (not start or start == "<") and HTML_COMMENT.match(line):
             return index + 1
         next_line = self.raw[index + 1] if index + 1 < len(self.raw) else None
         if is_table_start(line, next_line):
             self.close_paragraph()
             return self.read_table(index)
-        return self.read_single(index, line)
+        return self.read_single(index, line, head, start)
 
-    def read_single(self, index: int, line: str) -> int:
-        heading = ATX_HEADING.match(line)
+    def skip_empty(self, index: int) -> int:
+        """Empty lines (a run of them at once): they close a paragraph and a list."""
+        self.close_paragraph()
+        self.in_list = False
+        index += 1
+        while index < len(self.raw) and not self.raw[index]:
+            index += 1
+        return index
+
+    def read_single(self, index: int, line: str, head: str, start: str) -> int:
+        """A heading, setext underline, list item, quote or paragraph line; `start` is the
+        first non-space character (empty: run every test)."""
+        heading = ATX_HEADING.match(line) if not start or start == "#" else None
         if heading:
             self.close_paragraph()
             self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
             return index + 1
-        underline = SETEXT_UNDERLINE.match(line)
+        underline = SETEXT_UNDERLINE.match(line) if not start or start in "=-" else None
         if underline and self.open_paragraph:
             level = 1 if underline.group(1).startswith("=") else 2
             first = self.open_paragraph[0].number
@@ -217,12 +237,13 @@ class _Scanner:
             return index + 1
         if underline:  # a thematic break
             return index + 1
-        if LIST_ITEM.match(line) or (self.in_list and not self.open_paragraph):
+        bullet = not start or start in "-*+" or start.isdecimal()
+        if (bullet and LIST_ITEM.match(line)) or (self.in_list and not self.open_paragraph):
             self.close_paragraph()
             self.in_list = True
             self.add_line(index, line, LineKind.LIST)
             return index + 1
-        text = line.lstrip()
+        text = head
         while text.startswith(">"):  # block quotes read as their text
             text = text[1:].lstrip()
         self.open_paragraph.append(self.add_line(index, text, LineKind.PARAGRAPH))
@@ -244,8 +265,9 @@ class _Scanner:
         return item
 
     def add_heading(self, level: int, text: str, line: int) -> None:
-        self.headings.append(Heading(level, text.strip(), line, self.page))
-        self.lines.append(TextLine(line, self.page, text.strip(), LineKind.HEADING))
+        heading = Heading(line, self.page, text.strip(), LineKind.HEADING, level)
+        self.headings.append(heading)
+        self.lines.append(heading)
 
     def close_paragraph(self) -> None:
         if self.open_paragraph:

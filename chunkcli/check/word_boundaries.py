@@ -30,8 +30,27 @@ PROSE_KINDS = (LineKind.PARAGRAPH, LineKind.LIST, LineKind.HEADING, LineKind.TAB
 def check_word_boundaries(
     scan: ScannedMarkdown, limits: FindingLimits = FindingLimits()
 ) -> list[Issue]:
+    # Each line's text is a part of a Markdown line between non-word characters (or such parts
+    # joined by spaces), so a run or form in a line is in the Markdown too: without one there
+    # (or with too few distinct forms), no line needs reading.
+    glued = not scan.text.isascii() and bool(GLUED_HANGUL_RUN.search(scan.text))
+    hyphenated = distinct_matches(HYPHENATED, scan.text, limits.hyphenated_min)
+    if not (glued or hyphenated):
+        return []
     lines = [line for line in scan.lines if line.kind in PROSE_KINDS]
-    return glued_hangul(lines, limits) + hyphenated_words(lines, limits)
+    return (glued_hangul(lines, limits) if glued else []) + (
+        hyphenated_words(lines, limits) if hyphenated else []
+    )
+
+
+def distinct_matches(pattern: re.Pattern[str], text: str, wanted: int) -> bool:
+    """Whether `pattern` matches at least `wanted` distinct strings in `text`."""
+    seen: set[str] = set()
+    for match in pattern.finditer(text):
+        seen.add(match.group(0))
+        if len(seen) >= wanted:
+            return True
+    return len(seen) >= wanted
 
 
 def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
