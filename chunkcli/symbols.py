@@ -56,17 +56,24 @@ def _dingbat_char(char: str, table: dict[str, str]) -> str:
 
 
 def without_private_use(lines: list[Line]) -> list[Line]:
-    """`lines` without private-use code points; a line left with no visible text goes."""
+    """`lines` without private-use code points; a line left with no visible text goes. A
+    symbol-font glyph opening a line (U+F020..U+F0FF: Word's Symbol bullet is U+F0B7) is a
+    bullet, kept as UNKNOWN_GLYPH so that the item keeps its mark."""
     if not any(PRIVATE_USE.search(line.text) for line in lines):
         return lines
     kept = []
     for line in lines:
-        spans = tuple(_clean(span) for span in line.spans)
+        spans = tuple(_clean(span, i == 0) for i, span in enumerate(line.spans))
         if any(span.text.strip() for span in spans):
             kept.append(Line(tuple(s for s in spans if s.text), line.bbox, line.vertical))
     return kept
 
 
-def _clean(span: Span) -> Span:
-    text = PRIVATE_USE.sub("", span.text)
+def _clean(span: Span, opens_line: bool) -> Span:
+    text = span.text
+    if opens_line:
+        stripped = text.lstrip()
+        if stripped and SYMBOL_PUA_START <= ord(stripped[0]) <= SYMBOL_PUA_END:
+            text = text[: len(text) - len(stripped)] + UNKNOWN_GLYPH + stripped[1:]
+    text = PRIVATE_USE.sub("", text)
     return span if text == span.text else replace(span, text=text)

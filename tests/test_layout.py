@@ -13,7 +13,7 @@ from chunkcli.layout import layout_document
 from chunkcli.layout.furniture import is_page_number, shape_of, strip_running_headers
 from chunkcli.layout.headings import numbering_pattern
 from chunkcli.layout.order import order_blocks
-from chunkcli.layout.paragraphs import group_paragraphs
+from chunkcli.layout.paragraphs import TOC_ENTRY, group_paragraphs
 from chunkcli.markdown_format import escape_leading_syntax
 from chunkcli.markdown_format import format_table as render_table
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page, Span
@@ -132,16 +132,17 @@ def test_vertical_lines_set_in_tiers_join_within_their_tier() -> None:
     # A gazette page (pdfminer-kampo.pdf): an upper tier of vertical lines 45 characters tall
     # and a lower tier 45 tall. Measured against the lower tier's foot every upper line was
     # short, and each line came out as a paragraph of its own.
-    upper = ["内閣は道路交通法の一部を改正する法律の一部の施行に伴い並びに道路交通法第四条の規定に",
+    upper = [f"内閣は道路交通法の一部を改正する法律の一部の施行に伴い第{n}条の規定に基づき改正する"
+             for n in "一二三四"] + [
              "基づきこの政令を制定する道路交通法施行令の一部を次のように改正する第一条中改める。"]
     lower = [f"第{n}条中の字句を改め同条第五項中の字句を改める規定を置き附則の施行期日を定める。"
-             for n in "二三四五"]
+             for n in "二三四五六七"]
     blocks = tuple(
         [vertical_block(text, 500 - 11 * i, 60) for i, text in enumerate(upper)]
         + [vertical_block(text, 500 - 11 * i, 60 + 48 * 8) for i, text in enumerate(lower)]
     )
     grouped = group_paragraphs(blocks)
-    assert [len(b.lines) for b in grouped] == [2, 4]
+    assert [len(b.lines) for b in grouped] == [5, 6]
 
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
     body = [
@@ -723,3 +724,43 @@ def test_japanese_pieces_set_apart_on_one_row_keep_a_space() -> None:
              block("就業動向", 88, 100, size=12, width=48))
     assert [b.text for b in group_paragraphs(order_blocks(apart))] == [" ".join(names)]
     assert [b.text for b in group_paragraphs(order_blocks(close))] == ["第２章就業動向"]
+
+
+def test_roman_chapters_rank_above_the_arabic_sections_they_hold() -> None:
+    # Korean proposals number Ⅰ → 1. → 가.: with the roman family ranked after "num" the
+    # chapters came out one level below their own sections.
+    body = "본 사업은 문서작성 기반의 웹기안기를 도입하는 사업으로 그 범위는 다음과 같다."
+    pages = []
+    for n, (chapter, section) in enumerate((("Ⅰ. 사업 개요", "1. 추진 배경"),
+                                             ("Ⅱ. 추진 계획", "2. 추진 전략")), start=1):
+        blocks = [block(chapter, 68, 82, size=16, bold=True),
+                  block(section, 68, 120, size=13, bold=True)]
+        blocks += [block(body, 57, 150 + 16 * i, size=11) for i in range(10)]
+        pages.append(page(blocks, n))
+    assert heading_lines(markdown_of(pages)) == [
+        "## Ⅰ. 사업 개요", "### 1. 추진 배경", "## Ⅱ. 추진 계획", "### 2. 추진 전략"]
+
+
+def test_centred_section_headings_at_one_size_are_no_title() -> None:
+    body = "Body text that is long enough to be the most common size in the document."
+    pages = []
+    for n, name in enumerate(("Background", "Methods", "Results"), start=1):
+        width = len(name) * 6.0
+        blocks = [block(name, (595 - width) / 2, 60, size=12, width=width)]
+        blocks += [block(body, 50, 90 + 14 * i) for i in range(10)]
+        pages.append(page(blocks, n))
+    # Centred at a heading's size on every page: the sections' style, so no title.
+    assert heading_lines(markdown_of(pages)) == ["## Background", "## Methods", "## Results"]
+
+
+def test_letter_spaced_japanese_stays_one_word_and_authors_are_no_chapters() -> None:
+    letters = tuple(block(c, 100 + 40 * i, 100, size=20, width=20) for i, c in enumerate("報告書"))
+    assert [b.text for b in group_paragraphs(order_blocks(letters))] == ["報告書"]
+    assert numbering_pattern("X. Li, Y. Wang and Z. Chen") is None
+    assert numbering_pattern("IV. Results") == ("roman", -1)
+
+
+def test_a_tab_before_a_year_or_an_amount_is_no_contents_entry() -> None:
+    assert [bool(TOC_ENTRY.search(t)) for t in (
+        "ACKNOWLEDGEMENTS\t vi", "1.2 Related guidelines\t 12", "Revenue\t2021", "Price\t1000",
+    )] == [True, True, False, False]

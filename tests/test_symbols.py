@@ -42,3 +42,13 @@ def test_private_use_glyphs_are_dropped_and_lines_of_nothing_else_go() -> None:
     assert [line.text for line in kept] == [" 개 요", "본문"]
     lines = [plain]
     assert without_private_use(lines) is lines  # nothing to drop: the same list
+
+
+def test_a_symbol_font_bullet_opening_a_line_stays_a_bullet() -> None:
+    # Word's Symbol-font bullet comes as U+F0B7: dropped with the other private-use glyphs, the
+    # item lost its mark.
+    item = Line((Span("\uf0b7 ", BOX), Span("Scope of the work", BOX)), BOX)
+    inner = Line((Span("Total \uf0b7 sum", BOX),), BOX)
+    kept = without_private_use([item, inner])
+    assert [line.text for line in kept] == ["• Scope of the work", "Total  sum"]
+    assert starts_list_item(kept[0].text)

@@ -223,8 +223,9 @@ def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
 
 
 def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
-    """Lone page numbers in the bands; on a document too short to show repetition only those
-    alone on their row of the page ("Page 1 of 1" centred in the footer)."""
+    """Lone page numbers in the bands (one sharing its row with text only on the row nearest
+    the edge: see _outermost); on a document too short to show repetition only those alone on
+    their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
         numbers = [b for b in _band_blocks(page, s)

@@ -27,9 +27,11 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
     (re.compile(r"^(article)\s+\d+\b", re.IGNORECASE), "en", 3),
     # Roman numerals as chapter numbers: "Ⅳ 제안서 작성요령" (U+2160..U+216B, a Korean proposal's
-    # chapters at 20 and 21 pt took two levels by size), "IV. Results".
-    (re.compile(r"^[\u2160-\u216b](?:[.．]|\s)\s*\S"), "roman", 0),
-    (re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII)[.．]\s+\S"), "roman", 0),
+    # chapters at 20 and 21 pt took two levels by size), "IV. Results". They rank above the
+    # arabic numbers they hold (Ⅰ → 1. → 가.): rank -1. No comma may follow: "X. Li, Y. Wang"
+    # is a list of authors.
+    (re.compile(r"^[\u2160-\u216b](?:[.．]|\s)\s*\S"), "roman", -1),
+    (re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII)[.．]\s+[^,，、]+$"), "roman", -1),
     # "2.1.3 Title", "2.1 Title", "2 Title", "2. Title"; full-width digits and dots too, and
     # no space needed before Japanese text ("１．概要").
     (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),

@@ -33,8 +33,11 @@ ENUMERATOR = re.compile(
 )
 # A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
 # pymupdf-test-3820.pdf's contents kept "ACKNOWLEDGEMENTS\t" and "vi" as two spans on a row).
+# The tab form takes a page number of at most three digits or a roman one: "Revenue\t2021" in
+# a tab-separated row is no contents entry.
 TOC_ENTRY = re.compile(
-    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,}|\t)\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
+    r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
+    r"|\S\s*\t\s*(?:[\d０-９]{1,3}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
 # A span that is only an entry number ("6", "[6]", "6."), drawn apart from the entry's text
@@ -60,14 +63,18 @@ SHORT_LINE_EM = 2.0
 # Starts of lines within this many font sizes count as the same indent.
 INDENT_EM = 0.5
 # Japanese pieces of one row set at least this many font sizes apart are separate words: two
-# names on a title slide ("新山 祐介" … "関根 聡", pdfminer-nlp2004slides.pdf) or an article
-# number and its text; closer pieces are one run of text that MuPDF cut at a font change.
+# names on a cover ("経済産業省" … "厚生労働省", gaiyo.pdf of the retrieval set) or an article
+# number and its text; closer pieces are one run of text that MuPDF cut at a font change, and
+# single letters set apart are one letter-spaced word ("報　告　書").
 CJK_SPACED_GAP_EM = 1.0
 # A second line may be indented this far past the first (hanging indent of an item).
 HANGING_INDENT_EM = 4.0
 # 縦書き tiers are cut where at most this share of the most lines standing at any height stand
 # (pdfminer-kampo.pdf: 70 lines in the upper tier, 1-2 crossing into the lower one).
 TIER_GAP_SHARE = 0.1
+# ... and looked for only in a column of at least this many lines (a few lines of different
+# lengths are no tiers; kampo's upper tier alone holds 70).
+MIN_TIER_LINES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +226,8 @@ def _extend_last_line(block: Block, line: Line) -> Block:
     last = block.lines[-1]
     left, right = last.text.rstrip()[-1:] or "a", line.text.lstrip()[:1] or "a"
     apart = line.bbox.x0 - last.bbox.x1 >= CJK_SPACED_GAP_EM * max(last.size, line.size)
-    gap_needed = apart or not (is_cjk(left) and is_cjk(right))
+    words = len(last.text.strip()) >= 2 and len(line.text.strip()) >= 2  # not "報" "告" "書"
+    gap_needed = (apart and words) or not (is_cjk(left) and is_cjk(right))
     space = (Span(" ", last.bbox, size=last.size, bold=last.bold),) if gap_needed else ()
     joined = Line(last.spans + space + line.spans, last.bbox.union(line.bbox))
     return replace(block, lines=block.lines[:-1] + (joined,), bbox=block.bbox.union(line.bbox))
@@ -341,7 +349,7 @@ def column_edges(blocks: tuple[Block, ...]) -> dict[int, Column]:
 
 def _edges(lines: list[Line]) -> Column:
     if lines[0].vertical:
-        tiers = _vertical_tiers(lines)
+        tiers = _vertical_tiers(lines) if len(lines) >= MIN_TIER_LINES else ()
         return Column(*_vertical_edges(lines), 0.0, tiers if len(tiers) > 1 else ())
     lefts = sorted(line.bbox.x0 for line in lines)
     rights = sorted(line.bbox.x1 for line in lines)
