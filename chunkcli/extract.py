@@ -38,7 +38,7 @@ from chunkcli.model import (
 )
 from chunkcli.ocr import OcrMode, OcrOptions
 from chunkcli.source import MUPDF_ERRORS
-from chunkcli.symbols import dingbat_text, is_dingbat_font, without_private_use
+from chunkcli.symbols import PRIVATE_USE, dingbat_text, is_dingbat_font, without_private_use
 from chunkcli.tables import detect_tables
 from chunkcli.vertical import rebuild_vertical_lines
 from chunkcli.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
@@ -204,11 +204,13 @@ def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> P
     lines = page_lines(page)
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
-    if is_garbage_text("".join(line.text for line in lines)):
+    text = "".join(line.text for line in lines)
+    if is_garbage_text(text):
         return Page(number, width, height, (), PageStatus.GARBAGE)
-    lines = without_private_use(lines)  # real text: an icon glyph among it shows nothing
-    if not lines:
-        return Page(number, width, height, (), classify_empty_page(page))
+    if PRIVATE_USE.search(text):  # real text: an icon glyph among it shows nothing
+        lines = without_private_use(lines)
+        if not lines:
+            return Page(number, width, height, (), classify_empty_page(page))
     return text_page_of(page, number, lines, find_tables)
 
 

@@ -110,14 +110,18 @@ class Line:
 
 def _mostly_bold(spans: tuple[Span, ...]) -> bool:
     """At least 80 % of the visible characters are bold (a bold line with a plain symbol)."""
-    bold = plain = 0
+    return bold_share(spans) >= 0.8
+
+
+def bold_share(spans: tuple[Span, ...]) -> float:
+    """The share of the visible characters of `spans` set in bold (0.0 with none visible)."""
+    bold = total = 0
     for span in spans:
         count = len(span.text.strip())
+        total += count
         if span.bold:
             bold += count
-        else:
-            plain += count
-    return bold > 0 and bold >= 4 * plain
+    return bold / total if total else 0.0
 
 
 def _dominant_size(spans: tuple[Span, ...]) -> float:

@@ -9,6 +9,7 @@ per column; layout then reads those columns right-to-left.
 from __future__ import annotations
 
 from chunkcli.charclasses import KANA_HAN_RE
+from chunkcli.edges import high_decile, low_decile
 from chunkcli.model import BBox, Line
 
 # A page is treated as vertical when at least this share of its lines are lone glyphs
@@ -49,11 +50,13 @@ def join_margin_columns(lines: list[Line], glyphs: list[Line]) -> list[Line]:
     kanji, the middle dot) outside the body's edges: a table column of single-character cells
     ("○", "×") inside the text stays as it is."""
     letters = [g for g in glyphs if _is_margin_letter(g)]
-    body = [line for line in lines if len(line.text.strip()) > 1 and not line.vertical]
-    if len(letters) < MIN_MARGIN_RUN or len(body) < MIN_BODY_LINES:
+    if len(letters) < MIN_MARGIN_RUN:  # nearly every page: no list of its body lines needed
         return lines
-    left = _low_edge(sorted(line.bbox.x0 for line in body))
-    right = _high_edge(sorted(line.bbox.x1 for line in body))
+    body = [line for line in lines if len(line.text.strip()) > 1 and not line.vertical]
+    if len(body) < MIN_BODY_LINES:
+        return lines
+    left = low_decile(sorted(line.bbox.x0 for line in body))
+    right = high_decile(sorted(line.bbox.x1 for line in body))
     outside = [g for g in letters if g.bbox.x0 >= right or g.bbox.x1 <= left]
     runs = [run for run in _stack_into_columns(outside) if _is_label(run)] if (
         len(outside) >= MIN_MARGIN_RUN) else []
@@ -71,14 +74,6 @@ def _is_label(run: list[Line]) -> bool:
 def _is_margin_letter(line: Line) -> bool:
     text = line.text.strip()
     return len(text) == 1 and (KANA_HAN_RE.match(text) is not None or text == "・")
-
-
-def _low_edge(values: list[float]) -> float:
-    return values[len(values) // 10]
-
-
-def _high_edge(values: list[float]) -> float:
-    return values[min(len(values) - 1, (len(values) * 9) // 10)]
 
 
 def _is_glyph(line: Line) -> bool:

@@ -13,7 +13,7 @@ from chunkcli.layout import layout_document
 from chunkcli.layout.furniture import is_page_number, shape_of, strip_running_headers
 from chunkcli.layout.headings import numbering_pattern
 from chunkcli.layout.order import order_blocks
-from chunkcli.layout.paragraphs import TOC_ENTRY, group_paragraphs
+from chunkcli.layout.paragraphs import TOC_ENTRY, column_edges, group_paragraphs
 from chunkcli.markdown_format import escape_leading_syntax
 from chunkcli.markdown_format import format_table as render_table
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page, Span
@@ -764,3 +764,11 @@ def test_a_tab_before_a_year_or_an_amount_is_no_contents_entry() -> None:
     assert [bool(TOC_ENTRY.search(t)) for t in (
         "ACKNOWLEDGEMENTS\t vi", "1.2 Related guidelines\t 12", "Revenue\t2021", "Price\t1000",
     )] == [True, True, False, False]
+
+
+def test_a_short_vertical_column_is_not_cut_into_tiers() -> None:
+    # Two short lines at the top and two further down: four lines are too few to be tiers
+    # (cut into two, each pair's edges would make its lines "full").
+    blocks = (vertical_block("縦書きの一行目。", 500, 60), vertical_block("短い行。", 489, 60),
+              vertical_block("下から始まる行。", 478, 300), vertical_block("次の行。", 467, 300))
+    assert column_edges(blocks)[0].tiers == ()

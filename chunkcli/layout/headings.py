@@ -14,7 +14,16 @@ from dataclasses import dataclass, replace
 from chunkcli.charclasses import UNUSABLE_CHAR
 from chunkcli.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
-from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page
+from chunkcli.model import (
+    BBox,
+    Block,
+    BlockKind,
+    Document,
+    Line,
+    OutlineEntry,
+    Page,
+    bold_share,
+)
 
 # A heading is short: at most this many lines and characters.
 MAX_HEADING_LINES = 3
@@ -206,15 +215,10 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
 
 
 def _mostly_bold(line: Line) -> bool:
-    """Most visible characters bold: a title line that opens with a name set in another face
-    ("LayoutParser" in typewriter type, the rest bold: unstructured-copy-protected.pdf) is
-    still set in the bold of the line below it."""
-    if line.bold:
-        return True
-    visible = [len(span.text) - span.text.count(" ") for span in line.spans]
-    bold = sum(n for n, span in zip(visible, line.spans, strict=True) if span.bold)
-    return 2 * bold > sum(visible)
-
+    """More than half of the visible characters bold: a title line that opens with a name set
+    in another face ("LayoutParser" in typewriter type, the rest bold:
+    unstructured-copy-protected.pdf) is still set in the bold of the line below it."""
+    return line.bold or bold_share(line.spans) > 0.5
 
 def _without_cover_lines(
     document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from statistics import median
 
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
+from chunkcli.edges import high_decile, low_decile
 from chunkcli.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
@@ -353,13 +354,13 @@ def _edges(lines: list[Line]) -> Column:
         return Column(*_vertical_edges(lines), 0.0, tiers if len(tiers) > 1 else ())
     lefts = sorted(line.bbox.x0 for line in lines)
     rights = sorted(line.bbox.x1 for line in lines)
-    return Column(_low_quantile(lefts), _high_quantile(rights), _leading(lines))
+    return Column(low_decile(lefts), high_decile(rights), _leading(lines))
 
 
 def _vertical_edges(lines: list[Line]) -> tuple[float, float]:
     tops = sorted(line.bbox.top for line in lines)
     bottoms = sorted(line.bbox.bottom for line in lines)
-    return _low_quantile(tops), _high_quantile(bottoms)
+    return low_decile(tops), high_decile(bottoms)
 
 
 def _vertical_tiers(lines: list[Line]) -> tuple[tuple[float, float, Column], ...]:
@@ -387,14 +388,6 @@ def _vertical_tiers(lines: list[Line]) -> tuple[tuple[float, float, Column], ...
         if inside:
             tiers.append((top, bottom, Column(*_vertical_edges(inside), 0.0)))
     return tuple(tiers)
-
-
-def _low_quantile(values: list[float]) -> float:
-    return values[len(values) // 10]
-
-
-def _high_quantile(values: list[float]) -> float:
-    return values[min(len(values) - 1, (len(values) * 9) // 10)]
 
 
 def _leading(lines: list[Line]) -> float:
