@@ -53,12 +53,13 @@ def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
     groups: dict[str, list[TextLine]] = defaultdict(list)
     edges = page_edge_lines(scan) if scan.markers else None
     keys = KeyCache()
+    paragraph = LineKind.PARAGRAPH
     for line in scan.lines:
-        if line.kind != LineKind.PARAGRAPH:  # list items repeat by design ("- Source: ECHA")
+        if line.kind is not paragraph:  # list items repeat by design ("- Source: ECHA")
             continue
         if edges is not None and line.number not in edges:
             continue
-        key = keys(line.text)
+        key = keys[line.text]
         if key is not None:
             groups[key].append(line)
     return groups
@@ -66,11 +67,10 @@ def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
 
 class KeyCache(dict[str, str | None]):
     """line text -> its line_key, or None when it has too few letters to count; each distinct
-    text keyed once (repeated lines are what this check is about)."""
+    text keyed once (repeated lines are what this check is about), in __missing__ so that a
+    text seen before costs one dictionary lookup."""
 
-    def __call__(self, text: str) -> str | None:
-        if text in self:
-            return self[text]
+    def __missing__(self, text: str) -> str | None:
         key = line_key(text)
         self[text] = found = key if has_letters(key, MIN_LETTERS) else None
         return found
@@ -119,7 +119,7 @@ def chunk_spread(keys: set[str], chunks: Sequence[Chunk]) -> dict[str, set[int]]
     line_keys = KeyCache()
     for index, chunk in enumerate(chunks):
         for text in set(chunk.body.splitlines()):  # a line repeated in a chunk counts once
-            key = line_keys(text)
+            key = line_keys[text]
             if key in keys:
                 spread[key].add(index)
     return spread

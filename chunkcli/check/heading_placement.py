@@ -24,11 +24,11 @@ MID_SENTENCE_MIN = 1
 def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
     content = scan.lines
     found: list[TextLine] = []
-    for index in range(1, len(content) - 1):
-        before, heading, after = content[index - 1], content[index], content[index + 1]
-        if heading.kind != LineKind.HEADING or before.kind != LineKind.PARAGRAPH:
+    paragraph, heading_kind = LineKind.PARAGRAPH, LineKind.HEADING
+    for before, heading, after in zip(content, content[1:], content[2:], strict=False):
+        if heading.kind is not heading_kind or before.kind is not paragraph:
             continue
-        if after.kind != LineKind.PARAGRAPH:
+        if after.kind is not paragraph:
             continue
         text = before.text.rstrip()
         if text.endswith(SENTENCE_END_CHARS) or not OPEN_END.search(text):

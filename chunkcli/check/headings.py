@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter, defaultdict
 
@@ -19,6 +20,12 @@ MOSTLY_TABLES_SHARE = 0.5
 SECTION_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 
 
+# Documents of many headings (2 MB of `# h` are 500,000) are read with map and Counter over these,
+# not a Python step per heading, where a check allows it.
+LEVEL = operator.attrgetter("level")
+TEXT = operator.attrgetter("text")
+
+
 def heading_key(text: str) -> str:
     """Heading text compared loosely: case and spacing ignored, numbers kept ('Article 3' and
     'Article 4' are different sections, not one running head)."""
@@ -26,7 +33,7 @@ def heading_key(text: str) -> str:
 
 
 def count_by_level(headings: tuple[Heading, ...]) -> tuple[int, int, int, int, int, int]:
-    counts = Counter(h.level for h in headings)
+    counts = Counter(map(LEVEL, headings))
     return (counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
 
 
@@ -59,13 +66,13 @@ def no_headings(chunk_count: int) -> Issue:
 
 
 def numbering_depths(headings: tuple[Heading, ...]) -> set[int]:
-    found = (SECTION_NUMBER.match(h.text) for h in headings)
+    found = (SECTION_NUMBER.match(text) for text in set(map(TEXT, headings)))
     return {m.group(1).count(".") + 1 for m in found if m}
 
 
 def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimits) -> list[Issue]:
     headings = scan.headings
-    if len({h.level for h in headings}) != 1:
+    if len(set(map(LEVEL, headings))) != 1:
         return []
     numbered = len(numbering_depths(headings)) > 1
     long_document = (
@@ -136,17 +143,10 @@ def repeated_headings(
     scan: ScannedMarkdown, chunk_count: int, options: CheckOptions
 ) -> list[Issue]:
     """Headings on many pages (or, without page markers, in many chunks' worth of text)."""
-    groups: dict[str, list[Heading]] = defaultdict(list)
-    keys: dict[str, str] = {}  # each distinct text keyed once
-    for heading in scan.headings:
-        if heading.text:
-            key = keys.get(heading.text)
-            if key is None:
-                key = keys[heading.text] = heading_key(heading.text)
-            groups[key].append(heading)
     total = scan.text_page_count if scan.markers else chunk_count
     needed = max(options.limits.repeated_heading_min, options.boilerplate_share * total)
     issues: list[Issue] = []
+    groups = frequent_headings(scan.headings, needed)
     for group in sorted(groups.values(), key=lambda g: (-len(g), g[0].line)):
         pages = {h.page for h in group if h.page is not None}
         spread = len(pages) if scan.markers else len(group)
@@ -164,3 +164,18 @@ def repeated_headings(
             )
         )
     return issues
+
+
+def frequent_headings(headings: tuple[Heading, ...], needed: float) -> dict[str, list[Heading]]:
+    """The headings of each heading_key that occurs at least `needed` times (a heading repeats
+    on no more pages than it occurs): each distinct text keyed once, the rest never grouped."""
+    text_counts = Counter(map(TEXT, headings))
+    keys = {text: heading_key(text) for text in text_counts if text}
+    key_counts: Counter[str] = Counter()
+    for text, key in keys.items():
+        key_counts[key] += text_counts[text]
+    frequent = {text for text, key in keys.items() if key_counts[key] >= needed}
+    groups: dict[str, list[Heading]] = defaultdict(list)
+    for heading in [h for h in headings if h.text in frequent]:
+        groups[keys[heading.text]].append(heading)
+    return groups

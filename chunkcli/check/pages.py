@@ -7,10 +7,12 @@ NUL, U+FFFD, `(cid:N)` and private-use glyphs, or CJK text with a space between 
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import operator
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chunkcli.charclasses import (
@@ -193,34 +195,50 @@ class TextUnit:
         return f"lines {self.first_line}-{self.last_line}"
 
 
+_PAGE = operator.attrgetter("page")
+
+
 def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters: each
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
-    if scan.markers:
-        groups = [list(group) for _, group in itertools.groupby(scan.lines, _page_of)]
-    else:
-        groups = list(_windows(scan.lines))
+    lines = scan.lines
+    texts = [line.text for line in lines]
+    bounds = _page_runs(lines) if scan.markers else _windows(texts)
     return [
-        TextUnit(g[0].page, g[0].number, g[-1].number, "\n".join([line.text for line in g]))
-        for g in groups
+        TextUnit(
+            lines[start].page,
+            lines[start].number,
+            lines[end - 1].number,
+            "\n".join(texts[start:end]),
+        )
+        for start, end in bounds
     ]
 
 
-def _page_of(line: TextLine) -> int | None:
-    return line.page
+def _page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
+    """[start, end) of each run of consecutive lines on one page."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for _, run in itertools.groupby(map(_PAGE, lines)):
+        end = start + len(list(run))
+        bounds.append((start, end))
+        start = end
+    return bounds
 
 
-def _windows(lines: Sequence[TextLine]) -> Iterator[list[TextLine]]:
-    group: list[TextLine] = []
-    size = 0
-    for line in lines:
-        if size >= WINDOW_CHARS:
-            yield group
-            group, size = [], 0
-        group.append(line)
-        size += len(line.text)
-    if group:
-        yield group
+def _windows(texts: Sequence[str]) -> list[tuple[int, int]]:
+    """[start, end) of each window: it ends with the first line that brings it to WINDOW_CHARS
+    characters (found by bisection on the running total, not a step per line)."""
+    totals = list(itertools.accumulate(map(len, texts)))
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < len(texts):
+        before = totals[start - 1] if start else 0
+        end = bisect.bisect_left(totals, before + WINDOW_CHARS, lo=start) + 1
+        end = min(end, len(texts))
+        bounds.append((start, end))
+        start = end
+    return bounds
 
 
 def measured_garbage(

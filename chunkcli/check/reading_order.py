@@ -152,8 +152,11 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
         for line, following in zip(paragraph.lines, paragraph.lines[1:], strict=False):
+            # (what BROKEN_WORD_END needs, without a regex or a new string per line)
+            if "-" not in line.text:
+                continue
             end = line.text.rstrip()
-            if not end.endswith("-"):  # (what BROKEN_WORD_END needs, without a regex per line)
+            if not end.endswith("-"):
                 continue
             start = following.text.lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):

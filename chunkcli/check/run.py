@@ -29,11 +29,13 @@ from chunkcli.check.table_headers import check_table_headers
 from chunkcli.check.tables import check_tables
 from chunkcli.check.titles import check_titles
 from chunkcli.check.word_boundaries import check_word_boundaries
+from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
 A4_AREA = 595.0 * 842.0
+
 
 def check_markdown(
     markdown: str,
@@ -46,24 +48,28 @@ def check_markdown(
 
     Without `chunks`, the Markdown is split as `chunkcli split` would (max_tokens from options).
     """
-    scan = scan_markdown(markdown)
-    statuses = {marker.number: marker.status for marker in scan.markers}
+    # Split before the scan: the splitter's working records are freed before the scan's line
+    # records exist, so peak memory is the larger of the two, not their sum.
     if chunks is None:
         chunks = make_chunks(markdown, options, source)
-    return build_report(scan, statuses, chunks, source, options)
+    with cycle_collector_paused():  # see chunkcli.gcpause: the scan makes a record per line
+        scan = scan_markdown(markdown)
+        statuses = {marker.number: marker.status for marker in scan.markers}
+        return build_report(scan, statuses, chunks, source, options)
 
 
 def check_conversion(
     result: ConvertResult, options: CheckOptions = CheckOptions()
 ) -> DocumentReport:
     """Check a converted PDF: page statuses from the conversion, the rest from its Markdown."""
-    scan = scan_markdown(result.markdown)
+    source = result.document.source
+    chunks = make_chunks(result.markdown, options, source)  # first: see check_markdown
     statuses = {page.number: page.status for page in result.document.pages}
     shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
-    source = result.document.source
-    chunks = make_chunks(result.markdown, options, source)
-    report = build_report(scan, statuses, chunks, source, options, shares)
-    columns = check_columns(scan, result.document, options.limits)
+    with cycle_collector_paused():  # see chunkcli.gcpause
+        scan = scan_markdown(result.markdown)
+        report = build_report(scan, statuses, chunks, source, options, shares)
+        columns = check_columns(scan, result.document, options.limits)
     return with_more_issues(report, columns, options.strict)
 
 

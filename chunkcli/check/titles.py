@@ -73,12 +73,16 @@ def own_text_chars(scan: ScannedMarkdown) -> dict[int, int]:
     over the lines (a pass per heading was quadratic on documents made of headings)."""
     own: dict[int, int] = {}
     current: int | None = None
+    chars = 0
     for line in scan.lines:
-        if line.kind == LineKind.HEADING:
-            current = line.number
-            own.setdefault(current, 0)
+        if line.kind is LineKind.HEADING:
+            if current is not None:
+                own[current] = chars
+            current, chars = line.number, 0
         elif current is not None:
-            own[current] += len(line.text.strip())
+            chars += len(line.text.strip())
+    if current is not None:
+        own[current] = chars
     return own
 
 
