@@ -25,7 +25,7 @@ from chunkcli.check.chunks import (
     shingle_sample,
 )
 from chunkcli.check.options import FindingLimits
-from chunkcli.check.pages import alnum_count
+from chunkcli.check.pages import WINDOW_CHARS, alnum_count, window_bounds
 from chunkcli.check.reading_order import (
     BROKEN_WORD_END,
     CONTINUATION_START,
@@ -47,6 +47,7 @@ from chunkcli.check.word_boundaries import (
     hyphenated_words,
 )
 from chunkcli.check.wording import examples, quote
+from chunkcli.markdown_format import PAGE_MARKER_RE, ocr_confidences, parse_page_marker
 from chunkcli.model import Issue, Severity
 from chunkcli.split import split_markdown
 
@@ -232,3 +233,44 @@ def test_shingle_sample_of_long_repetitive_text_deduplicates_to_the_definition()
     for text in texts:
         assert len(text) // SAMPLE_EVERY >= DEDUPLICATE_MIN_STARTS or text.startswith("ab")
         assert shingle_sample(text) == _sample_one_by_one(text)
+
+
+def windows_one_by_one(texts: list[str]) -> list[tuple[int, int]]:
+    """The definition: a window closes before the line that finds it at WINDOW_CHARS or more."""
+    bounds, start, size = [], 0, 0
+    for index, text in enumerate(texts):
+        if size >= WINDOW_CHARS:
+            bounds.append((start, index))
+            start, size = index, 0
+        size += len(text)
+    return bounds + ([(start, len(texts))] if texts else [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2 * WINDOW_CHARS), max_size=40))
+def test_windows_by_bisection_are_the_windows_of_the_definition(sizes: list[int]) -> None:
+    texts = ["x" * size for size in sizes]
+    assert window_bounds(texts) == windows_one_by_one(texts)
+
+
+def _ocr_confidences_of_every_marker(markdown: str) -> dict[int, float]:
+    found = {}
+    for match in PAGE_MARKER_RE.finditer(markdown):
+        marker = parse_page_marker(match.group(0))
+        if marker is not None and marker.ocr_confidence is not None:
+            found[marker.number] = marker.ocr_confidence
+    return found
+
+
+MARKER_PARTS = (
+    "<!-- page 3 -->", "<!-- page 4: ocr conf=0.91 -->", "<!-- PAGE 5 : OCR confidence=0.5 -->",
+    "<!-- page 6: blank -->", "<!-- page 7: ocr -->", "<!-- page 8:ocr conf=1 engine=x -->",
+    "<!-- page 9: damaged, ocr conf=0.2 -->", "text", "\n", ">", " ",
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(MARKER_PARTS), max_size=20))
+def test_ocr_confidences_read_only_ocr_markers_as_every_marker_read(parts: list[str]) -> None:
+    markdown = "".join(parts)
+    assert ocr_confidences(markdown) == _ocr_confidences_of_every_marker(markdown)

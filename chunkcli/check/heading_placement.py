@@ -22,6 +22,8 @@ MID_SENTENCE_MIN = 1
 
 
 def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
+    if not scan.headings:
+        return []
     content = scan.lines
     found: list[TextLine] = []
     paragraph, heading_kind = LineKind.PARAGRAPH, LineKind.HEADING

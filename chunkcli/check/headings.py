@@ -24,6 +24,7 @@ SECTION_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 # not a Python step per heading, where a check allows it.
 LEVEL = operator.attrgetter("level")
 TEXT = operator.attrgetter("text")
+KIND = operator.attrgetter("kind")
 
 
 def heading_key(text: str) -> str:
@@ -52,7 +53,7 @@ def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOption
 
 def mostly_tables(scan: ScannedMarkdown) -> bool:
     """A document that is mostly table rows is split by rows, headings or not."""
-    table_lines = sum(1 for line in scan.lines if line.kind == LineKind.TABLE)
+    table_lines = Counter(map(KIND, scan.lines))[LineKind.TABLE]
     return table_lines >= MOSTLY_TABLES_SHARE * len(scan.lines)
 
 

@@ -203,7 +203,7 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
     lines = scan.lines
     texts = [line.text for line in lines]
-    bounds = _page_runs(lines) if scan.markers else _windows(texts)
+    bounds = page_runs(lines) if scan.markers else window_bounds(texts)
     return [
         TextUnit(
             lines[start].page,
@@ -215,7 +215,7 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     ]
 
 
-def _page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
+def page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
     """[start, end) of each run of consecutive lines on one page."""
     bounds: list[tuple[int, int]] = []
     start = 0
@@ -226,7 +226,7 @@ def _page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
     return bounds
 
 
-def _windows(texts: Sequence[str]) -> list[tuple[int, int]]:
+def window_bounds(texts: Sequence[str]) -> list[tuple[int, int]]:
     """[start, end) of each window: it ends with the first line that brings it to WINDOW_CHARS
     characters (found by bisection on the running total, not a step per line)."""
     totals = list(itertools.accumulate(map(len, texts)))

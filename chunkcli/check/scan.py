@@ -28,6 +28,12 @@ DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 PLAIN_STARTS_EXCLUDED = frozenset("`~#=-*+><")
 
 
+def is_plain_start(first: str) -> bool:
+    """Whether a line starting with the character `first` can open nothing but a table or a
+    comment (which the caller tests)."""
+    return not (first in PLAIN_STARTS_EXCLUDED or first.isspace() or first.isdecimal())
+
+
 class LineKind(StrEnum):
     PARAGRAPH = "paragraph"
     HEADING = "heading"
@@ -167,8 +173,7 @@ class _Scanner:
 
     def read_fast(self, index: int) -> int:
         """`step` with only the tests a line's first character calls for, and the lines most
-        documents are made of (plain lines, ATX headings, empty lines) read without the
-        rest: a line that opens nothing continues a list or is a paragraph line."""
+        documents are made of (plain lines, ATX headings, empty lines) read without the rest."""
         line = self.raw[index]
         first = line[:1]
         if not first:
@@ -181,19 +186,42 @@ class _Scanner:
                 return self.step(index)
             self.close_paragraph()
             self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
-        elif first in PLAIN_STARTS_EXCLUDED or first.isspace() or first.isdecimal():
-            return self.step(index)
-        elif "<!--" in line:
-            return self.step(index)
-        elif self.in_list and not self.open_paragraph:
-            self.add_line(index, line, LineKind.LIST)
-        else:
-            self.open_paragraph.append(self.add_line(index, line, LineKind.PARAGRAPH))
-        return index + 1
+            return index + 1
+        if is_plain_start(first) and "<!--" not in line:
+            return self.read_plain_run(index)
+        return self.step(index)
+
+    def read_plain_run(self, index: int) -> int:
+        """The run of lines from `index` that open nothing (no fence, heading, underline, list
+        item, quote, table or comment can start there): they continue a list, or a paragraph.
+        Read in one loop, each line one record (2 MB of `|` lines are a million of them)."""
+        raw, count, make = self.raw, len(self.raw), TextLine._make  # (_make: half the cost)
+        in_list_item = self.in_list and not self.open_paragraph
+        kind = LineKind.LIST if in_list_item else LineKind.PARAGRAPH
+        paragraph = None if in_list_item else self.open_paragraph
+        excluded = PLAIN_STARTS_EXCLUDED
+        while index < count:  # (is_plain_start and opens_table written out: the hot loop)
+            line = raw[index]
+            first = line[:1]
+            if not first or first in excluded or first.isspace() or first.isdecimal():
+                break
+            if "<!--" in line:
+                break
+            if "|" in line:
+                following = raw[index + 1] if index + 1 < count else ""
+                if "-" in following and is_table_start(line, following):
+                    break
+            record = make((index + 1, self.page, line, kind, 0))
+            self.lines.append(record)
+            if paragraph is not None:
+                paragraph.append(record)
+            index += 1
+        return index
 
     def opens_table(self, index: int) -> bool:
-        next_line = self.raw[index + 1] if index + 1 < len(self.raw) else None
-        return is_table_start(self.raw[index], next_line)
+        next_line = self.raw[index + 1] if index + 1 < len(self.raw) else ""
+        # (a delimiter row holds a dash: most lines with a pipe are ruled out here)
+        return "-" in next_line and is_table_start(self.raw[index], next_line)
 
     def step(self, index: int) -> int:
         """Consume the line at `index` (and any lines it owns); return the next index."""
@@ -269,7 +297,7 @@ class _Scanner:
         return index + 1
 
     def add_line(self, index: int, text: str, kind: LineKind) -> TextLine:
-        item = TextLine(index + 1, self.page, text, kind)
+        item = TextLine(index + 1, self.page, text, kind, 0)
         self.lines.append(item)
         return item
 

@@ -94,7 +94,7 @@ def path_counts(chunks: Sequence[Chunk]) -> Counter[str]:
 def hollow_headings(
     scan: ScannedMarkdown, chunks: Sequence[Chunk], title: Heading | None
 ) -> list[Issue]:
-    if len(chunks) < HOLLOW_MIN_CHUNKS:
+    if len(chunks) < HOLLOW_MIN_CHUNKS or not scan.headings:
         return []
     issues: list[Issue] = []
     in_paths = path_counts(chunks)
