@@ -24,19 +24,19 @@ MID_SENTENCE_MIN = 1
 def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
     if not scan.headings:
         return []
-    content = scan.lines
+    kinds, texts = scan.lines.kinds, scan.lines.texts
     found: list[TextLine] = []
     paragraph, heading_kind = LineKind.PARAGRAPH, LineKind.HEADING
-    for before, heading, after in zip(content, content[1:], content[2:], strict=False):
-        if heading.kind is not heading_kind or before.kind is not paragraph:
+    for row, kind in enumerate(kinds[1:-1], start=1):
+        if kind is not heading_kind or kinds[row - 1] is not paragraph:
             continue
-        if after.kind is not paragraph:
+        if kinds[row + 1] is not paragraph:
             continue
-        text = before.text.rstrip()
+        text = texts[row - 1].rstrip()
         if text.endswith(SENTENCE_END_CHARS) or not OPEN_END.search(text):
             continue
-        if LOWER_START.match(after.text.lstrip()):
-            found.append(heading)
+        if LOWER_START.match(texts[row + 1].lstrip()):
+            found.append(scan.lines[row])
     if len(found) < MID_SENTENCE_MIN:
         return []
     shown = [f"{quote(h.text, 40)} (line {h.number})" for h in found]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import operator
+import itertools
 import re
+from array import array
 from collections import Counter, defaultdict
 
 from chunkcli.check.options import CheckOptions, FindingLimits
-from chunkcli.check.scan import Heading, LineKind, ScannedMarkdown
+from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown
 from chunkcli.check.wording import examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
@@ -20,21 +21,18 @@ MOSTLY_TABLES_SHARE = 0.5
 SECTION_NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
 
 
-# Documents of many headings (2 MB of `# h` are 500,000) are read with map and Counter over these,
-# not a Python step per heading, where a check allows it.
-LEVEL = operator.attrgetter("level")
-TEXT = operator.attrgetter("text")
-KIND = operator.attrgetter("kind")
-
-
 def heading_key(text: str) -> str:
     """Heading text compared loosely: case and spacing ignored, numbers kept ('Article 3' and
     'Article 4' are different sections, not one running head)."""
     return " ".join(text.casefold().split())
 
 
-def count_by_level(headings: tuple[Heading, ...]) -> tuple[int, int, int, int, int, int]:
-    counts = Counter(map(LEVEL, headings))
+# The checks read the heading columns (levels, texts) where they can: a document of headings
+# alone is 500,000 of them in 2 MB, and a record each is made only for those reported.
+
+
+def count_by_level(headings: LineTable) -> tuple[int, int, int, int, int, int]:
+    counts = Counter(headings.levels)
     return (counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
 
 
@@ -53,7 +51,7 @@ def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOption
 
 def mostly_tables(scan: ScannedMarkdown) -> bool:
     """A document that is mostly table rows is split by rows, headings or not."""
-    table_lines = Counter(map(KIND, scan.lines))[LineKind.TABLE]
+    table_lines = scan.lines.kinds.count(LineKind.TABLE)
     return table_lines >= MOSTLY_TABLES_SHARE * len(scan.lines)
 
 
@@ -66,14 +64,14 @@ def no_headings(chunk_count: int) -> Issue:
     )
 
 
-def numbering_depths(headings: tuple[Heading, ...]) -> set[int]:
-    found = (SECTION_NUMBER.match(text) for text in set(map(TEXT, headings)))
+def numbering_depths(headings: LineTable) -> set[int]:
+    found = (SECTION_NUMBER.match(text) for text in set(headings.texts))
     return {m.group(1).count(".") + 1 for m in found if m}
 
 
 def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimits) -> list[Issue]:
     headings = scan.headings
-    if len(set(map(LEVEL, headings))) != 1:
+    if len(set(headings.levels)) != 1:
         return []
     numbered = len(numbering_depths(headings)) > 1
     long_document = (
@@ -99,11 +97,12 @@ def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimit
     ]
 
 
-def skipped_levels(headings: tuple[Heading, ...], limits: FindingLimits) -> list[Issue]:
+def skipped_levels(headings: LineTable, limits: FindingLimits) -> list[Issue]:
+    levels = headings.levels
     skips = [
-        (before, after)
-        for before, after in zip(headings, headings[1:], strict=False)
-        if after.level > before.level + 1
+        (headings[row], headings[row + 1])
+        for row, (before, after) in enumerate(zip(levels, levels[1:], strict=False))
+        if after > before + 1
     ]
     if not skips:
         return []
@@ -124,16 +123,17 @@ def skipped_levels(headings: tuple[Heading, ...], limits: FindingLimits) -> list
     ]
 
 
-def several_h1(headings: tuple[Heading, ...]) -> list[Issue]:
-    h1s = [h for h in headings if h.level == 1]
-    if len(h1s) < 2:
+def several_h1(headings: LineTable) -> list[Issue]:
+    h1_count = headings.levels.count(1)
+    if h1_count < 2:
         return []
-    lines = ", ".join(str(h.line) for h in h1s[:5]) + (", ..." if len(h1s) > 5 else "")
+    h1s = list(itertools.islice((h for h in headings if h.level == 1), 5))
+    lines = ", ".join(str(h.line) for h in h1s) + (", ..." if h1_count > 5 else "")
     return [
         Issue(
             "headings.several-h1",
             Severity.WARN,
-            f"{len(h1s)} H1 headings (lines {lines}): expected one document title",
+            f"{h1_count} H1 headings (lines {lines}): expected one document title",
             line=h1s[1].line,
             page=h1s[1].page,
         )
@@ -148,9 +148,10 @@ def repeated_headings(
     needed = max(options.limits.repeated_heading_min, options.boilerplate_share * total)
     issues: list[Issue] = []
     groups = frequent_headings(scan.headings, needed)
-    for group in sorted(groups.values(), key=lambda g: (-len(g), g[0].line)):
-        pages = {h.page for h in group if h.page is not None}
-        spread = len(pages) if scan.markers else len(group)
+    headings, page_of = scan.headings, scan.headings.pages
+    for rows in sorted(groups.values(), key=lambda rows: (-len(rows), rows[0])):
+        pages = {page for row in rows if (page := page_of[row]) is not None}
+        spread = len(pages) if scan.markers else len(rows)
         if spread < needed:
             continue
         on_pages = f" on {len(pages)} of {total} pages ({page_ranges(pages)})" if pages else ""
@@ -158,25 +159,31 @@ def repeated_headings(
             Issue(
                 "headings.repeated",
                 Severity.WARN,
-                f"heading {quote(group[0].text)} appears {len(group)} times{on_pages}: "
+                f"heading {quote(headings[rows[0]].text)} appears {len(rows)} times{on_pages}: "
                 "a running head left in the text?",
-                line=group[0].line,
-                page=group[0].page,
+                line=headings[rows[0]].line,
+                page=headings[rows[0]].page,
             )
         )
     return issues
 
 
-def frequent_headings(headings: tuple[Heading, ...], needed: float) -> dict[str, list[Heading]]:
-    """The headings of each heading_key that occurs at least `needed` times (a heading repeats
-    on no more pages than it occurs): each distinct text keyed once, the rest never grouped."""
-    text_counts = Counter(map(TEXT, headings))
+def frequent_headings(headings: LineTable, needed: float) -> dict[str, array[int]]:
+    """The rows of each heading_key that occurs at least `needed` times (a heading repeats on
+    no more pages than it occurs): each distinct text keyed once, the rest never grouped."""
+    texts = headings.texts
+    text_counts = Counter(texts)
     keys = {text: heading_key(text) for text in text_counts if text}
     key_counts: Counter[str] = Counter()
     for text, key in keys.items():
         key_counts[key] += text_counts[text]
     frequent = {text for text, key in keys.items() if key_counts[key] >= needed}
-    groups: dict[str, list[Heading]] = defaultdict(list)
-    for heading in [h for h in headings if h.text in frequent]:
-        groups[keys[heading.text]].append(heading)
+    # Rows in arrays, picked without a Python step per heading (a list of a row int each was
+    # 36 bytes a heading: 9 times the input on 2 MB of `# h`).
+    rows = itertools.compress(itertools.count(), map(frequent.__contains__, texts))
+    if len({keys[text] for text in frequent}) == 1:  # (one running head: no grouping)
+        return {keys[next(iter(frequent))]: array("q", rows)} if frequent else {}
+    groups: dict[str, array[int]] = defaultdict(lambda: array("q"))
+    for row in rows:
+        groups[keys[texts[row]]].append(row)
     return groups

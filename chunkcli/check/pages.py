@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import operator
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +24,7 @@ from chunkcli.charclasses import (
     unusable_share,
 )
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.scan import LineKind, ScannedMarkdown
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
@@ -195,31 +195,23 @@ class TextUnit:
         return f"lines {self.first_line}-{self.last_line}"
 
 
-_PAGE = operator.attrgetter("page")
-
-
 def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters: each
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
     lines = scan.lines
-    texts = [line.text for line in lines]
-    bounds = page_runs(lines) if scan.markers else window_bounds(texts)
+    texts, numbers = lines.texts, lines.numbers
+    bounds = page_runs(lines.pages) if scan.markers else window_bounds(texts)
     return [
-        TextUnit(
-            lines[start].page,
-            lines[start].number,
-            lines[end - 1].number,
-            "\n".join(texts[start:end]),
-        )
+        TextUnit(lines.pages[start], numbers[start], numbers[end - 1], "\n".join(texts[start:end]))
         for start, end in bounds
     ]
 
 
-def page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
+def page_runs(pages: Sequence[int | None]) -> list[tuple[int, int]]:
     """[start, end) of each run of consecutive lines on one page."""
     bounds: list[tuple[int, int]] = []
     start = 0
-    for _, run in itertools.groupby(map(_PAGE, lines)):
+    for _, run in itertools.groupby(pages):
         end = start + len(list(run))
         bounds.append((start, end))
         start = end
@@ -229,7 +221,7 @@ def page_runs(lines: Sequence[TextLine]) -> list[tuple[int, int]]:
 def window_bounds(texts: Sequence[str]) -> list[tuple[int, int]]:
     """[start, end) of each window: it ends with the first line that brings it to WINDOW_CHARS
     characters (found by bisection on the running total, not a step per line)."""
-    totals = list(itertools.accumulate(map(len, texts)))
+    totals = array("q", itertools.accumulate(map(len, texts)))  # (a list: 40 bytes a line)
     bounds: list[tuple[int, int]] = []
     start = 0
     while start < len(texts):
@@ -325,7 +317,7 @@ def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) 
     """Empty text pages after a page that ends in a table: convert moved their rows up into it."""
     if not statuses:
         return set()
-    last_kind = {line.page: line.kind for line in scan.lines}
+    last_kind = dict(zip(scan.lines.pages, scan.lines.kinds, strict=True))
     carried: set[int] = set()
     previous = None
     for page in sorted(statuses):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from chunkcli.charclasses import count_whitespace
 from chunkcli.check.options import FindingLimits
-from chunkcli.check.scan import Paragraph, ScannedMarkdown, TextLine
+from chunkcli.check.scan import Paragraph, ScannedMarkdown
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
 
@@ -58,7 +58,7 @@ def has_words(text: str, wanted: int) -> bool:
 def is_dangling(paragraph: Paragraph) -> bool:
     # The paragraph's text ends as its last line does, when that has any text: judge that
     # before joining a long paragraph.
-    last = paragraph.lines[-1].text.strip()
+    last = paragraph.table.texts[paragraph.stop - 1].strip()
     if last and not DANGLING_END.search(last):
         return False
     text = paragraph.text.rstrip()
@@ -89,9 +89,10 @@ def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
         # Lines are in line order: the one after the paragraph's last line is found by bisection
         # (a dict of every line's position was ~100 bytes a line); a paragraph starting there is
         # the next paragraph.
-        after = bisect.bisect_right(scan.lines, paragraph.lines[-1].number, key=_number)
+        numbers = scan.lines.numbers
+        after = bisect.bisect_right(numbers, paragraph.last_line)
         following = scan.paragraphs[index + 1]
-        if after >= len(scan.lines) or following.line != scan.lines[after].number:
+        if after >= len(numbers) or following.line != numbers[after]:
             continue
         if following.page != paragraph.page:
             continue  # a list, table or heading comes next, or the page ends: not prose in between
@@ -101,10 +102,6 @@ def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
         if continuation is not None:
             found.append(Interruption(paragraph, continuation))
     return found
-
-
-def _number(line: TextLine) -> int:
-    return line.number
 
 
 def continuation_on_page(paragraphs: tuple[Paragraph, ...], index: int) -> Paragraph | None:
@@ -151,19 +148,20 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
     found: list[str] = []
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
-        for line, following in zip(paragraph.lines, paragraph.lines[1:], strict=False):
+        texts = paragraph.table.texts
+        for row in range(paragraph.start, paragraph.stop - 1):
             # (what BROKEN_WORD_END needs, without a regex or a new string per line)
-            if "-" not in line.text:
+            if "-" not in texts[row]:
                 continue
-            end = line.text.rstrip()
+            end = texts[row].rstrip()
             if not end.endswith("-"):
                 continue
-            start = following.text.lstrip()
+            start = texts[row + 1].lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
-                found.append(
-                    f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} (line {line.number})"
-                )
-                first = first or (line.number, line.page)
+                number = paragraph.table.numbers[row]
+                word = quote(end.split()[-1] + " " + start.split()[0], 40)
+                found.append(f"{word} (line {number})")
+                first = first or (number, paragraph.table.pages[row])
     if len(found) < limits.broken_words_min or first is None:
         return []
     return [

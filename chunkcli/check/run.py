@@ -111,7 +111,7 @@ def build_report(
         source=source,
         pages=len(statuses),
         headings_by_level=count_by_level(scan.headings),
-        max_heading_depth=max((h.level for h in scan.headings), default=0),
+        max_heading_depth=max(scan.headings.levels, default=0),
         tables=len(scan.tables),
         empty_pages=pages.blank,
         scanned_pages=pages.scanned,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import NamedTuple
 
+from chunkcli.check.lines import Heading, LineColumns, LineKind, LineTable, Paragraph, TextLine
 from chunkcli.markdown_format import parse_page_marker, split_cells
 from chunkcli.model import PageStatus
 
@@ -34,33 +34,13 @@ def is_plain_start(first: str) -> bool:
     return not (first in PLAIN_STARTS_EXCLUDED or first.isspace() or first.isdecimal())
 
 
-class LineKind(StrEnum):
-    PARAGRAPH = "paragraph"
-    HEADING = "heading"
-    LIST = "list"
-    TABLE = "table"
-    CODE = "code"
+__all__ = [
+    "Heading", "LineKind", "LineTable", "PageMarker", "Paragraph", "ScannedMarkdown", "Table",
+    "TableRow", "TextLine", "scan_markdown",
+]
 
 
-# The per-line records are NamedTuples, immutable and typed like the frozen dataclasses around
-# them, because the scan makes one per line: a frozen dataclass took 0.77 us to build, a
-# NamedTuple 0.35 us (2026-12-02, 500,000 records); 2 MB of `# h` lines are 500,000 records.
-class TextLine(NamedTuple):
-    number: int  # 1-based line in the Markdown
-    page: int | None  # page of the nearest marker above; None before any marker
-    text: str
-    kind: LineKind
-    level: int = 0  # a heading's level, 1-6; 0 on every other line
-
-    @property
-    def line(self) -> int:
-        return self.number
-
-
-# A heading is its own line in `lines` (kind HEADING, level 1-6): one record where there were two.
-Heading = TextLine
-
-
+# (Line records and their columns: chunkcli/check/lines.py.)
 class PageMarker(NamedTuple):
     number: int
     status: PageStatus
@@ -85,28 +65,11 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
-class Paragraph:
-    lines: tuple[TextLine, ...]  # consecutive PARAGRAPH lines, at least one
-
-    @property
-    def line(self) -> int:
-        return self.lines[0].number
-
-    @property
-    def page(self) -> int | None:
-        return self.lines[0].page
-
-    @property
-    def text(self) -> str:
-        return " ".join(line.text.strip() for line in self.lines)
-
-
-@dataclass(frozen=True, slots=True)
 class ScannedMarkdown:
     text: str  # the Markdown as given
-    lines: tuple[TextLine, ...]  # every non-blank content line (markers and comments excluded)
+    lines: LineTable  # every non-blank content line (markers and comments excluded)
     markers: tuple[PageMarker, ...]
-    headings: tuple[Heading, ...]
+    headings: LineTable  # the HEADING lines of `lines`
     tables: tuple[Table, ...]
     paragraphs: tuple[Paragraph, ...]
 
@@ -148,12 +111,12 @@ class _Scanner:
         # Only \n (and \r\n) end lines: str.splitlines would also split on \x1c-\x1e, U+2028...
         self.raw = markdown.replace("\r\n", "\n").split("\n")
         self.page: int | None = None
-        self.lines: list[TextLine] = []
+        self.lines = LineColumns()
         self.markers: list[PageMarker] = []
-        self.headings: list[Heading] = []
+        self.headings = LineColumns()
         self.tables: list[Table] = []
-        self.paragraphs: list[Paragraph] = []
-        self.open_paragraph: list[TextLine] = []
+        self.paragraph_rows: list[tuple[int, int]] = []  # [start, stop) in self.lines
+        self.open_paragraph: int | None = None  # the open paragraph's first row in self.lines
         self.in_list = False
 
     def run(self) -> ScannedMarkdown:
@@ -162,13 +125,16 @@ class _Scanner:
         while index < count:
             index = read(index)
         self.close_paragraph()
+        del self.raw  # (the lines' strings that no row holds are freed before the tuples exist)
+        lines = self.lines.table()
+        paragraphs = tuple(Paragraph(lines, start, stop) for start, stop in self.paragraph_rows)
         return ScannedMarkdown(
             self.text,
-            tuple(self.lines),
+            lines,
             tuple(self.markers),
-            tuple(self.headings),
+            self.headings.table(),
             tuple(self.tables),
-            tuple(self.paragraphs),
+            paragraphs,
         )
 
     def read_fast(self, index: int) -> int:
@@ -190,10 +156,16 @@ class _Scanner:
         """The run of lines from `index` that open nothing (no fence, heading, underline, list
         item, quote, table or comment can start there): they continue a list, or a paragraph.
         Read in one loop, each line one record (2 MB of `|` lines are a million of them)."""
-        raw, count, make = self.raw, len(self.raw), TextLine._make  # (_make: half the cost)
-        in_list_item = self.in_list and not self.open_paragraph
+        raw, count, page = self.raw, len(self.raw), self.page
+        in_list_item = self.in_list and self.open_paragraph is None
         kind = LineKind.LIST if in_list_item else LineKind.PARAGRAPH
-        paragraph = None if in_list_item else self.open_paragraph
+        if not in_list_item and self.open_paragraph is None:
+            self.open_paragraph = len(self.lines)
+        columns = self.lines
+        add_number, add_page, add_text = (
+            columns.numbers.append, columns.pages.append, columns.texts.append,
+        )
+        add_kind, add_level = columns.kinds.append, columns.levels.append
         excluded = PLAIN_STARTS_EXCLUDED
         while index < count:  # (is_plain_start and opens_table written out: the hot loop)
             line = raw[index]
@@ -206,10 +178,11 @@ class _Scanner:
                 following = raw[index + 1] if index + 1 < count else ""
                 if "-" in following and is_table_start(line, following):
                     break
-            record = make((index + 1, self.page, line, kind, 0))
-            self.lines.append(record)
-            if paragraph is not None:
-                paragraph.append(record)
+            add_number(index + 1)
+            add_page(page)
+            add_text(line)
+            add_kind(kind)
+            add_level(0)
             index += 1
         return index
 
@@ -229,6 +202,7 @@ class _Scanner:
                 break
             self.close_paragraph()
             self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
+            raw[index] = ""  # (read: its text is kept; 2 MB of `# h` lines were 26 MB of str)
             index += 1
         return index if index > start else self.step(index)
 
@@ -286,20 +260,22 @@ class _Scanner:
             self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
             return index + 1
         underline = SETEXT_UNDERLINE.match(line) if not start or start in "=-" else None
-        if underline and self.open_paragraph:
+        if underline and self.open_paragraph is not None:
             level = 1 if underline.group(1).startswith("=") else 2
-            first = self.open_paragraph[0].number
-            text = " ".join(item.text.strip() for item in self.open_paragraph)
+            first_row = self.open_paragraph
+            first = self.lines.numbers[first_row]
+            text = " ".join(item.strip() for item in self.lines.texts[first_row:])
             # The paragraph's lines are the last ones added: drop them from the end (a
             # list.remove per line scanned all lines: quadratic on many setext headings).
-            del self.lines[len(self.lines) - len(self.open_paragraph) :]
-            self.open_paragraph = []
+            self.lines.truncate(first_row)
+            self.open_paragraph = None
             self.add_heading(level, text, first)
             return index + 1
         if underline:  # a thematic break
             return index + 1
         bullet = not start or start in "-*+" or start.isdecimal()
-        if (bullet and LIST_ITEM.match(line)) or (self.in_list and not self.open_paragraph):
+        in_list_item = self.in_list and self.open_paragraph is None
+        if (bullet and LIST_ITEM.match(line)) or in_list_item:
             self.close_paragraph()
             self.in_list = True
             self.add_line(index, line, LineKind.LIST)
@@ -307,23 +283,23 @@ class _Scanner:
         text = head
         while text.startswith(">"):  # block quotes read as their text
             text = text[1:].lstrip()
-        self.open_paragraph.append(self.add_line(index, text, LineKind.PARAGRAPH))
+        if self.open_paragraph is None:
+            self.open_paragraph = len(self.lines)
+        self.add_line(index, text, LineKind.PARAGRAPH)
         return index + 1
 
-    def add_line(self, index: int, text: str, kind: LineKind) -> TextLine:
-        item = TextLine(index + 1, self.page, text, kind, 0)
-        self.lines.append(item)
-        return item
+    def add_line(self, index: int, text: str, kind: LineKind) -> None:
+        self.lines.add(index + 1, self.page, text, kind, 0)
 
     def add_heading(self, level: int, text: str, line: int) -> None:
-        heading = Heading._make((line, self.page, text.strip(), LineKind.HEADING, level))
-        self.headings.append(heading)
-        self.lines.append(heading)
+        text = text.strip()
+        self.headings.add(line, self.page, text, LineKind.HEADING, level)
+        self.lines.add(line, self.page, text, LineKind.HEADING, level)
 
     def close_paragraph(self) -> None:
-        if self.open_paragraph:
-            self.paragraphs.append(Paragraph(tuple(self.open_paragraph)))
-            self.open_paragraph = []
+        if self.open_paragraph is not None:
+            self.paragraph_rows.append((self.open_paragraph, len(self.lines)))
+            self.open_paragraph = None
 
     def read_fence(self, index: int, opening: str) -> int:
         end = index + 1
