@@ -38,7 +38,7 @@ from chunkcli.check.reading_order import (
     find_interruptions,
     is_continuation,
 )
-from chunkcli.check.scan import Paragraph, ScannedMarkdown, scan_markdown
+from chunkcli.check.scan import LineKind, Paragraph, ScannedMarkdown, scan_markdown
 from chunkcli.check.titles import own_text_chars, path_counts
 from chunkcli.check.word_boundaries import (
     PROSE_KINDS,
@@ -54,7 +54,8 @@ from chunkcli.split import split_markdown
 
 def test_own_text_chars_counts_the_text_up_to_the_next_heading() -> None:
     markdown = "# Title\n\nabc\n\n## Empty\n\n## Part\n\n- item\n\nText\n===\n\nxy\n"
-    assert list(own_text_chars(scan_markdown(markdown))) == [3, 0, 6, 2]
+    scan = scan_markdown(markdown)
+    assert [own_text_chars(scan, k) for k in range(len(scan.headings))] == [3, 0, 6, 2]
 
 
 def test_path_counts_count_each_chunk_once_per_heading() -> None:
@@ -274,3 +275,17 @@ MARKER_PARTS = (
 def test_ocr_confidences_read_only_ocr_markers_as_every_marker_read(parts: list[str]) -> None:
     markdown = "".join(parts)
     assert ocr_confidences(markdown) == _ocr_confidences_of_every_marker(markdown)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CHECK_LINES), max_size=30))
+def test_scanned_columns_agree_with_their_records(lines: list[str]) -> None:
+    """Each heading is the line its row names; paragraphs are runs of paragraph lines; the
+    columns and the records made of them say the same."""
+    scan = scan_markdown("\n".join(lines))
+    assert [scan.lines[row] for row in scan.heading_rows] == list(scan.headings)
+    assert [line.kind for line in scan.lines] == list(scan.lines.kinds)
+    assert [line.text for line in scan.lines] == list(scan.lines.texts)
+    for paragraph in scan.paragraphs:
+        assert {line.kind for line in paragraph.lines} == {LineKind.PARAGRAPH}
+        assert paragraph.last_line == paragraph.lines[-1].number

@@ -9,6 +9,7 @@ for) and each line's 1-based number and page.
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -70,6 +71,7 @@ class ScannedMarkdown:
     lines: LineTable  # every non-blank content line (markers and comments excluded)
     markers: tuple[PageMarker, ...]
     headings: LineTable  # the HEADING lines of `lines`
+    heading_rows: array[int]  # headings[k] is lines[heading_rows[k]]
     tables: tuple[Table, ...]
     paragraphs: tuple[Paragraph, ...]
 
@@ -114,6 +116,7 @@ class _Scanner:
         self.lines = LineColumns()
         self.markers: list[PageMarker] = []
         self.headings = LineColumns()
+        self.heading_rows: array[int] = array("q")
         self.tables: list[Table] = []
         self.paragraph_rows: list[tuple[int, int]] = []  # [start, stop) in self.lines
         self.open_paragraph: int | None = None  # the open paragraph's first row in self.lines
@@ -133,6 +136,7 @@ class _Scanner:
             lines,
             tuple(self.markers),
             self.headings.table(),
+            self.heading_rows,
             tuple(self.tables),
             paragraphs,
         )
@@ -189,7 +193,14 @@ class _Scanner:
     def read_heading_run(self, index: int) -> int:
         """ATX headings from `index` on, and the empty lines between them, in one loop (a
         document of headings alone is a run of 500,000 in 2 MB)."""
-        raw, count, match = self.raw, len(self.raw), ATX_HEADING.match
+        raw, count, match, page = self.raw, len(self.raw), ATX_HEADING.match, self.page
+        # (add_heading written out with the appends bound once: the hot loop)
+        appends = [
+            (columns.numbers.append, columns.pages.append, columns.texts.append,
+             columns.kinds.append, columns.levels.append)
+            for columns in (self.lines, self.headings)
+        ]
+        add_row = self.heading_rows.append
         start = index
         while index < count:
             line = raw[index]
@@ -200,8 +211,16 @@ class _Scanner:
             heading = match(line) if line[0] == "#" else None
             if heading is None or ("|" in line and self.opens_table(index)):
                 break
-            self.close_paragraph()
-            self.add_heading(len(heading.group(1)), heading.group(2) or "", index + 1)
+            if self.open_paragraph is not None:
+                self.close_paragraph()
+            level, text = len(heading.group(1)), (heading.group(2) or "").strip()
+            add_row(len(self.lines))
+            for add_number, add_page, add_text, add_kind, add_level in appends:
+                add_number(index + 1)
+                add_page(page)
+                add_text(text)
+                add_kind(LineKind.HEADING)
+                add_level(level)
             raw[index] = ""  # (read: its text is kept; 2 MB of `# h` lines were 26 MB of str)
             index += 1
         return index if index > start else self.step(index)
@@ -293,6 +312,7 @@ class _Scanner:
 
     def add_heading(self, level: int, text: str, line: int) -> None:
         text = text.strip()
+        self.heading_rows.append(len(self.lines))
         self.headings.add(line, self.page, text, LineKind.HEADING, level)
         self.lines.add(line, self.page, text, LineKind.HEADING, level)
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from array import array
 from collections import Counter
 from collections.abc import Sequence
 
 from chunkcli.charclasses import CJK_LETTER_RE
-from chunkcli.check.scan import Heading, LineKind, ScannedMarkdown
+from chunkcli.check.scan import Heading, ScannedMarkdown
 from chunkcli.check.wording import quote, where
 from chunkcli.model import Chunk, Issue, Severity
 
@@ -70,23 +69,13 @@ def bad_title(title: Heading) -> list[Issue]:
     ]
 
 
-def own_text_chars(scan: ScannedMarkdown) -> array[int]:
-    """Characters of text between each heading and the next, heading by heading (row k is
-    scan.headings[k]), in one pass over the lines (a pass per heading was quadratic on
-    documents made of headings; a dict by line number was 18 times the input on `# h` lines)."""
-    own: array[int] = array("q")
-    chars = 0
-    for kind, text in zip(scan.lines.kinds, scan.lines.texts, strict=True):
-        if kind is LineKind.HEADING:
-            if own:
-                own[-1] = chars
-            own.append(0)
-            chars = 0
-        elif own:
-            chars += len(text.strip())
-    if own:
-        own[-1] = chars
-    return own
+def own_text_chars(scan: ScannedMarkdown, k: int) -> int:
+    """Characters of text between heading k and the next heading (read for the headings
+    asked about only: a pass over all lines for every heading's count was quadratic, then a
+    tenth of check's time on documents made of headings)."""
+    rows = scan.heading_rows
+    stop = rows[k + 1] if k + 1 < len(rows) else len(scan.lines)
+    return sum(len(text.strip()) for text in scan.lines.texts[rows[k] + 1 : stop])
 
 
 def path_counts(chunks: Sequence[Chunk]) -> Counter[str]:
@@ -103,14 +92,13 @@ def hollow_headings(
     if not any(count >= HOLLOW_PATH_SHARE * len(chunks) for count in in_paths.values()):
         return []
     issues: list[Issue] = []
-    own = own_text_chars(scan)
     reported: set[str] = set()  # one issue per heading text: its share is the same for all
     headings = scan.headings
     for row, (text, number) in enumerate(zip(headings.texts, headings.numbers, strict=True)):
         if not text or text in reported or (title is not None and number == title.number):
             continue
         share = in_paths[text] / len(chunks)
-        if share < HOLLOW_PATH_SHARE or own[row] >= HOLLOW_MAX_OWN_CHARS:
+        if share < HOLLOW_PATH_SHARE or own_text_chars(scan, row) >= HOLLOW_MAX_OWN_CHARS:
             continue
         heading = headings[row]
         issues.append(
