@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import tracemalloc
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import chunkcli.split.blocks as blocks
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.heading_runs import RUN_MIN_HEADINGS, RUN_TAIL_HEADINGS
 from chunkcli.split.kinds import BlockKind, RawBlock
+from chunkcli.split.layout import (
+    RUN_ELEMENT_BASE,
+    TITLE,
+    _open_after_run,
+    _open_after_run_forward,
+)
+from chunkcli.split.scan import Piece, PieceKind
 from chunkcli.tokens import load_encoding
 
 ENCODING = load_encoding("cl100k_base")
@@ -67,3 +77,33 @@ def test_splitting_many_headings_keeps_memory_a_small_multiple_of_the_input() ->
             tracemalloc.stop()
         # 108x and 76x before runs were one piece; 18x and 14x with them.
         assert peak < 30 * len(markdown)
+
+
+RUN_LINES = ("# a", "## b", "### c", "#### d", "###### f", "# T", "", "  ", "## b2\x00")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(RUN_LINES), min_size=1, max_size=30),
+    st.lists(st.integers(min_value=1, max_value=5), max_size=3, unique=True),
+    st.booleans(),
+)
+def test_open_headings_read_backwards_are_the_stack_read_forwards(
+    lines: list[str], incoming: list[int], holds_title: bool
+) -> None:
+    """The headings a run leaves open, found from its end (layout._open_after_run), are what
+    taking the stack through every line gives (the definition, _open_after_run_forward)."""
+    markdown = "Intro\n" + "\n".join(lines) + "\n"
+    run = Piece(PieceKind.HEADINGS, 6, len(markdown), 0, min(_levels(lines), default=1))
+    stack = [(level, (TITLE, -100 - level)) for level in sorted(incoming)]
+    stack = [entry for entry in stack if entry[0] < run.level]
+    forward, backward = list(stack), list(stack)
+    names_forward = _open_after_run_forward(markdown, run, forward, (TITLE,), holds_title)
+    names_backward = _open_after_run(markdown, run, backward, (TITLE,), holds_title)
+    assert backward == forward
+    assert names_backward == {k: v for k, v in names_forward.items() if k <= RUN_ELEMENT_BASE
+                              and k not in {path[-1] for _, path in stack}}
+
+
+def _levels(lines: list[str]) -> list[int]:
+    return [len(line) - len(line.lstrip("#")) for line in lines if line.startswith("#")]

@@ -11,7 +11,7 @@ from itertools import accumulate
 from typing import TypeAlias
 
 from chunkcli.split.counting import longest_token_bytes
-from chunkcli.split.heading_runs import RUN_LINE_RE
+from chunkcli.split.heading_runs import MAX_LEVEL, RUN_LINE_RE
 from chunkcli.split.options import SplitOptions
 from chunkcli.split.scan import BOUNDABLE, Piece, PieceKind
 from chunkcli.split.simple_lines import atx_heading
@@ -212,8 +212,65 @@ def heading_paths(
 def _open_after_run(
     markdown: str, run: Piece, stack: list[_Open], base: Path, holds_title: bool
 ) -> dict[int, str]:
-    """`stack` taken through the headings of `run`; the names of those left open (read again
-    from their lines: keeping every heading's name took a dict entry per heading)."""
+    """`stack` taken through the headings of `run`; the names of those left open.
+
+    Only the headings still open at the run's end change the stack: each is shallower than
+    every heading after it, so they are found reading the run backwards, and the reading stops
+    at an H1 (2 MB of `# h`: one line read, where a pass over all the run's lines took a
+    third of split's time). The stack below the run (the caller popped what the run closes)
+    stays; the open headings go on it in order, each the child of the one before."""
+    if markdown.find("\r", run.start, run.end) >= 0:  # (lines may end in \r alone)
+        return _open_after_run_forward(markdown, run, stack, base, holds_title)
+    names = {}
+    for offset, level, name, is_title in _open_at_run_end(markdown, run, holds_title):
+        parent = stack[-1][1] if stack else base
+        if is_title:  # the title H1: its path is its parent's, as for a piece
+            stack.append((level, parent))
+            continue
+        element = RUN_ELEMENT_BASE - offset
+        stack.append((level, (*parent, element)))
+        names[element] = name
+    return names
+
+
+def _open_at_run_end(
+    markdown: str, run: Piece, holds_title: bool
+) -> list[tuple[int, int, str, bool]]:
+    """(offset, level, name, is the title) of the headings of `run` open at its end, in order.
+    (With `holds_title`, the run's first H1 is the title: an open H1 is, when no H1 is before
+    it, so the reading goes on past it until it meets one.)"""
+    found: list[tuple[int, int, str, bool]] = []
+    shallowest = MAX_LEVEL + 1  # of the headings after the line being read
+    end = run.end
+    while end > run.start:
+        cut = markdown.rfind("\n", run.start, end)
+        start = cut + 1 if cut >= 0 else run.start
+        heading = _run_heading(markdown[start:end]) if start < end else None
+        end = cut if cut >= 0 else run.start
+        if heading is None:
+            continue  # a blank line
+        level, name = heading
+        if shallowest == 1:  # an H1 was open: is there one before it?
+            if level == 1:
+                return found[::-1]  # there is: the open H1 is not the title
+            continue
+        if level < shallowest:
+            found.append((start, level, name, False))
+            shallowest = level
+            if level == 1 and not holds_title:
+                break
+    if holds_title and shallowest == 1:
+        offset, level, name, _ = found[-1]
+        found[-1] = (offset, level, name, True)
+    return found[::-1]
+
+
+def _open_after_run_forward(
+    markdown: str, run: Piece, stack: list[_Open], base: Path, holds_title: bool
+) -> dict[int, str]:
+    """`stack` taken through the headings of `run`, line by line; the names of those left
+    open (read again from their lines: keeping every heading's name took a dict entry per
+    heading). For runs with a carriage return in them, and the definition in the tests."""
     for match in RUN_LINE_RE.finditer(markdown, run.start, run.end):
         heading = _run_heading(match.group())
         if heading is None:
