@@ -13,6 +13,8 @@ the imports. Verdicts, per case and tool:
 With --floor, a `tiktoken` row per case times one cl100k_base encoding of the whole text (split
 encodes it once for the block counts, and each chunk once more): what no change to split or
 check can go below. It gets no verdict.
+A case and tool that fails is timed up to RETRIES times more and each size's fastest run kept
+(machine load, not the code, made single runs up to 1.7x slower; a timeout or a crash stands).
 Prints a Markdown table; exit 1 when any run fails a verdict.
 """
 
@@ -40,6 +42,10 @@ MAX_GROWTH = 2.0
 MAX_MEMORY_RATIO = 40.0
 # Below this many CPU seconds the growth ratio is timer noise, not a verdict.
 MIN_TIMED_SECONDS = 0.05
+# A run that fails a verdict is timed this many times more and its fastest run kept: on this
+# shared machine one run in a few of a case took up to 1.7x its usual CPU time (2 MB of
+# `# h\n\n`: 1.53 and 2.47 s in consecutive runs, 1.36-1.39 s in five others, 2026-12-02).
+RETRIES = 2
 FLOOR_TOOL = "tiktoken"  # a reference row, not judged
 
 CHILD = r"""
@@ -78,6 +84,7 @@ class Verdict:
     tool: str
     small: Timing
     large: Timing
+    runs: int = 1  # each size's fastest of this many runs
 
     @property
     def rate(self) -> float | None:
@@ -129,11 +136,30 @@ def measure(
     verdicts = []
     for case in cases:
         for tool in tools:
-            first = time_one(case, small, tool, timeout)
-            second = time_one(case, large, tool, timeout) if first.cpu is not None else first
-            verdicts.append(Verdict(case, tool, first, second))
+            verdict = measure_one(case, tool, small, large, timeout)
+            for _ in range(RETRIES if tool != FLOOR_TOOL else 0):
+                if verdict.ok or verdict.large.cpu is None:
+                    break  # (a timeout or a crash is not load: it stands)
+                again = measure_one(case, tool, small, large, timeout)
+                verdict = Verdict(
+                    case, tool, fastest(verdict.small, again.small),
+                    fastest(verdict.large, again.large), verdict.runs + 1,
+                )
+            verdicts.append(verdict)
             print(_row(verdicts[-1]), flush=True)
     return verdicts
+
+
+def measure_one(case: str, tool: str, small: int, large: int, timeout: float) -> Verdict:
+    first = time_one(case, small, tool, timeout)
+    second = time_one(case, large, tool, timeout) if first.cpu is not None else first
+    return Verdict(case, tool, first, second)
+
+
+def fastest(a: Timing, b: Timing) -> Timing:
+    if a.cpu is None or b.cpu is None:
+        return a if a.cpu is None else b
+    return a if a.cpu <= b.cpu else b
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -143,6 +169,8 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 def _row(v: Verdict) -> str:
     note = v.large.error or v.small.error
     verdict = "floor" if v.tool == FLOOR_TOOL else "ok" if v.ok else "FAIL " + note
+    if v.runs > 1:
+        verdict += f" (best of {v.runs})"
     return (
         f"| {v.case} | {v.tool} | {_fmt(v.small.cpu)} | {_fmt(v.large.cpu)} | {_fmt(v.rate, 1)} "
         f"| {_fmt(v.growth)} | {v.memory_ratio:.1f} | {verdict.strip()} |"
