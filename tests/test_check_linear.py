@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from dataclasses import replace
 
 from hypothesis import given, settings
@@ -152,8 +153,8 @@ def test_word_boundaries_searched_in_the_markdown_first_find_what_the_lines_give
 ) -> None:
     scan = scan_markdown("\n".join(lines))
     limits = FindingLimits(hyphenated_min=2, glued_runs_per_page=1)
-    prose = [line for line in scan.lines if line.kind in PROSE_KINDS]
-    expected = glued_hangul(prose, limits) + hyphenated_words(prose, limits)
+    rows = array("q", [row for row, line in enumerate(scan.lines) if line.kind in PROSE_KINDS])
+    expected = glued_hangul(scan.lines, rows, limits) + hyphenated_words(scan.lines, rows, limits)
     assert check_word_boundaries(scan, limits) == expected
 
 
@@ -266,7 +267,7 @@ def _ocr_confidences_of_every_marker(markdown: str) -> dict[int, float]:
 MARKER_PARTS = (
     "<!-- page 3 -->", "<!-- page 4: ocr conf=0.91 -->", "<!-- PAGE 5 : OCR confidence=0.5 -->",
     "<!-- page 6: blank -->", "<!-- page 7: ocr -->", "<!-- page 8:ocr conf=1 engine=x -->",
-    "<!-- page 9: damaged, ocr conf=0.2 -->", "text", "\n", ">", " ",
+    "<!-- page 9: damaged, ocr conf=0.2 -->", "text", "\n", ">", " ", "<!-- page 1 (draft",
 )
 
 

@@ -13,14 +13,16 @@ the imports. Verdicts, per case and tool:
 With --floor, a `tiktoken` row per case times one cl100k_base encoding of the whole text (split
 encodes it once for the block counts, and each chunk once more): what no change to split or
 check can go below. It gets no verdict.
-A case and tool that fails is timed up to RETRIES times more and each size's fastest run kept
-(machine load, not the code, made single runs up to 1.7x slower; a timeout or a crash stands).
+A case and tool that fails on its rate or growth alone is timed up to RETRIES times more (both
+sizes) and the attempt with the fastest large run kept: machine load, not the code, made single
+runs up to 1.7x slower (a timeout, a crash or the memory verdict stands).
 Prints a Markdown table; exit 1 when any run fails a verdict.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -84,7 +86,7 @@ class Verdict:
     tool: str
     small: Timing
     large: Timing
-    runs: int = 1  # each size's fastest of this many runs
+    runs: int = 1  # the attempt with the fastest large run of this many
 
     @property
     def rate(self) -> float | None:
@@ -137,15 +139,13 @@ def measure(
     for case in cases:
         for tool in tools:
             verdict = measure_one(case, tool, small, large, timeout)
-            for _ in range(RETRIES if tool != FLOOR_TOOL else 0):
-                if verdict.ok or verdict.large.cpu is None:
-                    break  # (a timeout or a crash is not load: it stands)
+            runs = 1
+            while runs <= RETRIES and tool != FLOOR_TOOL and slow_only(verdict):
                 again = measure_one(case, tool, small, large, timeout)
-                verdict = Verdict(
-                    case, tool, fastest(verdict.small, again.small),
-                    fastest(verdict.large, again.large), verdict.runs + 1,
-                )
-            verdicts.append(verdict)
+                runs += 1
+                if again.large.cpu is not None and again.large.cpu < (verdict.large.cpu or 0):
+                    verdict = again  # (both sizes of one attempt: growth compares one pair)
+            verdicts.append(dataclasses.replace(verdict, runs=runs))
             print(_row(verdicts[-1]), flush=True)
     return verdicts
 
@@ -156,10 +156,11 @@ def measure_one(case: str, tool: str, small: int, large: int, timeout: float) ->
     return Verdict(case, tool, first, second)
 
 
-def fastest(a: Timing, b: Timing) -> Timing:
-    if a.cpu is None or b.cpu is None:
-        return a if a.cpu is None else b
-    return a if a.cpu <= b.cpu else b
+def slow_only(verdict: Verdict) -> bool:
+    """Failed on its rate or growth alone: what load can cause (a timeout, a crash or the
+    memory verdict stands)."""
+    timed = verdict.small.cpu is not None and verdict.large.cpu is not None
+    return timed and not verdict.ok and verdict.memory_ratio <= MAX_MEMORY_RATIO
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -168,7 +169,7 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 def _row(v: Verdict) -> str:
     note = v.large.error or v.small.error
-    verdict = "floor" if v.tool == FLOOR_TOOL else "ok" if v.ok else "FAIL " + note
+    verdict = "floor" if v.tool == FLOOR_TOOL else "ok" if v.ok else f"FAIL {note}".strip()
     if v.runs > 1:
         verdict += f" (best of {v.runs})"
     return (

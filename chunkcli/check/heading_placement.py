@@ -27,8 +27,8 @@ def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
     kinds, texts = scan.lines.kinds, scan.lines.texts
     found: list[TextLine] = []
     paragraph, heading_kind = LineKind.PARAGRAPH, LineKind.HEADING
-    for row, kind in enumerate(kinds[1:-1], start=1):
-        if kind is not heading_kind or kinds[row - 1] is not paragraph:
+    for row in range(1, len(kinds) - 1):
+        if kinds[row] is not heading_kind or kinds[row - 1] is not paragraph:
             continue
         if kinds[row + 1] is not paragraph:
             continue

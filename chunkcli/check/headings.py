@@ -8,8 +8,8 @@ from array import array
 from collections import Counter, defaultdict
 
 from chunkcli.check.options import CheckOptions, FindingLimits
-from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown
-from chunkcli.check.wording import examples, page_ranges, quote
+from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown, TextLine
+from chunkcli.check.wording import MAX_EXAMPLES, examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
 # How long a document must be for a flat outline to matter, how many skipped levels warn and
@@ -98,20 +98,21 @@ def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimit
 
 
 def skipped_levels(headings: LineTable, limits: FindingLimits) -> list[Issue]:
-    levels = headings.levels
-    skips = [
-        (headings[row], headings[row + 1])
+    levels, texts, numbers = headings.levels, headings.texts, headings.numbers
+    skips = [  # the row of each heading that skips a level, after the one before it
+        row + 1
         for row, (before, after) in enumerate(zip(levels, levels[1:], strict=False))
         if after > before + 1
     ]
     if not skips:
         return []
     described = [
-        f"H{a.level} {quote(a.text, 30)} -> H{b.level} {quote(b.text, 30)} (line {b.line})"
-        for a, b in skips
+        f"H{levels[row - 1]} {quote(texts[row - 1], 30)} -> H{levels[row]} "
+        f"{quote(texts[row], 30)} (line {numbers[row]})"
+        for row in skips[: MAX_EXAMPLES + 1]  # (one more than shown: examples() adds "...")
     ]
     systematic = len(skips) >= limits.skipped_level_min
-    first = skips[0][1]
+    first = headings[skips[0]]
     return [
         Issue(
             "headings.skipped-level",
@@ -127,7 +128,11 @@ def several_h1(headings: LineTable) -> list[Issue]:
     h1_count = headings.levels.count(1)
     if h1_count < 2:
         return []
-    h1s = list(itertools.islice((h for h in headings if h.level == 1), 5))
+    h1s: list[TextLine] = []
+    row = headings.levels.find(1)
+    while row >= 0 and len(h1s) < 5:
+        h1s.append(headings[row])
+        row = headings.levels.find(1, row + 1)
     lines = ", ".join(str(h.line) for h in h1s) + (", ..." if h1_count > 5 else "")
     return [
         Issue(

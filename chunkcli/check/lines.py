@@ -3,7 +3,7 @@
 A record per line cost 112 bytes (a NamedTuple and its line number's int): 56 times the input on
 2 MB of `|` lines, a million of them (2026-12-02). Columns cost about 33 bytes a line: the line
 numbers in an array, one tuple each of pages, texts and kinds (their items are shared objects:
-one int per page, the line's own string, four enum members) and the heading levels as bytes.
+one int per page, the line's own string, one of five enum members) and the heading levels as bytes.
 Checks read the columns (`zip(lines.kinds, lines.texts)`); a TextLine record is made when a check
 asks for one line, or iterates the table (records one at a time, none kept).
 """
@@ -116,25 +116,25 @@ class LineColumns:
 class Paragraph:
     """Consecutive PARAGRAPH lines, at least one: rows [start, stop) of the scan's lines."""
 
-    table: LineTable = field(compare=False, repr=False)  # the scan's, compared there
+    scan_lines: LineTable = field(repr=False)  # all of the scan's lines
     start: int
     stop: int
 
     @property
     def line(self) -> int:
-        return self.table.numbers[self.start]
+        return self.scan_lines.numbers[self.start]
 
     @property
     def last_line(self) -> int:
-        return self.table.numbers[self.stop - 1]
+        return self.scan_lines.numbers[self.stop - 1]
 
     @property
     def page(self) -> int | None:
-        return self.table.pages[self.start]
+        return self.scan_lines.pages[self.start]
 
     @property
     def texts(self) -> tuple[str, ...]:
-        return self.table.texts[self.start : self.stop]
+        return self.scan_lines.texts[self.start : self.stop]
 
     @property
     def text(self) -> str:
@@ -142,4 +142,4 @@ class Paragraph:
 
     @property
     def lines(self) -> tuple[TextLine, ...]:
-        return tuple(self.table.rows(self.start, self.stop))
+        return tuple(self.scan_lines.rows(self.start, self.stop))

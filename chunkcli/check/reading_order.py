@@ -58,7 +58,7 @@ def has_words(text: str, wanted: int) -> bool:
 def is_dangling(paragraph: Paragraph) -> bool:
     # The paragraph's text ends as its last line does, when that has any text: judge that
     # before joining a long paragraph.
-    last = paragraph.table.texts[paragraph.stop - 1].strip()
+    last = paragraph.scan_lines.texts[paragraph.stop - 1].strip()
     if last and not DANGLING_END.search(last):
         return False
     text = paragraph.text.rstrip()
@@ -83,13 +83,13 @@ def is_complete_prose(paragraph: Paragraph) -> bool:
 def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
     """Dangling paragraphs, then a complete paragraph of prose, then the continuation."""
     found: list[Interruption] = []
+    numbers = scan.lines.numbers
     for index, paragraph in enumerate(scan.paragraphs[:-1]):
         if not is_dangling(paragraph):
             continue
         # Lines are in line order: the one after the paragraph's last line is found by bisection
         # (a dict of every line's position was ~100 bytes a line); a paragraph starting there is
         # the next paragraph.
-        numbers = scan.lines.numbers
         after = bisect.bisect_right(numbers, paragraph.last_line)
         following = scan.paragraphs[index + 1]
         if after >= len(numbers) or following.line != numbers[after]:
@@ -148,7 +148,7 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
     found: list[str] = []
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
-        texts = paragraph.table.texts
+        texts = paragraph.scan_lines.texts
         for row in range(paragraph.start, paragraph.stop - 1):
             # (what BROKEN_WORD_END needs, without a regex or a new string per line)
             if "-" not in texts[row]:
@@ -158,10 +158,10 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
                 continue
             start = texts[row + 1].lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
-                number = paragraph.table.numbers[row]
+                number = paragraph.scan_lines.numbers[row]
                 word = quote(end.split()[-1] + " " + start.split()[0], 40)
                 found.append(f"{word} (line {number})")
-                first = first or (number, paragraph.table.pages[row])
+                first = first or (number, paragraph.scan_lines.pages[row])
     if len(found) < limits.broken_words_min or first is None:
         return []
     return [

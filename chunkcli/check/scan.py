@@ -17,6 +17,12 @@ from chunkcli.check.lines import Heading, LineColumns, LineKind, LineTable, Para
 from chunkcli.markdown_format import parse_page_marker, split_cells
 from chunkcli.model import PageStatus
 
+# (Line records and their columns: chunkcli/check/lines.py; the checks import them from here.)
+__all__ = [
+    "Heading", "LineKind", "LineTable", "PageMarker", "Paragraph", "ScannedMarkdown", "Table",
+    "TableRow", "TextLine", "scan_markdown",
+]
+
 HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -35,13 +41,6 @@ def is_plain_start(first: str) -> bool:
     return not (first in PLAIN_STARTS_EXCLUDED or first.isspace() or first.isdecimal())
 
 
-__all__ = [
-    "Heading", "LineKind", "LineTable", "PageMarker", "Paragraph", "ScannedMarkdown", "Table",
-    "TableRow", "TextLine", "scan_markdown",
-]
-
-
-# (Line records and their columns: chunkcli/check/lines.py.)
 class PageMarker(NamedTuple):
     number: int
     status: PageStatus
@@ -105,7 +104,9 @@ def scan_markdown(markdown: str, fast_lines: bool = True) -> ScannedMarkdown:
 
 
 class _Scanner:
-    """One pass over the lines; the state lives only for the duration of `run`."""
+    """One pass over the lines; the state lives only for the duration of `run`. The pass
+    only goes forward: a line read is never looked at again, so a heading's raw line is let
+    go of once read (read_heading_run)."""
 
     def __init__(self, markdown: str, fast_lines: bool) -> None:
         self.text = markdown
@@ -159,7 +160,8 @@ class _Scanner:
     def read_plain_run(self, index: int) -> int:
         """The run of lines from `index` that open nothing (no fence, heading, underline, list
         item, quote, table or comment can start there): they continue a list, or a paragraph.
-        Read in one loop, each line one record (2 MB of `|` lines are a million of them)."""
+        Read in one loop, the columns appended directly (2 MB of `|` lines are a million of
+        them). The caller has seen that the line at `index` is one of them."""
         raw, count, page = self.raw, len(self.raw), self.page
         in_list_item = self.in_list and self.open_paragraph is None
         kind = LineKind.LIST if in_list_item else LineKind.PARAGRAPH

@@ -70,9 +70,9 @@ def bad_title(title: Heading) -> list[Issue]:
 
 
 def own_text_chars(scan: ScannedMarkdown, k: int) -> int:
-    """Characters of text between heading k and the next heading (read for the headings
-    asked about only: a pass over all lines for every heading's count was quadratic, then a
-    tenth of check's time on documents made of headings)."""
+    """Characters of text between heading k and the next heading (counted for the headings
+    a check asks about only: counting it for every heading took a tenth of check's time on
+    documents made of headings)."""
     rows = scan.heading_rows
     stop = rows[k + 1] if k + 1 < len(rows) else len(scan.lines)
     return sum(len(text.strip()) for text in scan.lines.texts[rows[k] + 1 : stop])
@@ -89,8 +89,8 @@ def hollow_headings(
     if len(chunks) < HOLLOW_MIN_CHUNKS or not scan.headings:
         return []
     in_paths = path_counts(chunks)
-    if not any(count >= HOLLOW_PATH_SHARE * len(chunks) for count in in_paths.values()):
-        return []
+    if not any(count / len(chunks) >= HOLLOW_PATH_SHARE for count in in_paths.values()):
+        return []  # (no heading is in enough paths: nothing below can be reported)
     issues: list[Issue] = []
     reported: set[str] = set()  # one issue per heading text: its share is the same for all
     headings = scan.headings

@@ -6,12 +6,14 @@ searches for, and `ex-periment` is not `experiment`. Spaced CJK (the opposite) i
 
 from __future__ import annotations
 
+import itertools
 import re
+from array import array
 from collections import defaultdict
 
 from chunkcli.charclasses import HANGUL_CLASS
 from chunkcli.check.options import FindingLimits
-from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, Severity
 
@@ -37,10 +39,17 @@ def check_word_boundaries(
     hyphenated = distinct_matches(HYPHENATED, scan.text, limits.hyphenated_min)
     if not (glued or hyphenated):
         return []
-    lines = [line for line in scan.lines if line.kind in PROSE_KINDS]
-    return (glued_hangul(lines, limits) if glued else []) + (
-        hyphenated_words(lines, limits) if hyphenated else []
+    rows = prose_rows(scan.lines)
+    return (glued_hangul(scan.lines, rows, limits) if glued else []) + (
+        hyphenated_words(scan.lines, rows, limits) if hyphenated else []
     )
+
+
+def prose_rows(lines: LineTable) -> array[int]:
+    """The rows of the lines of PROSE_KINDS (in an array: a record or an int object each was
+    a few times the input on documents of short lines)."""
+    wanted = map(frozenset(PROSE_KINDS).__contains__, lines.kinds)
+    return array("q", itertools.compress(itertools.count(), wanted))
 
 
 def distinct_matches(pattern: re.Pattern[str], text: str, wanted: int) -> bool:
@@ -53,16 +62,20 @@ def distinct_matches(pattern: re.Pattern[str], text: str, wanted: int) -> bool:
     return len(seen) >= wanted
 
 
-def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
-    runs: dict[int | None, list[tuple[TextLine, str]]] = defaultdict(list)
-    if not GLUED_HANGUL_RUN.search("\n".join(line.text for line in lines)):
+def glued_hangul(lines: LineTable, rows: array[int], limits: FindingLimits) -> list[Issue]:
+    """Pages with many Hangul runs too long to be one word, among the lines of `rows`."""
+    texts = lines.texts
+    if not GLUED_HANGUL_RUN.search("\n".join(texts[row] for row in rows)):
         return []  # (one search of the whole text instead of one per line, mostly)
-    for line in lines:
-        runs[line.page].extend((line, run) for run in GLUED_HANGUL_RUN.findall(line.text))
+    runs: dict[int | None, list[tuple[int, str]]] = defaultdict(list)  # page -> (row, run)
+    for row in rows:
+        found_here = GLUED_HANGUL_RUN.findall(texts[row])
+        if found_here:
+            runs[lines.pages[row]].extend((row, run) for run in found_here)
     bad = {page: found for page, found in runs.items() if len(found) >= limits.glued_runs_per_page}
     if not bad:
         return []
-    first_line, _ = min((found[0] for found in bad.values()), key=lambda item: item[0].number)
+    first_line = lines[min(found[0][0] for found in bad.values())]
     shown = [quote(run, 30) for found in bad.values() for _, run in found]
     pages = [page for page in bad if page is not None]
     on = f" on {pages_phrase(pages)}" if pages else ""
@@ -79,24 +92,27 @@ def glued_hangul(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
     ]
 
 
-def hyphenated_words(lines: list[TextLine], limits: FindingLimits) -> list[Issue]:
+def hyphenated_words(lines: LineTable, rows: array[int], limits: FindingLimits) -> list[Issue]:
+    """Hyphenated forms whose joined word the document holds, among the lines of `rows`."""
     # The document's own words, its hyphenated forms left out (their halves are no evidence).
     # (Read as one text: \\b sees a newline as it sees the end of a line; casefold after
     # findall, since casefolding can make letters of A-Z out of other characters.)
-    text = "\n".join(line.text for line in lines)
+    texts = lines.texts
+    text = "\n".join(texts[row] for row in rows)
     vocabulary = set(map(str.casefold, WORD.findall(HYPHENATED.sub(" ", text))))
-    found: dict[str, TextLine] = {}
-    for line in lines:
-        if "-" not in line.text:
+    found: dict[str, int] = {}  # form -> the row of its first line
+    for row in rows:
+        if "-" not in texts[row]:
             continue
-        for match in HYPHENATED.finditer(line.text):
+        for match in HYPHENATED.finditer(texts[row]):
             left, right = match.group(1).casefold(), match.group(2).casefold()
             if left + right in vocabulary and left not in vocabulary and right not in vocabulary:
-                found.setdefault(match.group(0), line)
+                found.setdefault(match.group(0), row)
     if len(found) < limits.hyphenated_min:
         return []
-    first = min(found.values(), key=lambda line: line.number)
-    shown = [f"{quote(form)} (line {line.number})" for form, line in found.items()]
+    first = lines[min(found.values())]
+    numbers = lines.numbers
+    shown = [f"{quote(form)} (line {numbers[row]})" for form, row in found.items()]
     return [
         Issue(
             "text.hyphenated-words",
