@@ -50,8 +50,13 @@ MIN_TIMED_SECONDS = 0.05
 RETRIES = 2
 FLOOR_TOOL = "tiktoken"  # a reference row, not judged
 
+# Peak memory is the child's own high-water mark (VmHWM, reset at exec): ru_maxrss also keeps
+# the parent's size at the fork, which hid the whole peak when run.py (a large parent) ran this.
 CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
+def high_water_kb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 sys.path.insert(0, sys.argv[1])
 from bench.fuzz.markdown_cases import CASES
 from chunkcli.check import check_markdown
@@ -63,11 +68,11 @@ check_markdown("# warm\n\nup\n")
 encoding = load_encoding("cl100k_base")
 run = {"split": split_markdown, "check": check_markdown, "tiktoken": encoding.encode_ordinary}[tool]
 text = CASES[case](size)
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = high_water_kb()
 start = time.process_time()
 result = run(text)
 cpu = time.process_time() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = high_water_kb()
 print(json.dumps({"cpu": cpu, "rss_kb": peak - base, "chars": len(text)}))
 """
 

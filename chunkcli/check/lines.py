@@ -106,10 +106,14 @@ class LineColumns:
         del self.kinds[length:], self.levels[length:]
 
     def table(self) -> LineTable:
-        return LineTable(
-            self.numbers, tuple(self.pages), tuple(self.texts), tuple(self.kinds),
-            bytes(self.levels),
-        )
+        """The columns as a table; the builder is empty after (each list is let go of as soon
+        as its tuple exists: lists and tuples of both tables at once were the scan's peak)."""
+        pages, self.pages = tuple(self.pages), []
+        texts, self.texts = tuple(self.texts), []
+        kinds, self.kinds = tuple(self.kinds), []
+        levels, self.levels = bytes(self.levels), bytearray()
+        numbers, self.numbers = self.numbers, array("q")
+        return LineTable(numbers, pages, texts, kinds, levels)
 
 
 @dataclass(frozen=True, slots=True)
