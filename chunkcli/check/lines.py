@@ -11,10 +11,10 @@ asks for one line, or iterates the table (records one at a time, none kept).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 
 class LineKind(StrEnum):
@@ -74,10 +74,15 @@ class LineTable(Sequence[TextLine]):
         columns = (self.numbers, self.pages, self.texts, self.kinds, self.levels)
         return map(TextLine._make, zip(*columns, strict=True))
 
-    def rows(self, start: int, stop: int) -> Iterator[TextLine]:
-        """The records of rows [start, stop), made one at a time."""
-        columns = (self.numbers, self.pages, self.texts, self.kinds, self.levels)
-        return map(TextLine._make, zip(*(column[start:stop] for column in columns), strict=True))
+    def take(self, rows: Sequence[int]) -> LineTable:
+        """The table of `rows` (each column picked without a Python step per row)."""
+        return LineTable(
+            array("q", map(self.numbers.__getitem__, rows)),
+            tuple(map(self.pages.__getitem__, rows)),
+            tuple(map(self.texts.__getitem__, rows)),
+            tuple(map(self.kinds.__getitem__, rows)),
+            bytes(map(self.levels.__getitem__, rows)),
+        )
 
 
 class LineColumns:
@@ -100,6 +105,13 @@ class LineColumns:
         self.kinds.append(kind)
         self.levels.append(level)
 
+    def appenders(self) -> tuple[Callable[[Any], None], ...]:
+        """The columns' bound appends, in field order: for loops that add many rows."""
+        return (
+            self.numbers.append, self.pages.append, self.texts.append, self.kinds.append,
+            self.levels.append,
+        )
+
     def truncate(self, length: int) -> None:
         """Drop the rows from `length` on."""
         del self.numbers[length:], self.pages[length:], self.texts[length:]
@@ -107,7 +119,7 @@ class LineColumns:
 
     def table(self) -> LineTable:
         """The columns as a table; the builder is empty after (each list is let go of as soon
-        as its tuple exists: lists and tuples of both tables at once were the scan's peak)."""
+        as its tuple exists: lists and tuples at once were the scan's peak)."""
         pages, self.pages = tuple(self.pages), []
         texts, self.texts = tuple(self.texts), []
         kinds, self.kinds = tuple(self.kinds), []
@@ -146,4 +158,4 @@ class Paragraph:
 
     @property
     def lines(self) -> tuple[TextLine, ...]:
-        return tuple(self.scan_lines.rows(self.start, self.stop))
+        return self.scan_lines[self.start : self.stop]

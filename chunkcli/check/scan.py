@@ -116,8 +116,7 @@ class _Scanner:
         self.page: int | None = None
         self.lines = LineColumns()
         self.markers: list[PageMarker] = []
-        self.headings = LineColumns()
-        self.heading_rows: array[int] = array("q")
+        self.heading_rows: array[int] = array("q")  # the rows of self.lines that are headings
         self.tables: list[Table] = []
         self.paragraph_rows: list[tuple[int, int]] = []  # [start, stop) in self.lines
         self.open_paragraph: int | None = None  # the open paragraph's first row in self.lines
@@ -136,7 +135,7 @@ class _Scanner:
             self.text,
             lines,
             tuple(self.markers),
-            self.headings.table(),
+            lines.take(self.heading_rows),
             self.heading_rows,
             tuple(self.tables),
             paragraphs,
@@ -167,11 +166,7 @@ class _Scanner:
         kind = LineKind.LIST if in_list_item else LineKind.PARAGRAPH
         if not in_list_item and self.open_paragraph is None:
             self.open_paragraph = len(self.lines)
-        columns = self.lines
-        add_number, add_page, add_text = (
-            columns.numbers.append, columns.pages.append, columns.texts.append,
-        )
-        add_kind, add_level = columns.kinds.append, columns.levels.append
+        add_number, add_page, add_text, add_kind, add_level = self.lines.appenders()
         excluded = PLAIN_STARTS_EXCLUDED
         while index < count:  # (is_plain_start and opens_table written out: the hot loop)
             line = raw[index]
@@ -197,11 +192,7 @@ class _Scanner:
         document of headings alone is a run of 500,000 in 2 MB)."""
         raw, count, match, page = self.raw, len(self.raw), ATX_HEADING.match, self.page
         # (add_heading written out with the appends bound once: the hot loop)
-        appends = [
-            (columns.numbers.append, columns.pages.append, columns.texts.append,
-             columns.kinds.append, columns.levels.append)
-            for columns in (self.lines, self.headings)
-        ]
+        add_number, add_page, add_text, add_kind, add_level = self.lines.appenders()
         add_row = self.heading_rows.append
         start = index
         while index < count:
@@ -217,12 +208,11 @@ class _Scanner:
                 self.close_paragraph()
             level, text = len(heading.group(1)), (heading.group(2) or "").strip()
             add_row(len(self.lines))
-            for add_number, add_page, add_text, add_kind, add_level in appends:
-                add_number(index + 1)
-                add_page(page)
-                add_text(text)
-                add_kind(LineKind.HEADING)
-                add_level(level)
+            add_number(index + 1)
+            add_page(page)
+            add_text(text)
+            add_kind(LineKind.HEADING)
+            add_level(level)
             raw[index] = ""  # (read: its text is kept; 2 MB of `# h` lines were 26 MB of str)
             index += 1
         return index if index > start else self.step(index)
@@ -315,7 +305,6 @@ class _Scanner:
     def add_heading(self, level: int, text: str, line: int) -> None:
         text = text.strip()
         self.heading_rows.append(len(self.lines))
-        self.headings.add(line, self.page, text, LineKind.HEADING, level)
         self.lines.add(line, self.page, text, LineKind.HEADING, level)
 
     def close_paragraph(self) -> None:
