@@ -153,23 +153,43 @@ def hyphen_case(first: str, second: str, expected: str) -> Case:
     def passes(markdown: str) -> bool:
         return f"one {expected} that" in flat(markdown)
 
-    return Case("8 word boundaries", f"{first}+{second} -> {expected}", hyphenation(first, second),
-                passes)
+    return Case(
+        "8 word boundaries", f"{first}+{second} -> {expected}", hyphenation(first, second), passes
+    )
 
 
 CASES = [
-    Case("7 tables", "continued table: rows under their own page", continued_table,
-         rows_on_their_pages),
-    Case("7 tables", "continued table: first page's header on every page", continued_table,
-         header_on_every_page),
-    Case("7 tables", "different column counts stay two tables", two_tables_pages,
-         two_tables_stay_apart),
-    Case("7 tables", "ruled columns, unruled rows split by baselines", band_table,
-         band_rows_apart),
-    Case("8 word boundaries", "Korean word spaces drawn only as gaps", korean_gap_spaces,
-         lambda md: flat(md).count(SENTENCE) == 4),
-    Case("8 word boundaries", "Korean line break inside a word", korean_break_inside_word,
-         lambda md: "농어민, 중소상공인, 시민사회단체" in flat(md)),
+    Case(
+        "7 tables",
+        "continued table: rows under their own page",
+        continued_table,
+        rows_on_their_pages,
+    ),
+    Case(
+        "7 tables",
+        "continued table: first page's header on every page",
+        continued_table,
+        header_on_every_page,
+    ),
+    Case(
+        "7 tables",
+        "different column counts stay two tables",
+        two_tables_pages,
+        two_tables_stay_apart,
+    ),
+    Case("7 tables", "ruled columns, unruled rows split by baselines", band_table, band_rows_apart),
+    Case(
+        "8 word boundaries",
+        "Korean word spaces drawn only as gaps",
+        korean_gap_spaces,
+        lambda md: flat(md).count(SENTENCE) == 4,
+    ),
+    Case(
+        "8 word boundaries",
+        "Korean line break inside a word",
+        korean_break_inside_word,
+        lambda md: "농어민, 중소상공인, 시민사회단체" in flat(md),
+    ),
     hyphen_case("ex-", "periment", "experiment"),
     hyphen_case("multi-", "ple", "multiple"),
     hyphen_case("self-", "aware", "self-aware"),
@@ -189,9 +209,7 @@ def p4llm_markdown(path: Path) -> str:
 
     pymupdf4llm.use_layout(True)
     pages = pymupdf4llm.to_markdown(str(path), page_chunks=True)
-    return "\n\n".join(
-        f"<!-- page {n} -->\n\n{page['text']}" for n, page in enumerate(pages, 1)
-    )
+    return "\n\n".join(f"<!-- page {n} -->\n\n{page['text']}" for n, page in enumerate(pages, 1))
 
 
 TOOLS: dict[str, Callable[[Path], str]] = {"chunkcli": chunkcli_markdown, "p4llm": p4llm_markdown}

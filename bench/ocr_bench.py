@@ -380,7 +380,7 @@ def warm_up(folder: Path, tools: dict[str, Callable[..., object]]) -> None:
             print(f"warm-up failed: {exc}", file=sys.stderr)
 
 
-def main() -> None:  # noqa: C901 - a driver: option plumbing and printing
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--langs", default=",".join(PAGES))
@@ -403,9 +403,7 @@ def main() -> None:  # noqa: C901 - a driver: option plumbing and printing
     engines = [e for e in args.engines.split(",") if e != "rapidocr" or rapidocr_available()]
     tools: dict[str, Callable[[Path, str, int], tuple[list[str], list[float | None]]]] = {}
     for engine in engines:
-        tools["chunkcli" if engine == "tesseract" else f"chunkcli-{engine}"] = chunkcli_tool(
-            engine
-        )
+        tools["chunkcli" if engine == "tesseract" else f"chunkcli-{engine}"] = chunkcli_tool(engine)
     if not args.no_peer:
         tools["pymupdf4llm"] = peer_read
     wanted = set(args.qualities.split(","))

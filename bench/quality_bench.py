@@ -545,7 +545,8 @@ def layout_case_results(tools: Sequence[str], timeout_s: float) -> dict[str, dic
             for case in cases:
                 markdown, error = outcomes[paths[case.name]]
                 results[tool][case.name] = (
-                    failures(case, markdown) if markdown is not None
+                    failures(case, markdown)
+                    if markdown is not None
                     else [f"conversion failed: {error}"] * len(case.checks)
                 )
     return results
@@ -558,7 +559,8 @@ def format_layout_cases(results: Mapping[str, Mapping[str, list[str]]]) -> str:
 
     cases = all_cases()
     lines = [
-        "| Class | Cases | " + " | ".join(f"{TOOL_LABELS[t]}: cases / checks" for t in results)
+        "| Class | Cases | "
+        + " | ".join(f"{TOOL_LABELS[t]}: cases / checks" for t in results)
         + " |",
         "| --- | ---: |" + " ---: |" * len(results),
     ]
@@ -692,8 +694,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="s per file")
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated subset")
     parser.add_argument("--save", type=Path, help="write each tool's Markdown under this folder")
-    parser.add_argument("--cases", action=argparse.BooleanOptionalAction, default=True,
-                        help="also score the generated layout cases (tests/layout_cases.py)")
+    parser.add_argument(
+        "--cases",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also score the generated layout cases (tests/layout_cases.py)",
+    )
     return parser.parse_args(argv)
 
 

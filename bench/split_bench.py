@@ -195,17 +195,23 @@ def print_scaling(markdown: str, max_tokens: int) -> None:
 def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) -> None:
     base = {r.tool: r for r in results}
     langchain = base.get("LangChain header→recursive")
-    print(f"Markdown: {megabytes:.2f} MB, limit {max_tokens} cl100k tokens, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}\n")
-    print("| tool | MB/s (wall) | MB/s (CPU) | × LangChain (wall) | × LangChain (CPU) | chunks "
-          "| table cuts | over limit | not at offsets |")
+    print(
+        f"Markdown: {megabytes:.2f} MB, limit {max_tokens} cl100k tokens, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}\n"
+    )
+    print(
+        "| tool | MB/s (wall) | MB/s (CPU) | × LangChain (wall) | × LangChain (CPU) | chunks "
+        "| table cuts | over limit | not at offsets |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         wall = f"{langchain.seconds / r.seconds:.1f}" if langchain else "-"
         cpu = f"{langchain.cpu_seconds / r.cpu_seconds:.1f}" if langchain else "-"
-        print(f"| {r.tool} | {megabytes / r.seconds:.2f} | {megabytes / r.cpu_seconds:.2f} "
-              f"| {wall} | {cpu} | {r.chunks} | {r.table_cuts} | {r.over_limit} "
-              f"| {r.not_at_offsets} |")
+        print(
+            f"| {r.tool} | {megabytes / r.seconds:.2f} | {megabytes / r.cpu_seconds:.2f} "
+            f"| {wall} | {cpu} | {r.chunks} | {r.table_cuts} | {r.over_limit} "
+            f"| {r.not_at_offsets} |"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -221,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     megabytes = len(markdown.encode("utf-8")) / 1e6
     print(f"parts: {len(names)} Markdown documents, {megabytes:.2f} MB", file=sys.stderr)
     runners: dict[str, Callable[[str, int], Result]] = {
-        "chunkcli": run_chunkcli, "langchain": run_langchain,
+        "chunkcli": run_chunkcli,
+        "langchain": run_langchain,
     }
     results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
     print_table(results, megabytes, args.max_tokens)

@@ -30,8 +30,19 @@ CANDIDATES = (REPO.parent / "shared/corpus/pdfs", REPO.parent.parent / "shared/c
 
 
 def run_sync(folder: Path, work: Path) -> tuple[float, list[dict[str, object]], str]:
-    command = [sys.executable, "-m", "chunkcli", "sync", str(folder), "-m",
-               str(work / "index.db"), "-o", str(work / "changes.jsonl"), "--timeout", "60"]
+    command = [
+        sys.executable,
+        "-m",
+        "chunkcli",
+        "sync",
+        str(folder),
+        "-m",
+        str(work / "index.db"),
+        "-o",
+        str(work / "changes.jsonl"),
+        "--timeout",
+        "60",
+    ]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
     seconds = time.perf_counter() - start
@@ -60,8 +71,9 @@ def revise(pdf: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pdfs", type=int, default=50)
-    parser.add_argument("--corpus", type=Path, default=next(
-        (c for c in CANDIDATES if c.is_dir()), CANDIDATES[0]))
+    parser.add_argument(
+        "--corpus", type=Path, default=next((c for c in CANDIDATES if c.is_dir()), CANDIDATES[0])
+    )
     args = parser.parse_args()
     pdfs = sorted(args.corpus.glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.pdfs]
     with tempfile.TemporaryDirectory(prefix="sync-bench-") as temp:
@@ -79,13 +91,16 @@ def main() -> None:
     upserts = sum(1 for line in second if line["op"] == "upsert")
     deletes = sum(1 for line in second if line["op"] == "delete")
     total = sum(1 for line in first if line["op"] == "upsert")
-    print(f"{len(pdfs)} PDFs ({sum(p.stat().st_size for p in pdfs) / 1e6:.1f} MB), "
-          f"{REVISED} revised")
+    print(
+        f"{len(pdfs)} PDFs ({sum(p.stat().st_size for p in pdfs) / 1e6:.1f} MB), {REVISED} revised"
+    )
     print("| run | seconds | upserts | deletes | summary |\n|---|---:|---:|---:|---|")
     print(f"| first | {first_s:.1f} | {total} | 0 | {first_summary} |")
     print(f"| revision | {second_s:.1f} | {upserts} | {deletes} | {second_summary} |")
-    print(f"re-emitted {upserts} of {total} chunks ({upserts / max(total, 1):.1%}); "
-          f"second run {second_s / first_s:.2f}x the first")
+    print(
+        f"re-emitted {upserts} of {total} chunks ({upserts / max(total, 1):.1%}); "
+        f"second run {second_s / first_s:.2f}x the first"
+    )
 
 
 if __name__ == "__main__":

@@ -176,7 +176,7 @@ def convert_one(
     return result
 
 
-def convert_file(  # noqa: PLR0913 - the file, where to, how, and a progress hook
+def convert_file(
     pdf: Path,
     target: Path | None,
     options: ConvertOptions,
@@ -238,7 +238,7 @@ def failure_reason(exc: Exception) -> str:
 convert_catching = _convert_catching  # for engines that hand a worker the bytes (distributed)
 
 
-def _run_all(  # noqa: PLR0913 - run_in_workers' parameters
+def _run_all(
     items: Sequence[Item],
     work: Callable[..., Result],
     jobs: int | None,

@@ -52,8 +52,9 @@ LIGATURE_EDGE_PT = 0.5
 # Bracket pairs that a right-to-left run draws mirrored (UAX #9 rule L4, BidiMirroring.txt).
 _MIRROR = dict(zip("()[]{}<>«»‹›⁅⁆⁽⁾₍₎", ")(][}{><»«›‹⁆⁅⁾⁽₎₍", strict=True))
 _STRONG_R = frozenset(("R", "AL"))
-_NEUTRAL = frozenset(("B", "S", "WS", "ON", "BN", "LRE", "LRO", "RLE", "RLO", "PDF",
-                      "LRI", "RLI", "FSI", "PDI"))
+_NEUTRAL = frozenset(
+    ("B", "S", "WS", "ON", "BN", "LRE", "LRO", "RLE", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
+)
 
 
 def is_rtl_text(text: str) -> bool:
@@ -133,8 +134,12 @@ def _space(chars: list[dict[str, Any]], row: list[dict[str, Any]], after: bool) 
     else:
         x0, x1 = max(c["bbox"][2] for c in chars), min(c["bbox"][0] for c in row)
     top, bottom = chars[0]["bbox"][1], chars[0]["bbox"][3]
-    return {"c": " ", "bbox": (x0, top, x1, bottom), "origin": (x0, chars[0]["origin"][1]),
-            "style": chars[0]["style"]}
+    return {
+        "c": " ",
+        "bbox": (x0, top, x1, bottom),
+        "origin": (x0, chars[0]["origin"][1]),
+        "style": chars[0]["style"],
+    }
 
 
 def _visual_order(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -171,8 +176,9 @@ def _visual_order(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
         centre = (mark["bbox"][0] + mark["bbox"][2]) / 2
         index = min(range(len(bases)), key=lambda i: _distance(bases[i], centre))
         after.setdefault(index, []).append(mark)
-    return [c for i, base in enumerate(bases)
-            for c in (*before.get(i, ()), base, *after.get(i, ()))]
+    return [
+        c for i, base in enumerate(bases) for c in (*before.get(i, ()), base, *after.get(i, ()))
+    ]
 
 
 def _distance(char: dict[str, Any], x: float) -> float:
@@ -190,8 +196,13 @@ def _visual_spans(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if previous is not None and not _same_span(previous, char, spans[-1]["bbox"][2]):
             previous = None
         if previous is None:
-            spans.append({**{k: v for k, v in style.items() if k != "chars"},
-                          "text": char["c"], "bbox": tuple(char["bbox"])})
+            spans.append(
+                {
+                    **{k: v for k, v in style.items() if k != "chars"},
+                    "text": char["c"],
+                    "bbox": tuple(char["bbox"]),
+                }
+            )
         else:
             last = spans[-1]
             last["text"] += char["c"]
@@ -247,8 +258,9 @@ def _has_ltr_letter(text: str) -> bool:
 
 def _respan(source: Span, text: str) -> Span:
     text = _PRESENTATION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
-    return Span(text, source.bbox, source.font, source.size, source.bold, source.italic,
-                source.monospace)
+    return Span(
+        text, source.bbox, source.font, source.size, source.bold, source.italic, source.monospace
+    )
 
 
 def logical_order(visual: str, rtl: bool) -> tuple[list[int], list[bool]]:

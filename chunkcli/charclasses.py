@@ -37,9 +37,7 @@ NO_SPACE_RANGES = (
 _FIRST_NO_SPACE = min(lo for lo, _ in NO_SPACE_RANGES)
 # Scripts written right to left: Hebrew, Arabic (with Syriac, Thaana, NKo, Samaritan, Mandaic
 # and the Arabic extensions), their presentation forms, and the historic and Adlam blocks.
-RTL_CLASS = (
-    "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff"
-)
+RTL_CLASS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff"
 # Presentation forms: shaped glyph codes (initial, medial, final, ligature) that PDFs map their
 # Arabic and Hebrew glyphs to; NFKC gives back the letters a reader types.
 RTL_PRESENTATION_CLASS = "\ufb1d-\ufdff\ufe70-\ufefc"

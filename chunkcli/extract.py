@@ -70,8 +70,16 @@ CONTEXT_PAGES = 6
 DROP_CAP_RATIO = 2.0
 
 LIGATURES = str.maketrans(
-    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
-     "\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
+    {
+        "\ufb00": "ff",
+        "\ufb01": "fi",
+        "\ufb02": "fl",
+        "\ufb03": "ffi",
+        "\ufb04": "ffl",
+        "\ufb05": "st",
+        "\ufb06": "st",
+        "\u00ad": "",
+    }
 )
 # The characters LIGATURES maps: searching for them costs a fraction of translate on non-ASCII
 # spans (0.2 vs 1.0 us on the 7-character spans of a Korean file).
@@ -119,9 +127,11 @@ def extract_document(
     extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
     notes: tuple[str, ...] = ()
     missing = ""
-    wanted = [] if ocr is None or ocr.mode == OcrMode.NEVER else [
-        p.number for p in extracted if needs_ocr(p, ocr.mode)
-    ]
+    wanted = (
+        []
+        if ocr is None or ocr.mode == OcrMode.NEVER
+        else [p.number for p in extracted if needs_ocr(p, ocr.mode)]
+    )
     if ocr is not None and wanted:
         # The OCR runner (and numpy with it, ~0.1 s of CPU) loads only when a page needs it.
         from chunkcli.ocr.read import ocr_pages

@@ -47,8 +47,9 @@ def gutter_positions(lines: Sequence[Sequence[Span]]) -> list[float]:
         return []
     found: list[float] = []
     for key in sorted(candidates):
-        aligned = [p for k in (key - 1, key, key + 1)
-                   for p in candidates.get(k, []) + starts.get(k, [])]
+        aligned = [
+            p for k in (key - 1, key, key + 1) for p in candidates.get(k, []) + starts.get(k, [])
+        ]
         x = sorted(p[0] for p in aligned)[len(aligned) // 2]
         aligned = [p for p in aligned if abs(p[0] - x) <= ALIGN_TOLERANCE_PT]
         if len(aligned) < MIN_ALIGNED_STARTS or (found and x - found[-1] < ALIGN_TOLERANCE_PT):

@@ -175,7 +175,7 @@ def read_inputs(
     if any(f.path == STDIN for f in files) and stdin is None:
         raise UsageError("'-' needs standard input")
     pdfs = [f for f in files if f.is_pdf or (f.path == STDIN and looks_like_pdf(stdin or b""))]
-    with _stdin_as_file(pdfs, stdin) as stdin_pdf:
+    with _StdinAsFile(pdfs, stdin) as stdin_pdf:
         conversions = _convert_all(pdfs, stdin_pdf, options)
         for item in files:
             if item in pdfs:
@@ -237,7 +237,7 @@ def _markdown_document(
     return InputDocument(item.path, source, sha, markdown, doc_id=document_id(item, source))
 
 
-class _stdin_as_file:
+class _StdinAsFile:
     """A PDF on standard input, written to a private temporary file for the workers to open
     (MuPDF needs a file or the whole buffer; a file is what a worker can be handed)."""
 

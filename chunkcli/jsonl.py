@@ -11,9 +11,28 @@ from chunkcli.model import Chunk, ChunkKind
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
-    "id", "doc_id", "doc_revision", "source", "source_sha256", "markdown_sha256", "title",
-    "heading_path", "kind", "prefix", "body", "text", "content_sha256", "start", "end",
-    "page_start", "page_end", "ocr_confidence", "tokens", "oversize", "split_config", "metadata",
+    "id",
+    "doc_id",
+    "doc_revision",
+    "source",
+    "source_sha256",
+    "markdown_sha256",
+    "title",
+    "heading_path",
+    "kind",
+    "prefix",
+    "body",
+    "text",
+    "content_sha256",
+    "start",
+    "end",
+    "page_start",
+    "page_end",
+    "ocr_confidence",
+    "tokens",
+    "oversize",
+    "split_config",
+    "metadata",
 )
 HEADING_PATH_JOINER = " › "  # the same separator as the path line of a chunk's prefix
 # Flat split_config keys get this prefix ("version" becomes split_config_version).
@@ -147,8 +166,9 @@ def _dict(value: object) -> dict[str, object]:
 
 def chunk_to_json(chunk: Chunk, *, flat: bool = False) -> str:
     """One line of JSON (no newline); non-ASCII text is kept as is."""
-    return json.dumps(chunk_to_flat_dict(chunk) if flat else chunk_to_dict(chunk),
-                      ensure_ascii=False)
+    return json.dumps(
+        chunk_to_flat_dict(chunk) if flat else chunk_to_dict(chunk), ensure_ascii=False
+    )
 
 
 def chunks_to_jsonl(chunks: Iterable[Chunk], *, flat: bool = False) -> str:
@@ -163,5 +183,6 @@ def read_jsonl(text: str) -> list[Chunk]:
     also break inside a string at U+2028, U+2029, \x85, \x0b, \x0c and \x1c-\x1e, which
     json.dumps(ensure_ascii=False) writes as they are."""
     return [chunk_from_dict(json.loads(line)) for line in text.split("\n") if line.strip()]
+
 
 __all__ = ["OutputWriteError", "write_atomic"]  # written through files.py

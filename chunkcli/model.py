@@ -163,7 +163,13 @@ class Block:
     def with_column(self, column: int) -> Block:
         """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""
         return Block(
-            self.kind, self.lines, self.bbox, self.page, self.level, self.cells, column,
+            self.kind,
+            self.lines,
+            self.bbox,
+            self.page,
+            self.level,
+            self.cells,
+            column,
             self.header_rows,
         )
 

@@ -47,7 +47,9 @@ def convert_pdf(
 
 
 def _convert(
-    data: str | Path | bytes, options: ConvertOptions, name: str | Path,
+    data: str | Path | bytes,
+    options: ConvertOptions,
+    name: str | Path,
     on_ocr_pages: PagesDone | None,
 ) -> ConvertResult:
     with open_pdf(data, options.password, name=name) as doc:

@@ -108,10 +108,10 @@ def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
 def render_list_item(text: str) -> str:
     ordered = _ORDERED.match(text)
     if ordered:
-        return f"{ordered.group(1)}. {text[ordered.end():]}"
+        return f"{ordered.group(1)}. {text[ordered.end() :]}"
     bullet = BULLET.match(text)
     if bullet:
-        return "- " + text[bullet.end():].lstrip()
+        return "- " + text[bullet.end() :].lstrip()
     if ENUMERATOR.match(text):
         return "- " + text
     return text

@@ -24,9 +24,28 @@ WINGDINGS_1 = re.compile(r"wingdings(?![-\s]?[23])", re.IGNORECASE)
 # Wingdings codes -> what they show (the Unicode Consortium's Wingdings mapping, for the glyphs
 # documents use as bullets, arrows and check boxes).
 WINGDINGS = {
-    "l": "●", "m": "❍", "n": "■", "o": "□", "p": "◻", "q": "❑", "r": "❒", "s": "⬧", "t": "⧫",
-    "u": "◆", "v": "❖", "w": "⬥", "§": "▪", "¨": "◻", "¡": "○", "¤": "◉", "Ø": "➢", "à": "➔",
-    "ü": "✓", "û": "✗", "ý": "☒", "þ": "☑",
+    "l": "●",
+    "m": "❍",
+    "n": "■",
+    "o": "□",
+    "p": "◻",
+    "q": "❑",
+    "r": "❒",
+    "s": "⬧",
+    "t": "⧫",
+    "u": "◆",
+    "v": "❖",
+    "w": "⬥",
+    "§": "▪",
+    "¨": "◻",
+    "¡": "○",
+    "¤": "◉",
+    "Ø": "➢",
+    "à": "➔",
+    "ü": "✓",
+    "û": "✗",
+    "ý": "☒",
+    "þ": "☑",
 }
 # A pictograph with no entry above still marks an item or a point: it is read as a bullet.
 UNKNOWN_GLYPH = "•"

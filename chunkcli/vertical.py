@@ -58,8 +58,11 @@ def join_margin_columns(lines: list[Line], glyphs: list[Line]) -> list[Line]:
     left = low_decile(sorted(line.bbox.x0 for line in body))
     right = high_decile(sorted(line.bbox.x1 for line in body))
     outside = [g for g in letters if g.bbox.x0 >= right or g.bbox.x1 <= left]
-    runs = [run for run in _stack_into_columns(outside) if _is_label(run)] if (
-        len(outside) >= MIN_MARGIN_RUN) else []
+    runs = (
+        [run for run in _stack_into_columns(outside) if _is_label(run)]
+        if (len(outside) >= MIN_MARGIN_RUN)
+        else []
+    )
     if not runs:
         return lines
     joined = {id(glyph) for run in runs for glyph in run}

@@ -73,8 +73,9 @@ class Case:
     outline: tuple[tuple[int, str, int], ...] = field(default=())
 
     def build(self, folder: Path) -> Path:
-        path = make_pdf(folder / f"{self.name}.pdf", self.pages, page_size=self.page_size,
-                        outline=self.outline)
+        path = make_pdf(
+            folder / f"{self.name}.pdf", self.pages, page_size=self.page_size, outline=self.outline
+        )
         if self.rotate:
             with pymupdf.open(str(path)) as doc:
                 for page in doc:
@@ -129,8 +130,11 @@ def _failure(check: Check, markdown: str) -> str:
     if kind == "heading":
         return "" if check["text"] in names else f"no heading {check['text']!r} in {names}"
     if kind == "not_heading":
-        bad = [n for n in names if (check["text"] in n if check.get("contains") else
-                                    n == check["text"])]
+        bad = [
+            n
+            for n in names
+            if (check["text"] in n if check.get("contains") else n == check["text"])
+        ]
         return f"heading {bad}" if bad else ""
     if kind == "title":
         first = found[0] if found else None
@@ -197,6 +201,8 @@ def body(n: int) -> str:
     """BODY with its words rotated by `n`: each page's text differs, as real pages do."""
     shift = n % len(_BODY_WORDS)
     return " ".join(_BODY_WORDS[shift:] + _BODY_WORDS[:shift])
+
+
 # Short words, as a justified register column has them: its word gaps stay narrow.
 SHORT_WORDS = (
     "the log of each unit is kept by the crew at the site and read out at the end of a shift so "
@@ -209,16 +215,19 @@ def column(x: float, y: float, width: float, text: str, size: float = 9.0) -> li
     return wrapped_paragraph(x, y, width, text, size)
 
 
-def justified_column(x: float, y: float, width: float, words: Sequence[str],
-                     size: float = 9.0) -> list[Item]:
+def justified_column(
+    x: float, y: float, width: float, words: Sequence[str], size: float = 9.0
+) -> list[Item]:
     """Lines filled to `width` one word at a time, each line one Text at the column's left."""
     lines = wrap_text(" ".join(words), width, size)
     return [Text(x, y + i * size * 1.3, line, size=size) for i, line in enumerate(lines)]
 
 
 def _register_words(tag: str, count: int) -> list[str]:
-    return [f"{tag}{i}" if i % 5 == 0 else w for i, w in enumerate(
-        (BODY + " ") .split() * (count // 20 + 1))][:count]
+    return [
+        f"{tag}{i}" if i % 5 == 0 else w
+        for i, w in enumerate((BODY + " ").split() * (count // 20 + 1))
+    ][:count]
 
 
 # --- class 1: narrow gutters ------------------------------------------------------------------
@@ -230,18 +239,26 @@ def three_narrow_columns() -> Case:
     width, gutter, x0 = 160.0, 7.0, 40.0
     texts = []
     for index in range(3):
-        words = (f"Column {'ABC'[index]} opens here. {SHORT_WORDS}. {SHORT_WORDS}. "
-                 f"Column {'ABC'[index]} closes.")
+        words = (
+            f"Column {'ABC'[index]} opens here. {SHORT_WORDS}. {SHORT_WORDS}. "
+            f"Column {'ABC'[index]} closes."
+        )
         texts.append(_fill_lines(words, width, 9.0))
     # Drawn row by row, as such registers are typeset: MuPDF then continues one line across
     # the gutter.
     items: list[Item] = [
-        TextRow(100 + i * 11.7, tuple(
-            piece
-            for index, lines in enumerate(texts) if i < len(lines)
-            for piece in justified(x0 + index * (width + gutter), width, lines[i], 9.0,
-                                   last=i == len(lines) - 1)
-        ), size=9.0)
+        TextRow(
+            100 + i * 11.7,
+            tuple(
+                piece
+                for index, lines in enumerate(texts)
+                if i < len(lines)
+                for piece in justified(
+                    x0 + index * (width + gutter), width, lines[i], 9.0, last=i == len(lines) - 1
+                )
+            ),
+            size=9.0,
+        )
         for i in range(max(len(t) for t in texts))
     ]
     checks: list[Check] = [
@@ -252,8 +269,9 @@ def three_narrow_columns() -> Case:
     return Case("narrow_three_columns", 1, [items], tuple(checks))
 
 
-def justified(x: float, width: float, line: str, size: float,
-              last: bool = False) -> list[tuple[float, str]]:
+def justified(
+    x: float, width: float, line: str, size: float, last: bool = False
+) -> list[tuple[float, str]]:
     """(x, word) pieces spreading `line` over `width` (a paragraph's last line is not spread)."""
     words = line.split()
     widths = [text_width(w, size) for w in words]
@@ -276,8 +294,9 @@ def chart_beside_column() -> Case:
     """A white paper: the left column holds a chart's labels and values, the right column
     the prose; the two share baselines 8 pt apart."""
     items: list[Item] = []
-    prose = _fill_lines(f"The prose column starts. {SHORT_WORDS}. {SHORT_WORDS}. "
-                        "The prose column ends.", 250, 10)
+    prose = _fill_lines(
+        f"The prose column starts. {SHORT_WORDS}. {SHORT_WORDS}. The prose column ends.", 250, 10
+    )
     labels = ["Region North 12.4", "Region South 9.8", "Region East 15.1", "Region West 7.3"] * 3
     for i, line in enumerate(prose):  # label then prose, row by row
         pieces = ((294 - text_width(labels[i], 10), labels[i]),) if i < len(labels) else ()
@@ -298,8 +317,9 @@ def spread() -> Case:
     items: list[Item] = []
     for side, (x, tag, number) in enumerate(((40.0, "Left", "12"), (461.0, "Right", "13"))):
         items.append(Text(x, 40, f"Field Guide · Part {side + 1}", size=8))
-        items += wrapped_paragraph(x, 80, 340, f"{tag} page begins. {BODY}. {BODY}. "
-                                   f"{tag} page ends.", 10)
+        items += wrapped_paragraph(
+            x, 80, 340, f"{tag} page begins. {BODY}. {BODY}. {tag} page ends.", 10
+        )
         items.append(Text(x + 165, 570, number, size=8))
     checks: list[Check] = [
         {"type": "order", "before": "Left page ends.", "after": "Right page begins."},
@@ -327,8 +347,11 @@ def rotated_page() -> Case:
 def margin_headings() -> Case:
     """A manual with section headings in a narrow left column beside their body text."""
     items: list[Item] = []
-    sections = [("2.3.59.1.5", "Program Controls"), ("2.3.59.1.6", "Alarm Limits"),
-                ("2.3.59.1.7", "Service Records")]
+    sections = [
+        ("2.3.59.1.5", "Program Controls"),
+        ("2.3.59.1.6", "Alarm Limits"),
+        ("2.3.59.1.7", "Service Records"),
+    ]
     y = 100.0
     checks: list[Check] = []
     for number, name in sections:
@@ -365,8 +388,11 @@ def margin_article_numbers() -> Case:
 
 
 def bold_numbered_headings(with_outline: bool) -> Case:
-    heads = ["1.1 Scope of the assessment", "1.2 Risk assessment of the thermal controller",
-             "1.3 Residual risks and their owners"]
+    heads = [
+        "1.1 Scope of the assessment",
+        "1.2 Risk assessment of the thermal controller",
+        "1.3 Residual risks and their owners",
+    ]
     items: list[Item] = []
     y = 90.0
     for head in heads:
@@ -377,8 +403,13 @@ def bold_numbered_headings(with_outline: bool) -> Case:
     outline = tuple((1, h, 1) for h in heads) if with_outline else ()
     checks = tuple({"type": "heading", "text": h} for h in heads)
     name = "bold_numbered_outline" if with_outline else "bold_numbered_headings"
-    return Case(name, 4, [items], checks + (
-        {"type": "not_heading", "text": "Operators", "contains": True},), outline=outline)
+    return Case(
+        name,
+        4,
+        [items],
+        checks + ({"type": "not_heading", "text": "Operators", "contains": True},),
+        outline=outline,
+    )
 
 
 def run_in_headings() -> Case:
@@ -390,15 +421,20 @@ def run_in_headings() -> Case:
         lines = wrap_text(f"{body(n)}. {body(n + 2)}.", 480, 10)
         first = lines[0].split()
         lead = " ".join(first[: max(1, len(first) - 4)])
-        rest = wrap_text(" ".join(first[len(lead.split()):] + " ".join(lines[1:]).split()), 480,
-                         10)
+        rest = wrap_text(
+            " ".join(first[len(lead.split()) :] + " ".join(lines[1:]).split()), 480, 10
+        )
         items.append(Text(50, y, head, size=10, bold=True))
         items.append(Text(50 + text_width(head, 10, bold=True) + 4, y, lead, size=10))
         items += [Text(50, y + 14 * (i + 1), line, size=10) for i, line in enumerate(rest)]
         y += 14 * (len(rest) + 1) + 8
     checks = tuple({"type": "heading", "text": h} for h in heads)
-    return Case("run_in_headings", 4, [items], checks + (
-        {"type": "not_heading", "text": "Operators", "contains": True},))
+    return Case(
+        "run_in_headings",
+        4,
+        [items],
+        checks + ({"type": "not_heading", "text": "Operators", "contains": True},),
+    )
 
 
 def consecutive_margin_articles() -> Case:
@@ -410,10 +446,14 @@ def consecutive_margin_articles() -> Case:
         items.append(Text(50, y, number, size=10.5, cjk=True))
         items.append(Text(130, y, f"{number[1]}番目の規定を定める。", size=10.5, cjk=True))
         checks.append({"type": "order", "before": number, "after": f"{number[1]}番目の規定"})
-    items += [Text(130, 180 + 15 * i, line, size=10.5, cjk=True)
-              for i, line in enumerate(wrap_text(JA_BODY * 4, 400, 10.5, cjk=True))]
-    checks += [{"type": "absent", "text": "第一条第二条"},
-               {"type": "not_heading", "text": "第一条第二条", "contains": True}]
+    items += [
+        Text(130, 180 + 15 * i, line, size=10.5, cjk=True)
+        for i, line in enumerate(wrap_text(JA_BODY * 4, 400, 10.5, cjk=True))
+    ]
+    checks += [
+        {"type": "absent", "text": "第一条第二条"},
+        {"type": "not_heading", "text": "第一条第二条", "contains": True},
+    ]
     return Case("consecutive_margin_articles", 4, [items], tuple(checks))
 
 
@@ -426,8 +466,10 @@ def consecutive_articles() -> Case:
         items.append(Text(50, y + 15, "（" + number[1] + "）", size=10.5, bold=True, cjk=True))
         y += 30
     y += 10
-    items += [Text(50, y + i * 15, line, size=10.5, cjk=True)
-              for i, line in enumerate(wrap_text(JA_BODY * 3, 480, 10.5, cjk=True))]
+    items += [
+        Text(50, y + i * 15, line, size=10.5, cjk=True)
+        for i, line in enumerate(wrap_text(JA_BODY * 3, 480, 10.5, cjk=True))
+    ]
     checks: tuple[Check, ...] = (
         {"type": "not_heading", "text": "第一条第二条", "contains": True},
         {"type": "absent", "text": "第一条第二条"},
@@ -440,17 +482,23 @@ def consecutive_articles() -> Case:
 def enumerators_drawn_apart() -> Case:
     """①, ②, ③ drawn apart from their text on the same row (a Japanese slide deck: the mark at
     x=71, its text at x=107): three items, not ① and ② run together."""
-    texts = ("標準化対象事務に係る根拠法令の施行日：機能要件等の実装が実質的に求められる日",
-             "標準化法に基づく省令の施行日：標準準拠システムへの適合の義務が生じる日",
-             "標準準拠システムへの適合基準日：機能要件等に適合するものとする基準日")
-    items: list[Item] = [Text(50, 90, "次の三つの観点から関係性を整理する必要がある。", size=10.5,
-                              cjk=True)]
+    texts = (
+        "標準化対象事務に係る根拠法令の施行日：機能要件等の実装が実質的に求められる日",
+        "標準化法に基づく省令の施行日：標準準拠システムへの適合の義務が生じる日",
+        "標準準拠システムへの適合基準日：機能要件等に適合するものとする基準日",
+    )
+    items: list[Item] = [
+        Text(50, 90, "次の三つの観点から関係性を整理する必要がある。", size=10.5, cjk=True)
+    ]
     for i, (mark, text) in enumerate(zip("①②③", texts, strict=True)):
-        items += [Text(50, 120 + 18 * i, mark, size=10.5, cjk=True),
-                  Text(72, 120 + 18 * i, text, size=10.5, cjk=True)]
+        items += [
+            Text(50, 120 + 18 * i, mark, size=10.5, cjk=True),
+            Text(72, 120 + 18 * i, text, size=10.5, cjk=True),
+        ]
     # No wider body text below: the items' lines are the column's full width, as on the slide.
-    items.append(Text(50, 190, "以上の三つの日付については、基本的に同一の日付とする。", size=10.5,
-                      cjk=True))
+    items.append(
+        Text(50, 190, "以上の三つの日付については、基本的に同一の日付とする。", size=10.5, cjk=True)
+    )
     checks: tuple[Check, ...] = (
         {"type": "absent", "text": "求められる日②"},
         {"type": "absent", "text": "生じる日③"},
@@ -491,8 +539,9 @@ def title_on_two_lines() -> Case:
         {"type": "not_heading", "text": "1"},
         {"type": "no_title_like", "pattern": r"^[\d\s.,%+\-−]+$"},
     )
-    return Case("title_two_lines", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
-                checks)
+    return Case(
+        "title_two_lines", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])], checks
+    )
 
 
 def _centred(text: str, y: float, size: float, cjk: bool = False) -> Text:
@@ -507,9 +556,15 @@ def centred_title_lines() -> Case:
         _centred("in Plants", 182, 24),
         Text(60, 400, "Prepared for the plant operators", size=12),
     ]
-    return Case("title_centred_lines", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
-                ({"type": "title", "text": "Safe Operation of Thermal Controllers in Plants"},
-                 {"type": "not_heading", "text": "in Plants"}))
+    return Case(
+        "title_centred_lines",
+        5,
+        [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+        (
+            {"type": "title", "text": "Safe Operation of Thermal Controllers in Plants"},
+            {"type": "not_heading", "text": "in Plants"},
+        ),
+    )
 
 
 def title_with_colon() -> Case:
@@ -519,8 +574,12 @@ def title_with_colon() -> Case:
         Text(60, 184, "A Field Guide to Safe Operation", size=26, bold=True),
     ]
     title = "Thermal Controllers: A Field Guide to Safe Operation"
-    return Case("title_with_colon", 5, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
-                ({"type": "title", "text": title},))
+    return Case(
+        "title_with_colon",
+        5,
+        [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
+        ({"type": "title", "text": title},),
+    )
 
 
 def japanese_title_lines() -> Case:
@@ -534,14 +593,21 @@ def japanese_title_lines() -> Case:
     body: list[list[Item]] = []
     for n, head in enumerate(("1. 目的", "2. 適用範囲")):
         items: list[Item] = [Text(50, 80, head, size=14, bold=True, cjk=True)]
-        items += [Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
-                  for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))]
+        items += [
+            Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
+            for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))
+        ]
         body.append(items)
-    return Case("title_japanese_lines", 5, [cover, *body], (
-        {"type": "title", "text": "消費生活用製品の安全確保に関するガイドライン"},
-        {"type": "not_heading", "text": "安全確保に関するガイドライン"},
-        {"type": "not_heading", "text": "2021年（令和3年）9月10日"},
-    ))
+    return Case(
+        "title_japanese_lines",
+        5,
+        [cover, *body],
+        (
+            {"type": "title", "text": "消費生活用製品の安全確保に関するガイドライン"},
+            {"type": "not_heading", "text": "安全確保に関するガイドライン"},
+            {"type": "not_heading", "text": "2021年（令和3年）9月10日"},
+        ),
+    )
 
 
 def source_line_is_no_title() -> Case:
@@ -586,8 +652,11 @@ def chart_labels_are_no_headings() -> Case:
 
 def chapter_running_heads() -> Case:
     """A running head that names the current chapter changes every two pages."""
-    chapters = ["Chapter 1 · Introduction", "Chapter 2 · Maintenance History",
-                "Chapter 3 · Results"]
+    chapters = [
+        "Chapter 1 · Introduction",
+        "Chapter 2 · Maintenance History",
+        "Chapter 3 · Results",
+    ]
     pages: list[list[Item]] = []
     for n in range(6):
         items: list[Item] = [Text(50, 40, chapters[n // 2], size=8, italic=True)]
@@ -606,13 +675,25 @@ def downloaded_stamp() -> Case:
     pages: list[list[Item]] = []
     for n in range(3):
         items: list[Item] = wrapped_paragraph(50, 90, 480, f"Page {n + 1} text. {body(n)}.", 10)
-        items.append(Text(570, 700, f"Downloaded from https://journals.example.org by guest on "
-                                    f"{n + 10} May 2024", size=7, rotate=90))
+        items.append(
+            Text(
+                570,
+                700,
+                f"Downloaded from https://journals.example.org by guest on {n + 10} May 2024",
+                size=7,
+                rotate=90,
+            )
+        )
         pages.append(items)
-    case = Case("downloaded_stamp", 6, pages, (
-        {"type": "absent", "text": "Downloaded from"},
-        {"type": "present", "text": "Page 3 text."},
-    ))
+    case = Case(
+        "downloaded_stamp",
+        6,
+        pages,
+        (
+            {"type": "absent", "text": "Downloaded from"},
+            {"type": "present", "text": "Page 3 text."},
+        ),
+    )
     return case
 
 
@@ -622,10 +703,15 @@ def one_page_footer() -> Case:
         *wrapped_paragraph(50, 120, 480, f"{BODY}. {BODY}. {BODY}.", 10),
         Text(270, 815, "Page 1 of 1", size=8),
     ]
-    return Case("one_page_footer", 6, [page], (
-        {"type": "absent", "text": "Page 1 of 1"},
-        {"type": "present", "text": "Notice of Inspection"},
-    ))
+    return Case(
+        "one_page_footer",
+        6,
+        [page],
+        (
+            {"type": "absent", "text": "Page 1 of 1"},
+            {"type": "present", "text": "Notice of Inspection"},
+        ),
+    )
 
 
 def lone_page_number_one_page() -> Case:
@@ -633,10 +719,18 @@ def lone_page_number_one_page() -> Case:
         *wrapped_paragraph(50, 100, 480, f"{BODY}. {BODY}. {BODY}.", 10),
         Text(295, 815, "7", size=9),
     ]
-    return Case("one_page_number", 6, [page], (
-        {"type": "absent", "text": "limits the manufacturer gives for each model and season. 7"},
-        {"type": "absent", "text": "season 7"},
-    ))
+    return Case(
+        "one_page_number",
+        6,
+        [page],
+        (
+            {
+                "type": "absent",
+                "text": "limits the manufacturer gives for each model and season. 7",
+            },
+            {"type": "absent", "text": "season 7"},
+        ),
+    )
 
 
 def numbered_captions_at_page_tops() -> Case:
@@ -644,9 +738,12 @@ def numbered_captions_at_page_tops() -> Case:
     pages: list[list[Item]] = []
     for n in range(1, 5):
         items: list[Item] = [Text(50, 50, f"別表第{n}", size=10.5, cjk=True)]
-        items += [Text(50, 90 + 15 * i, line, size=10.5, cjk=True)
-                  for i, line in enumerate(wrap_text(f"第{n}表の説明。" + JA_BODY * 2, 480, 10.5,
-                                                     cjk=True))]
+        items += [
+            Text(50, 90 + 15 * i, line, size=10.5, cjk=True)
+            for i, line in enumerate(
+                wrap_text(f"第{n}表の説明。" + JA_BODY * 2, 480, 10.5, cjk=True)
+            )
+        ]
         pages.append(items)
     checks = tuple({"type": "present", "text": f"別表第{n}"} for n in range(1, 5))
     return Case("numbered_captions", 6, pages, checks)
@@ -655,13 +752,25 @@ def numbered_captions_at_page_tops() -> Case:
 # --- class 7: tables (booktabs, annex continuations) ------------------------------------------
 
 MODELS = ("Baseline", "Ridge", "Lasso", "Random forest", "Gradient boosting", "MLP", "Ours")
-SCORES = (("71.2", "0.84", "12"), ("73.5", "0.86", "14"), ("72.9", "0.85", "9"),
-          ("78.1", "0.90", "41"), ("79.4", "0.91", "55"), ("80.2", "0.92", "63"),
-          ("83.6", "0.94", "38"))
+SCORES = (
+    ("71.2", "0.84", "12"),
+    ("73.5", "0.86", "14"),
+    ("72.9", "0.85", "9"),
+    ("78.1", "0.90", "41"),
+    ("79.4", "0.91", "55"),
+    ("80.2", "0.92", "63"),
+    ("83.6", "0.94", "38"),
+)
 
 
-def booktabs(x: float, y: float, widths: Sequence[float], table: Sequence[Sequence[str]],
-             size: float = 9.0, midrules_before: Sequence[int] = ()) -> tuple[list[Item], float]:
+def booktabs(
+    x: float,
+    y: float,
+    widths: Sequence[float],
+    table: Sequence[Sequence[str]],
+    size: float = 9.0,
+    midrules_before: Sequence[int] = (),
+) -> tuple[list[Item], float]:
     """A LaTeX booktabs table (`table[0]` is its header): a thick top rule, a rule under the
     header, a thick bottom rule (all drawn as filled bars, as LaTeX draws them), no vertical
     rules; the first column left aligned, the others right aligned; an extra thin rule above
@@ -675,8 +784,9 @@ def booktabs(x: float, y: float, widths: Sequence[float], table: Sequence[Sequen
         placed: list[Item] = []
         left = x
         for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-            cell_x = left + 4 if index == 0 else left + width - 4 - text_width(cell, size,
-                                                                                bold=bold)
+            cell_x = (
+                left + 4 if index == 0 else left + width - 4 - text_width(cell, size, bold=bold)
+            )
             placed.append(Text(cell_x, baseline, cell, size=size, bold=bold))
             left += width
         return placed
@@ -706,8 +816,12 @@ def booktabs_table() -> Case:
     """A paper's results table in booktabs style between two paragraphs."""
     items = _paper_text(60, 90, 475, 0)
     items.append(Text(60, 190, "Table 2: Accuracy, AUC and training time of each model.", size=9))
-    table, bottom = booktabs(150, 200, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
-                             *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]])
+    table, bottom = booktabs(
+        150,
+        200,
+        (130, 60, 50, 60),
+        [("Model", "Acc.", "AUC", "Time"), *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]],
+    )
     items += table + _paper_text(60, bottom + 30, 475, 5)
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 1},
@@ -721,9 +835,13 @@ def booktabs_table() -> Case:
 def booktabs_with_midrule() -> Case:
     """Booktabs with a second rule above the last row (the paper's own method): four rules,
     one band holding six rows between bands of one row."""
-    table, bottom = booktabs(150, 120, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
-                             *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]],
-                             midrules_before=(6,))
+    table, bottom = booktabs(
+        150,
+        120,
+        (130, 60, 50, 60),
+        [("Model", "Acc.", "AUC", "Time"), *[(m, *s) for m, s in zip(MODELS, SCORES, strict=True)]],
+        midrules_before=(6,),
+    )
     items = [*_paper_text(60, 60, 475, 1), *table, *_paper_text(60, bottom + 30, 475, 3)]
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 1},
@@ -736,13 +854,32 @@ def booktabs_with_midrule() -> Case:
 
 def booktabs_two_tables() -> Case:
     """Two booktabs tables of the same width stacked in one column, a caption between them."""
-    first, bottom = booktabs(150, 120, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
-                             *[(m, *s) for m, s in zip(MODELS[:4], SCORES[:4], strict=True)]])
+    first, bottom = booktabs(
+        150,
+        120,
+        (130, 60, 50, 60),
+        [
+            ("Model", "Acc.", "AUC", "Time"),
+            *[(m, *s) for m, s in zip(MODELS[:4], SCORES[:4], strict=True)],
+        ],
+    )
     caption = Text(150, bottom + 24, "Table 3: The same models on the held-out plants.", size=9)
-    second, end = booktabs(150, bottom + 34, (130, 60, 50, 60), [("Model", "Acc.", "AUC", "Time"),
-                           *[(m, *s) for m, s in zip(MODELS[3:], SCORES[:4], strict=True)]])
-    items = [*_paper_text(60, 60, 475, 2), *first, caption, *second,
-             *_paper_text(60, end + 30, 475, 6)]
+    second, end = booktabs(
+        150,
+        bottom + 34,
+        (130, 60, 50, 60),
+        [
+            ("Model", "Acc.", "AUC", "Time"),
+            *[(m, *s) for m, s in zip(MODELS[3:], SCORES[:4], strict=True)],
+        ],
+    )
+    items = [
+        *_paper_text(60, 60, 475, 2),
+        *first,
+        caption,
+        *second,
+        *_paper_text(60, end + 30, 475, 6),
+    ]
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 2},
         {"type": "table_row", "cells": ["Ridge", "73.5", "0.86", "14"]},
@@ -755,29 +892,50 @@ def booktabs_two_tables() -> Case:
 def booktabs_in_a_column() -> Case:
     """A two-column paper page: a narrow booktabs table at the top of the right column."""
     left = _paper_text(50, 70, 240, 0, size=9) + _paper_text(50, 330, 240, 4, size=9)
-    table, bottom = booktabs(305, 70, (110, 45, 45), [("Model", "Acc.", "AUC"),
-                             *[(m, s[0], s[1]) for m, s in zip(MODELS, SCORES, strict=True)]],
-                             size=8)
-    right = wrapped_paragraph(305, bottom + 25, 240, f"After the table the right column goes on. "
-                              f"{body(7)}.", 9)
+    table, bottom = booktabs(
+        305,
+        70,
+        (110, 45, 45),
+        [("Model", "Acc.", "AUC"), *[(m, s[0], s[1]) for m, s in zip(MODELS, SCORES, strict=True)]],
+        size=8,
+    )
+    right = wrapped_paragraph(
+        305, bottom + 25, 240, f"After the table the right column goes on. {body(7)}.", 9
+    )
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 1},
         {"type": "table_row", "cells": ["Gradient boosting", "79.4", "0.91"]},
         {"type": "order", "before": "Gradient boosting", "after": "After the table the right"},
-        {"type": "order", "before": "Operators record every inspection of the thermal",
-         "after": "Gradient boosting"},
+        {
+            "type": "order",
+            "before": "Operators record every inspection of the thermal",
+            "after": "Gradient boosting",
+        },
     )
     return Case("booktabs_in_a_column", 7, [left + table + right], checks)
 
 
-ANNEX_ITEMS = ("電気用品", "ガス用品", "石油機器", "乳幼児用ベッド", "携帯用レーザー応用装置",
-               "浴槽用温水循環器", "ライター", "圧力なべ", "乗車用ヘルメット", "登山用ロープ",
-               "石油給湯機", "石油ふろがま", "石油ストーブ")
+ANNEX_ITEMS = (
+    "電気用品",
+    "ガス用品",
+    "石油機器",
+    "乳幼児用ベッド",
+    "携帯用レーザー応用装置",
+    "浴槽用温水循環器",
+    "ライター",
+    "圧力なべ",
+    "乗車用ヘルメット",
+    "登山用ロープ",
+    "石油給湯機",
+    "石油ふろがま",
+    "石油ストーブ",
+)
 
 
 def _annex_rows(start: int, count: int) -> list[tuple[str, str, str]]:
-    return [(str(i + 1), ANNEX_ITEMS[i], str((i * 37) % 90 + 10))
-            for i in range(start, start + count)]
+    return [
+        (str(i + 1), ANNEX_ITEMS[i], str((i * 37) % 90 + 10)) for i in range(start, start + count)
+    ]
 
 
 def _unruled_rows(y: float, rows: Sequence[Sequence[str]], size: float = 10.5) -> list[Item]:
@@ -785,20 +943,31 @@ def _unruled_rows(y: float, rows: Sequence[Sequence[str]], size: float = 10.5) -
     items: list[Item] = []
     for i, (number, item, count) in enumerate(rows):
         baseline = y + 18 * i
-        items += [Text(60, baseline, number, size=size), Text(120, baseline, item, size=size),
-                  Text(420 - text_width(count, size), baseline, count, size=size)]
+        items += [
+            Text(60, baseline, number, size=size),
+            Text(120, baseline, item, size=size),
+            Text(420 - text_width(count, size), baseline, count, size=size),
+        ]
     return items
 
 
 def annex_continued_unruled() -> Case:
     """An annex table without rules ends page 1; its last two rows go on at the top of page 2
     without the header (too few to be a table by themselves)."""
-    header: list[Item] = [Text(60, 100, "番号", size=10.5), Text(120, 100, "品目", size=10.5),
-                          Text(400, 100, "件数", size=10.5)]
-    first = [Text(60, 70, "別表第一（第三条関係）", size=12), *header,
-             *_unruled_rows(118, _annex_rows(0, 10))]
-    second = [*_unruled_rows(80, _annex_rows(10, 2)),
-              *wrapped_paragraph(60, 150, 400, "備考　" + JA_BODY * 3, 10.5, cjk=True)]
+    header: list[Item] = [
+        Text(60, 100, "番号", size=10.5),
+        Text(120, 100, "品目", size=10.5),
+        Text(400, 100, "件数", size=10.5),
+    ]
+    first = [
+        Text(60, 70, "別表第一（第三条関係）", size=12),
+        *header,
+        *_unruled_rows(118, _annex_rows(0, 10)),
+    ]
+    second = [
+        *_unruled_rows(80, _annex_rows(10, 2)),
+        *wrapped_paragraph(60, 150, 400, "備考　" + JA_BODY * 3, 10.5, cjk=True),
+    ]
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 2},
         {"type": "table_row", "cells": ["11", "石油給湯機", "20"]},
@@ -808,21 +977,25 @@ def annex_continued_unruled() -> Case:
     return Case("annex_continued_unruled", 7, [first, second], checks)
 
 
-def _framed_rows(y: float, rows: Sequence[Sequence[str]], header: Sequence[str] = (),
-                 size: float = 10.0) -> list[Item]:
+def _framed_rows(
+    y: float, rows: Sequence[Sequence[str]], header: Sequence[str] = (), size: float = 10.0
+) -> list[Item]:
     """A table framed by vertical rules, a rule under its header, none between its rows."""
     xs, pitch = (60.0, 110.0, 360.0, 440.0), 18.0
     items: list[Item] = [Rule(xs[0], y, xs[-1], y)]
     top = y
     if header:
-        items += [Text(x + 4, y + 13, h, size=size, bold=True) for x, h in zip(xs, header,
-                                                                               strict=False)]
+        items += [
+            Text(x + 4, y + 13, h, size=size, bold=True) for x, h in zip(xs, header, strict=False)
+        ]
         y += pitch
         items.append(Rule(xs[0], y, xs[-1], y))
     for number, item, count in rows:
-        items += [Text(xs[0] + 4, y + 13, number, size=size),
-                  Text(xs[1] + 4, y + 13, item, size=size),
-                  Text(xs[3] - 4 - text_width(count, size), y + 13, count, size=size)]
+        items += [
+            Text(xs[0] + 4, y + 13, number, size=size),
+            Text(xs[1] + 4, y + 13, item, size=size),
+            Text(xs[3] - 4 - text_width(count, size), y + 13, count, size=size),
+        ]
         y += pitch
     items.append(Rule(xs[0], y, xs[-1], y))
     return items + [Rule(x, top, x, y) for x in xs]
@@ -830,13 +1003,29 @@ def _framed_rows(y: float, rows: Sequence[Sequence[str]], header: Sequence[str] 
 
 def annex_continued_framed() -> Case:
     """Annex B framed by vertical rules runs two rows onto page 2, no header, no row rules."""
-    parts = ["Valve", "Gasket", "Sensor", "Relay", "Fuse", "Fan", "Pump", "Filter", "Hose", "Seal",
-             "Bearing", "Spring"]
+    parts = [
+        "Valve",
+        "Gasket",
+        "Sensor",
+        "Relay",
+        "Fuse",
+        "Fan",
+        "Pump",
+        "Filter",
+        "Hose",
+        "Seal",
+        "Bearing",
+        "Spring",
+    ]
     rows = [(str(i + 1), f"{name} assembly", str(4 + i * 3)) for i, name in enumerate(parts)]
-    first = [Text(60, 80, "Annex B: Spare parts per unit", size=12, bold=True),
-             *_framed_rows(100, rows[:10], ("No.", "Part", "Qty"))]
-    second = [*_framed_rows(80, rows[10:]),
-              *wrapped_paragraph(60, 150, 380, f"Notes. {BODY}. {BODY}.", 10)]
+    first = [
+        Text(60, 80, "Annex B: Spare parts per unit", size=12, bold=True),
+        *_framed_rows(100, rows[:10], ("No.", "Part", "Qty")),
+    ]
+    second = [
+        *_framed_rows(80, rows[10:]),
+        *wrapped_paragraph(60, 150, 380, f"Notes. {BODY}. {BODY}.", 10),
+    ]
     checks: tuple[Check, ...] = (
         {"type": "tables", "count": 2},
         {"type": "table_row", "cells": ["11", "Bearing assembly", "34"]},
@@ -850,10 +1039,15 @@ def table_then_prose() -> Case:
     """A table ends page 1 and page 2 opens with prose: the prose stays prose."""
     first = [Text(60, 70, "別表第二", size=12), *_unruled_rows(100, _annex_rows(0, 10))]
     second = wrapped_paragraph(60, 80, 360, f"{BODY}. {BODY}. {BODY}.", 10)
-    return Case("table_then_prose", 7, [first, second], (
-        {"type": "tables", "count": 1},
-        {"type": "present", "text": f"{BODY}. {BODY}."},
-    ))
+    return Case(
+        "table_then_prose",
+        7,
+        [first, second],
+        (
+            {"type": "tables", "count": 1},
+            {"type": "present", "text": f"{BODY}. {BODY}."},
+        ),
+    )
 
 
 # --- class 8: sentences across column and page breaks ------------------------------------------
@@ -877,7 +1071,8 @@ def _kanji_number(n: int) -> str:
     digits = "〇一二三四五六七八九"
     tens, ones = divmod(n, 10)
     return ("" if tens == 0 else "十" if tens == 1 else digits[tens] + "十") + (
-        digits[ones] if ones else "")
+        digits[ones] if ones else ""
+    )
 
 
 def _cut_mid_sentence(lines: Sequence[str], around: int) -> int:
@@ -894,10 +1089,12 @@ def ja_column_break() -> Case:
     size, pitch = 10.5, 15.0
     lines = _ja_lines(230, size, JA_SENTENCES * 3)
     cut = _cut_mid_sentence(lines, 30)
-    items: list[Item] = [Text(50, 90 + pitch * i, line, size=size, cjk=True)
-                         for i, line in enumerate(lines[:cut])]
-    items += [Text(315, 90 + pitch * i, line, size=size, cjk=True)
-              for i, line in enumerate(lines[cut:])]
+    items: list[Item] = [
+        Text(50, 90 + pitch * i, line, size=size, cjk=True) for i, line in enumerate(lines[:cut])
+    ]
+    items += [
+        Text(315, 90 + pitch * i, line, size=size, cjk=True) for i, line in enumerate(lines[cut:])
+    ]
     checks: tuple[Check, ...] = (
         {"type": "present", "text": _sentence_across(lines, cut)},
         {"type": "paragraph", "text": "".join(lines)},
@@ -906,8 +1103,9 @@ def ja_column_break() -> Case:
 
 
 def _ja_page(lines: Sequence[str], number: int, size: float = 10.5) -> list[Item]:
-    items: list[Item] = [Text(50, 90 + 15.0 * i, line, size=size, cjk=True)
-                         for i, line in enumerate(lines)]
+    items: list[Item] = [
+        Text(50, 90 + 15.0 * i, line, size=size, cjk=True) for i, line in enumerate(lines)
+    ]
     items.append(Text(292, 815, str(number), size=8))
     return items
 
@@ -916,8 +1114,10 @@ def ja_page_break() -> Case:
     """A Japanese paragraph that fills page 1 and goes on at the top of page 2 mid-sentence."""
     lines = _ja_lines(480, 10.5, JA_SENTENCES * 3)
     cut = _cut_mid_sentence(lines, len(lines) - 4)
-    pages = [[Text(50, 60, "第1章　総則", size=14, bold=True, cjk=True), *_ja_page(lines[:cut], 1)],
-             _ja_page(lines[cut:], 2)]
+    pages = [
+        [Text(50, 60, "第1章　総則", size=14, bold=True, cjk=True), *_ja_page(lines[:cut], 1)],
+        _ja_page(lines[cut:], 2),
+    ]
     checks: tuple[Check, ...] = (
         {"type": "present", "text": _sentence_across(lines, cut)},
         {"type": "paragraph", "text": _sentence_across(lines, cut)},
@@ -928,20 +1128,25 @@ def ja_page_break() -> Case:
 def _sentence_across(lines: Sequence[str], cut: int) -> str:
     """The sentence that the break after `lines[:cut]` cuts in two."""
     before, after = "".join(lines[:cut]), "".join(lines[cut:])
-    return before[before.rindex("。") + 1:] + after[: after.index("。") + 1]
+    return before[before.rindex("。") + 1 :] + after[: after.index("。") + 1]
 
 
 def en_page_break() -> Case:
     """An English paragraph cut by a page break in mid-sentence."""
     words = _register_words("unit", 260)
-    sentences = [" ".join(words[i:i + 13]) + "." for i in range(0, len(words), 13)]
+    sentences = [" ".join(words[i : i + 13]) + "." for i in range(0, len(words), 13)]
     lines = wrap_text(" ".join(s[0].upper() + s[1:] for s in sentences), 480, 10)
-    cut = next(i for i in range(len(lines) - 3, 0, -1)
-               if not lines[i - 1].endswith(".") and lines[i][0].islower())
-    pages = [[Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[:cut])],
-             [Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[cut:])]]
+    cut = next(
+        i
+        for i in range(len(lines) - 3, 0, -1)
+        if not lines[i - 1].endswith(".") and lines[i][0].islower()
+    )
+    pages = [
+        [Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[:cut])],
+        [Text(50, 90 + 14 * i, line, size=10) for i, line in enumerate(lines[cut:])],
+    ]
     before, after = " ".join(lines[:cut]), " ".join(lines[cut:])
-    sentence = before[before.rindex(". ") + 2:] + " " + after[: after.index(".") + 1]
+    sentence = before[before.rindex(". ") + 2 :] + " " + after[: after.index(".") + 1]
     return Case("en_page_break", 8, pages, ({"type": "paragraph", "text": sentence},))
 
 
@@ -950,11 +1155,18 @@ def en_page_break() -> Case:
 AR_TITLE = "تقرير الصيانة السنوي"
 # Runs in reading order: (text, right to left?). Digits and Latin read left to right inside.
 AR_MIXED: tuple[tuple[str, bool], ...] = (
-    ("سجل المشغلون ", True), ("1,250", False), (" عملية فحص في عام ", True), ("2024", False),
-    (" وفق معيار ", True), ("ISO 9001", False), (" المعتمد.", True),
+    ("سجل المشغلون ", True),
+    ("1,250", False),
+    (" عملية فحص في عام ", True),
+    ("2024", False),
+    (" وفق معيار ", True),
+    ("ISO 9001", False),
+    (" المعتمد.", True),
 )
 AR_BRACKETS: tuple[tuple[str, bool], ...] = (
-    ("تفاصيل الفحص (انظر الجدول ", True), ("3", False), (") مرفقة بالتقرير.", True),
+    ("تفاصيل الفحص (انظر الجدول ", True),
+    ("3", False),
+    (") مرفقة بالتقرير.", True),
 )
 AR_WORDS = (
     "يسجل المشغلون كل فحص لوحدة التحكم الحراري في سجل الصيانة ويقارنون القراءات بالحدود التي "
@@ -962,12 +1174,20 @@ AR_WORDS = (
 ).split()
 # Set with the lam-alef ligature glyph (ﻻ), which a reader reads and types as lam, alef.
 AR_LIGATURE: tuple[tuple[str, bool], ...] = (
-    ("\ufefb توجد أعطال في ", True), ("3", False), (" وحدات من أصل ", True), ("40", False),
+    ("\ufefb توجد أعطال في ", True),
+    ("3", False),
+    (" وحدات من أصل ", True),
+    ("40", False),
     (".", True),
 )
 HE_MIXED: tuple[tuple[str, bool], ...] = (
-    ("הצוות בדק ", True), ("12", False), (" יחידות בשנת ", True), ("2024", False),
-    (" לפי תקן ", True), ("ISO 9001", False), (".", True),
+    ("הצוות בדק ", True),
+    ("12", False),
+    (" יחידות בשנת ", True),
+    ("2024", False),
+    (" לפי תקן ", True),
+    ("ISO 9001", False),
+    (".", True),
 )
 
 
@@ -987,13 +1207,20 @@ def rtl_lines(words: Sequence[str], width: float, size: float) -> list[str]:
     return lines
 
 
-def rtl_paragraph(right: float, y: float, width: float, words: Sequence[str], size: float,
-                  drawn: str) -> tuple[list[Item], list[str]]:
+def rtl_paragraph(
+    right: float, y: float, width: float, words: Sequence[str], size: float, drawn: str
+) -> tuple[list[Item], list[str]]:
     """A justified Arabic paragraph (its last line not spread), and its lines."""
     lines = rtl_lines(words, width, size)
     items: list[Item] = [
-        RtlText(right, y + i * size * 1.5, ((line, True),), size=size, drawn=drawn,
-                justify=0.0 if i == len(lines) - 1 else width)
+        RtlText(
+            right,
+            y + i * size * 1.5,
+            ((line, True),),
+            size=size,
+            drawn=drawn,
+            justify=0.0 if i == len(lines) - 1 else width,
+        )
         for i, line in enumerate(lines)
     ]
     return items, lines
@@ -1002,10 +1229,12 @@ def rtl_paragraph(right: float, y: float, width: float, words: Sequence[str], si
 def arabic_report(drawn: str) -> Case:
     """An Arabic report page: a title, a line mixing Arabic, digits and a Latin standard name,
     a line with brackets, and a justified paragraph; drawn in visual or in logical order."""
-    items: list[Item] = [RtlText(545, 80, ((AR_TITLE, True),), size=20, drawn=drawn),
-                         RtlText(545, 130, AR_MIXED, size=12, drawn=drawn),
-                         RtlText(545, 160, AR_BRACKETS, size=12, drawn=drawn),
-                         RtlText(545, 190, AR_LIGATURE, size=12, drawn=drawn)]
+    items: list[Item] = [
+        RtlText(545, 80, ((AR_TITLE, True),), size=20, drawn=drawn),
+        RtlText(545, 130, AR_MIXED, size=12, drawn=drawn),
+        RtlText(545, 160, AR_BRACKETS, size=12, drawn=drawn),
+        RtlText(545, 190, AR_LIGATURE, size=12, drawn=drawn),
+    ]
     paragraph, lines = rtl_paragraph(545, 230, 400, AR_WORDS, 12, drawn)
     items += paragraph
     checks: list[Check] = [
@@ -1035,14 +1264,25 @@ def arabic_two_columns() -> Case:
 
 
 def hebrew_line() -> Case:
-    items: list[Item] = [RtlText(545, 100, HE_MIXED, size=12, drawn=drawn)
-                         for drawn in ("visual",)]
-    items.append(RtlText(545, 130, (("שורה שנייה נכתבה בסדר לוגי ", True), ("(A4)", False),
-                                    (".", True)), size=12, drawn="logical"))
-    return Case("hebrew_lines", 9, [items], (
-        {"type": "present", "text": logical(HE_MIXED)},
-        {"type": "present", "text": "שורה שנייה נכתבה בסדר לוגי (A4)."},
-    ))
+    items: list[Item] = [RtlText(545, 100, HE_MIXED, size=12, drawn=drawn) for drawn in ("visual",)]
+    items.append(
+        RtlText(
+            545,
+            130,
+            (("שורה שנייה נכתבה בסדר לוגי ", True), ("(A4)", False), (".", True)),
+            size=12,
+            drawn="logical",
+        )
+    )
+    return Case(
+        "hebrew_lines",
+        9,
+        [items],
+        (
+            {"type": "present", "text": logical(HE_MIXED)},
+            {"type": "present", "text": "שורה שנייה נכתבה בסדר לוגי (A4)."},
+        ),
+    )
 
 
 def arabic_word_in_english() -> Case:
@@ -1051,13 +1291,15 @@ def arabic_word_in_english() -> Case:
     word = "سجل الصيانة"
     x = 50 + text_width(before, 11)
     width = rtl_width(((word, True),), 11)
-    items: list[Item] = [Text(50, 100, before, size=11),
-                         RtlText(x + width, 100, ((word, True),), size=11),
-                         Text(x + width, 100, after, size=11),
-                         *wrapped_paragraph(50, 130, 480, f"{BODY}. {BODY}.", 11)]
-    return Case("arabic_word_in_english", 9, [items], (
-        {"type": "present", "text": before + word + after},
-    ))
+    items: list[Item] = [
+        Text(50, 100, before, size=11),
+        RtlText(x + width, 100, ((word, True),), size=11),
+        Text(x + width, 100, after, size=11),
+        *wrapped_paragraph(50, 130, 480, f"{BODY}. {BODY}.", 11),
+    ]
+    return Case(
+        "arabic_word_in_english", 9, [items], ({"type": "present", "text": before + word + after},)
+    )
 
 
 # --- class 10: cover pages ----------------------------------------------------------------
@@ -1073,8 +1315,10 @@ def ministry_cover() -> Case:
     body: list[list[Item]] = []
     for n, head in enumerate(("1. 目的", "2. 適用範囲")):
         items: list[Item] = [Text(50, 80, head, size=14, bold=True, cjk=True)]
-        items += [Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
-                  for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))]
+        items += [
+            Text(50, 120 + 15 * i, line, size=10.5, cjk=True)
+            for i, line in enumerate(wrap_text(JA_BODY * (3 + n), 480, 10.5, cjk=True))
+        ]
         body.append(items)
     checks: tuple[Check, ...] = (
         {"type": "title", "text": "製品安全ガイドライン"},
@@ -1099,12 +1343,15 @@ def company_cover() -> Case:
         {"type": "not_heading", "text": "Revision 4 · 12 March 2024"},
         {"type": "heading", "text": "1. Overview"},
     )
-    return Case("company_cover", 10, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])],
-                checks)
+    return Case(
+        "company_cover", 10, [cover, *_body_pages(2, ["1. Overview", "2. Findings"])], checks
+    )
 
 
-KO_BODY = ("위원장은 회의를 개의하고 의사일정에 따라 안건을 상정하였으며 "
-           "위원들은 법률안의 내용을 심사하였다. ")
+KO_BODY = (
+    "위원장은 회의를 개의하고 의사일정에 따라 안건을 상정하였으며 "
+    "위원들은 법률안의 내용을 심사하였다. "
+)
 
 
 def masthead_minutes() -> Case:
@@ -1116,10 +1363,14 @@ def masthead_minutes() -> Case:
         Text(193, 140, "환경노동위원회회의록", size=23, cjk=True),
         Text(421, 180, "국 회 사 무 처", size=15, cjk=True),
     ]
-    first += [Text(54, 220 + 16 * i, line, size=10.5, cjk=True)
-              for i, line in enumerate(wrap_text(KO_BODY * 8, 480, 10.5, cjk=True))]
-    later: list[Item] = [Text(54, 80 + 16 * i, line, size=10.5, cjk=True)
-                         for i, line in enumerate(wrap_text(KO_BODY * 12, 480, 10.5, cjk=True))]
+    first += [
+        Text(54, 220 + 16 * i, line, size=10.5, cjk=True)
+        for i, line in enumerate(wrap_text(KO_BODY * 8, 480, 10.5, cjk=True))
+    ]
+    later: list[Item] = [
+        Text(54, 80 + 16 * i, line, size=10.5, cjk=True)
+        for i, line in enumerate(wrap_text(KO_BODY * 12, 480, 10.5, cjk=True))
+    ]
     checks: tuple[Check, ...] = (
         {"type": "title", "text": "환경노동위원회회의록"},
         {"type": "not_heading", "text": "제414회국회 (임시회)"},

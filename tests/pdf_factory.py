@@ -270,8 +270,14 @@ def _draw_text(page: pymupdf.Page, item: Text, fonts: _FontCache) -> None:
         )
         return
     if item.rotate:
-        page.insert_text((item.x, item.y), item.text, fontname="helv", fontsize=item.size,
-                         rotate=item.rotate, color=item.color)
+        page.insert_text(
+            (item.x, item.y),
+            item.text,
+            fontname="helv",
+            fontsize=item.size,
+            rotate=item.rotate,
+            color=item.color,
+        )
         return
     writer = pymupdf.TextWriter(page.rect)
     writer.append(
@@ -307,8 +313,10 @@ def rtl_glyphs(item: RtlText) -> list[tuple[float, str]]:
     natural = rtl_width(item.runs, item.size)
     extra = (item.justify - natural) / spaces if item.justify > natural and spaces else 0.0
     for text, rtl in item.runs:
-        widths = [_glyph_font(c).text_length(c, fontsize=item.size) + (extra if c == " " else 0)
-                  for c in text]
+        widths = [
+            _glyph_font(c).text_length(c, fontsize=item.size) + (extra if c == " " else 0)
+            for c in text
+        ]
         if rtl:
             x = right
             for char, width in zip(text, widths, strict=True):

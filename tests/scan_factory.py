@@ -77,9 +77,7 @@ def scanned_pixmap(page: pymupdf.Page, quality: ScanQuality) -> pymupdf.Pixmap:
 def _box_blur(image: np.ndarray) -> np.ndarray:
     padded = np.pad(image, 1, mode="edge")
     height, width = image.shape
-    total = sum(
-        padded[dy : dy + height, dx : dx + width] for dy in range(3) for dx in range(3)
-    )
+    total = sum(padded[dy : dy + height, dx : dx + width] for dy in range(3) for dx in range(3))
     return np.asarray(total, dtype=np.float32) / 9.0
 
 

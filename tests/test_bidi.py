@@ -28,8 +28,15 @@ def test_arabic_word_reversed_back() -> None:
 
 
 def test_digits_and_latin_stay_left_to_right_inside_arabic() -> None:
-    runs = (("سجل المشغلون ", True), ("1,250", False), (" عملية في عام ", True),
-            ("2024", False), (" وفق معيار ", True), ("ISO 9001", False), (" المعتمد.", True))
+    runs = (
+        ("سجل المشغلون ", True),
+        ("1,250", False),
+        (" عملية في عام ", True),
+        ("2024", False),
+        (" وفق معيار ", True),
+        ("ISO 9001", False),
+        (" المعتمد.", True),
+    )
     visual = visual_of(runs)
     assert visual == ".دمتعملا ISO 9001 رايعم قفو 2024 ماع يف ةيلمع 1,250 نولغشملا لجس"
     assert read(visual) == "سجل المشغلون 1,250 عملية في عام 2024 وفق معيار ISO 9001 المعتمد."
@@ -85,10 +92,19 @@ def _char(c: str, x0: float, x1: float, span: dict[str, Any]) -> dict[str, Any]:
 
 def _rawdict(*lines: list[tuple[str, float, float]]) -> dict[str, Any]:
     style = {"font": "NotoNaskhArabic", "size": 12.0, "flags": 0}
-    return {"blocks": [{"lines": [
-        {"dir": (1.0, 0.0), "spans": [dict(style, chars=[_char(c, a, b, style) for c, a, b in ln])]}
-        for ln in lines
-    ]}]}
+    return {
+        "blocks": [
+            {
+                "lines": [
+                    {
+                        "dir": (1.0, 0.0),
+                        "spans": [dict(style, chars=[_char(c, a, b, style) for c, a, b in ln])],
+                    }
+                    for ln in lines
+                ]
+            }
+        ]
+    }
 
 
 def _spans(page: dict[str, Any]) -> list[str]:
@@ -98,8 +114,15 @@ def _spans(page: dict[str, Any]) -> list[str]:
 def test_ligature_letters_and_marks_keep_their_place() -> None:
     # As MuPDF spells them: lam-alef as lam (the glyph's box) and alef (no width at its right
     # edge), in MuPDF's own order; a fatha (U+064E) over the beh; glyphs out of visual order.
-    page = _rawdict([("ا", 30.0, 30.0), ("ل", 22.0, 30.0), ("ع", 12.0, 22.0),
-                     ("\u064e", 4.0, 8.0), ("ب", 2.0, 12.0)])
+    page = _rawdict(
+        [
+            ("ا", 30.0, 30.0),
+            ("ل", 22.0, 30.0),
+            ("ع", 12.0, 22.0),
+            ("\u064e", 4.0, 8.0),
+            ("ب", 2.0, 12.0),
+        ]
+    )
     (visual,) = _spans(visual_rawdict(page))
     assert visual == "ب\u064eعال"
     assert read(visual) == "لاعب\u064e"
@@ -107,9 +130,18 @@ def test_ligature_letters_and_marks_keep_their_place() -> None:
 
 def test_pieces_of_one_baseline_are_joined_in_visual_order() -> None:
     # Drawn in reading order, MuPDF cuts the line at each jump left: "مر 2024" | " في".
-    page = _rawdict([("م", 90.0, 100.0), ("ر", 80.0, 90.0), (" ", 76.0, 80.0),
-                     ("2", 60.0, 64.0), ("0", 64.0, 68.0), ("2", 68.0, 72.0), ("4", 72.0, 76.0)],
-                    [(" ", 56.0, 60.0), ("ف", 50.0, 56.0), ("ي", 44.0, 50.0)])
+    page = _rawdict(
+        [
+            ("م", 90.0, 100.0),
+            ("ر", 80.0, 90.0),
+            (" ", 76.0, 80.0),
+            ("2", 60.0, 64.0),
+            ("0", 64.0, 68.0),
+            ("2", 68.0, 72.0),
+            ("4", 72.0, 76.0),
+        ],
+        [(" ", 56.0, 60.0), ("ف", 50.0, 56.0), ("ي", 44.0, 50.0)],
+    )
     assert "".join(_spans(visual_rawdict(page))) == "يف 2024 رم"
     assert read("يف 2024 رم") == "مر 2024 في"
 
@@ -119,9 +151,14 @@ LATIN = st.sampled_from(["ISO", "TC-200", "Tel Aviv", "ABC def", "ISO 9001"])
 NUMBERS = st.sampled_from(["3", "2024", "1,250", "12.5"])
 
 
-@given(st.lists(st.tuples(st.lists(ARABIC_WORDS, min_size=1, max_size=3),
-                          st.one_of(LATIN, NUMBERS)), min_size=1, max_size=4),
-       st.lists(ARABIC_WORDS, min_size=1, max_size=2))
+@given(
+    st.lists(
+        st.tuples(st.lists(ARABIC_WORDS, min_size=1, max_size=3), st.one_of(LATIN, NUMBERS)),
+        min_size=1,
+        max_size=4,
+    ),
+    st.lists(ARABIC_WORDS, min_size=1, max_size=2),
+)
 def test_any_arabic_line_with_latin_and_digits_reads_back(
     groups: list[tuple[list[str], str]], tail: list[str]
 ) -> None:

@@ -54,8 +54,11 @@ def test_page_break_after_a_full_stop_stays_a_break(tmp_path: Path) -> None:
 
 def test_page_break_before_an_item_or_an_indent_stays_a_break(tmp_path: Path) -> None:
     first = full(5)
-    for opening in ("（1）対象となる製品は次のとおり。", "　新しい段落が字下げで始まる。",
-                    "第二条　この規則は公布の日から施行する。"):
+    for opening in (
+        "（1）対象となる製品は次のとおり。",
+        "　新しい段落が字下げで始まる。",
+        "第二条　この規則は公布の日から施行する。",
+    ):
         page_1, page_2 = _two_pages(tmp_path, first, [opening]).split("<!-- page 2 -->")
         assert page_1 == "<!-- page 1 -->\n\n" + "".join(first) + "\n\n"
         assert opening.strip("\u3000") in page_2
@@ -74,7 +77,10 @@ def test_column_break_before_an_indented_paragraph_stays_a_break(tmp_path: Path)
     items += [Text(315, 90 + 15 * i, line, size=SIZE, cjk=True) for i, line in enumerate(right)]
     markdown = _body(make_pdf(tmp_path / "c.pdf", [items]))
     assert markdown == (
-        "<!-- page 1 -->\n\n" + FULL[:20] * 30 + "\n\n　字下げで始まる新しい段落。\n\n" + FULL[:20]
+        "<!-- page 1 -->\n\n"
+        + FULL[:20] * 30
+        + "\n\n　字下げで始まる新しい段落。\n\n"
+        + FULL[:20]
         + "以上。\n"
     )
 
@@ -89,10 +95,13 @@ def test_column_break_mid_sentence_joins_without_a_space(tmp_path: Path) -> None
 
 
 def test_split_line_shares_a_span_box_by_characters() -> None:
-    line = Line((Span("ab", BBox(0, 0, 20, 10)), Span("cdef", BBox(20, 0, 60, 10))),
-                BBox(0, 0, 60, 10))
+    line = Line(
+        (Span("ab", BBox(0, 0, 20, 10)), Span("cdef", BBox(20, 0, 60, 10))), BBox(0, 0, 60, 10)
+    )
     head, tail = split_line(line, 3)
     assert [(s.text, s.bbox) for s in head.spans] == [
-        ("ab", BBox(0, 0, 20, 10)), ("c", BBox(20, 0, 30, 10))]
+        ("ab", BBox(0, 0, 20, 10)),
+        ("c", BBox(20, 0, 30, 10)),
+    ]
     assert [(s.text, s.bbox) for s in tail.spans] == [("def", BBox(30, 0, 60, 10))]
     assert (head.bbox, tail.bbox) == (BBox(0, 0, 30, 10), BBox(30, 0, 60, 10))

@@ -90,15 +90,42 @@ def test_shingle_sample_reads_lone_surrogates() -> None:
 
 def test_has_letters_stops_at_enough() -> None:
     assert [has_letters(text, 4) for text in ("ab1cd", "ab 12 c", "", "日本語です")] == [
-        True, False, False, True,
+        True,
+        False,
+        False,
+        True,
     ]
 
 
 CHECK_LINES = (
-    "Plain text.", "1. one", "１. full-width", "\u3000indented", "\u3000", " ", "- item", "* item",
-    "+ item", "# Heading", "Title", "===", "---", "> quote", "```", "~~~", "| a | b |", "|---|---|",
-    "a | b", "<!-- page 2 -->", "<!-- note -->", "    code", "text with | pipe", "２０２４年",
-    "\tTab", "\xa0nbsp", "*emph*", "",
+    "Plain text.",
+    "1. one",
+    "１. full-width",
+    "\u3000indented",
+    "\u3000",
+    " ",
+    "- item",
+    "* item",
+    "+ item",
+    "# Heading",
+    "Title",
+    "===",
+    "---",
+    "> quote",
+    "```",
+    "~~~",
+    "| a | b |",
+    "|---|---|",
+    "a | b",
+    "<!-- page 2 -->",
+    "<!-- note -->",
+    "    code",
+    "text with | pipe",
+    "２０２４年",
+    "\tTab",
+    "\xa0nbsp",
+    "*emph*",
+    "",
 )
 
 
@@ -139,10 +166,28 @@ def test_line_locator_counts_the_newlines_before_the_offset(text: str, offset: i
 
 
 WORD_LINES = (
-    "ex-periment here", "experiment", "co-operate", "cooperate", "pre-defined", "re-use", "reuse",
-    "# Heading ab-cd", "abcd", "> quoted ma-ny", "many", "- item xy-zz", "xyzz", "",
-    "한국어를정말로띄어쓰기없이길게이어서쓴문장", "```", "code ab-cd", "Title-ish", "===",
-    "| ta-ble | b |", "|---|---|", "<!-- page 2 -->",
+    "ex-periment here",
+    "experiment",
+    "co-operate",
+    "cooperate",
+    "pre-defined",
+    "re-use",
+    "reuse",
+    "# Heading ab-cd",
+    "abcd",
+    "> quoted ma-ny",
+    "many",
+    "- item xy-zz",
+    "xyzz",
+    "",
+    "한국어를정말로띄어쓰기없이길게이어서쓴문장",
+    "```",
+    "code ab-cd",
+    "Title-ish",
+    "===",
+    "| ta-ble | b |",
+    "|---|---|",
+    "<!-- page 2 -->",
 )
 
 
@@ -195,11 +240,27 @@ def _interruptions_by_position(scan: ScannedMarkdown) -> list[tuple[int, int]]:
 
 
 READING_LINES = (
-    "This paragraph stops in the middle of a long sentence and", "",
-    "A complete paragraph of prose that ends a sentence properly here.", "",
-    "continues the sentence that was cut off above it today", ">", "> quoted text goes on and",
-    "- item", "# Heading", "Title", "===", "<!-- page 2 -->", "12 34 56 78 90 11.", "broken-",
-    "word continues", "ex-", "ample text", "```", "| a | b |", "|---|---|", "\u3000",
+    "This paragraph stops in the middle of a long sentence and",
+    "",
+    "A complete paragraph of prose that ends a sentence properly here.",
+    "",
+    "continues the sentence that was cut off above it today",
+    ">",
+    "> quoted text goes on and",
+    "- item",
+    "# Heading",
+    "Title",
+    "===",
+    "<!-- page 2 -->",
+    "12 34 56 78 90 11.",
+    "broken-",
+    "word continues",
+    "ex-",
+    "ample text",
+    "```",
+    "| a | b |",
+    "|---|---|",
+    "\u3000",
 )
 
 
@@ -220,8 +281,9 @@ def _broken_words_one_regex_a_line(scan: ScannedMarkdown) -> list[Issue]:
         for line, following in zip(paragraph.lines, paragraph.lines[1:], strict=False):
             end, start = line.text.rstrip(), following.text.lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
-                found.append(f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} "
-                             f"(line {line.number})")
+                found.append(
+                    f"{quote(end.split()[-1] + ' ' + start.split()[0], 40)} (line {line.number})"
+                )
                 first = first or (line.number, line.page)
     if not found or first is None:
         return []
@@ -265,9 +327,18 @@ def _ocr_confidences_of_every_marker(markdown: str) -> dict[int, float]:
 
 
 MARKER_PARTS = (
-    "<!-- page 3 -->", "<!-- page 4: ocr conf=0.91 -->", "<!-- PAGE 5 : OCR confidence=0.5 -->",
-    "<!-- page 6: blank -->", "<!-- page 7: ocr -->", "<!-- page 8:ocr conf=1 engine=x -->",
-    "<!-- page 9: damaged, ocr conf=0.2 -->", "text", "\n", ">", " ", "<!-- page 1 (draft",
+    "<!-- page 3 -->",
+    "<!-- page 4: ocr conf=0.91 -->",
+    "<!-- PAGE 5 : OCR confidence=0.5 -->",
+    "<!-- page 6: blank -->",
+    "<!-- page 7: ocr -->",
+    "<!-- page 8:ocr conf=1 engine=x -->",
+    "<!-- page 9: damaged, ocr conf=0.2 -->",
+    "text",
+    "\n",
+    ">",
+    " ",
+    "<!-- page 1 (draft",
 )
 
 

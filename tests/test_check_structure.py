@@ -241,6 +241,4 @@ def test_table_counts_match_pdfplumber_or_warn(tmp_path: Path) -> None:
     dropped = dataclasses.replace(block, cells=block.cells[:2])
     (issue,) = check_deep_tables(pdf, [dropped])
     assert (issue.code, issue.severity, issue.page) == ("table.counts-differ", Severity.WARN, 1)
-    assert issue.message == (
-        "table on page 1: convert found 3 columns x 2 rows, pdfplumber 3 x 3"
-    )
+    assert issue.message == ("table on page 1: convert found 3 columns x 2 rows, pdfplumber 3 x 3")

@@ -32,7 +32,10 @@ def test_an_edit_in_one_section_changes_only_that_sections_id() -> None:
     before = split(DOC)
     after = split(DOC.replace("Place it level.", "Place it level on a firm floor, then bolt it."))
     assert [c.heading_path for c in before] == [
-        ("Pump",), ("Pump", "Safety"), ("Pump", "Install"), ("Pump", "Care")
+        ("Pump",),
+        ("Pump", "Safety"),
+        ("Pump", "Install"),
+        ("Pump", "Care"),
     ]
     changed = [a.heading_path for a, b in zip(after, before, strict=True) if a.id != b.id]
     assert changed == [("Pump", "Install")]
@@ -67,7 +70,8 @@ def test_default_doc_id_is_the_path_relative_to_the_folder_given(tmp_path: Path)
     found = read_documents([str(tmp_path / "corpus"), str(tmp_path / "corpus" / "a.md")])
     documents = [d for d in found if isinstance(d, InputDocument)]
     assert [(Path(d.path).relative_to(tmp_path).as_posix(), d.doc_id) for d in documents] == [
-        ("corpus/a.md", "a.md"), ("corpus/manuals/pump.md", "manuals/pump.md"),
+        ("corpus/a.md", "a.md"),
+        ("corpus/manuals/pump.md", "manuals/pump.md"),
         ("corpus/a.md", "a.md"),  # given by name: its file name
     ]
     result = runner.invoke(app, ["split", str(tmp_path / "corpus")])
@@ -82,10 +86,30 @@ def test_flat_metadata_has_no_nested_object_and_no_null() -> None:
     flat = chunk_to_flat_dict(chunk)
     assert chunk.page_start is None and chunk.heading_path == ()  # null and [] are left out
     assert list(flat) == [
-        "id", "doc_id", "doc_revision", "source", "source_sha256", "markdown_sha256", "title",
-        "heading_path_text", "kind", "prefix", "body", "text", "content_sha256",
-        "start", "end", "tokens", "oversize", "split_config_version", "split_max_tokens",
-        "split_min_tokens", "split_overlap_sentences", "split_encoding", "split_on", "org",
+        "id",
+        "doc_id",
+        "doc_revision",
+        "source",
+        "source_sha256",
+        "markdown_sha256",
+        "title",
+        "heading_path_text",
+        "kind",
+        "prefix",
+        "body",
+        "text",
+        "content_sha256",
+        "start",
+        "end",
+        "tokens",
+        "oversize",
+        "split_config_version",
+        "split_max_tokens",
+        "split_min_tokens",
+        "split_overlap_sentences",
+        "split_encoding",
+        "split_on",
+        "org",
     ]
     assert all(isinstance(v, str | int | float | bool | list) for v in flat.values())
     assert flat["split_config_version"] == chunk.split_config["version"] and flat["org"] == "acme"

@@ -78,9 +78,7 @@ def test_an_unreadable_file_is_exit_1(command: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", ["split", "check"])
-def test_max_tokens_under_the_floor_is_a_one_line_usage_error(
-    command: str, guide_md: Path
-) -> None:
+def test_max_tokens_under_the_floor_is_a_one_line_usage_error(command: str, guide_md: Path) -> None:
     result = run(command, guide_md, "--max-tokens", "8")
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
@@ -261,8 +259,17 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
         make_pdf(src / f"r{i:02}.pdf", [report_items()] * 30)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     # Workers (the default) ignore SIGINT; the parent, waiting on them, takes it.
-    command = [sys.executable, "-m", "chunkcli", "convert", str(src), "-o", str(tmp_path / "md"),
-               "--jobs", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "chunkcli",
+        "convert",
+        str(src),
+        "-o",
+        str(tmp_path / "md"),
+        "--jobs",
+        "2",
+    ]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list((tmp_path / "md").glob("*.md")):

@@ -91,8 +91,13 @@ def test_body_text_near_the_top_is_kept(tmp_path: Path) -> None:
     openings = ["Sentences flow on.", "Another idea starts here.", "Tables follow later.", "Fin."]
     pages = []
     for n, opening in enumerate(openings, start=1):
-        pages.append([Text(50, 45, opening),
-                      *wrapped_paragraph(50, 120, 480, LOREM), Text(290, 810, str(n), size=9)])
+        pages.append(
+            [
+                Text(50, 45, opening),
+                *wrapped_paragraph(50, 120, 480, LOREM),
+                Text(290, 810, str(n), size=9),
+            ]
+        )
     text = convert(make_pdf(tmp_path / "top.pdf", pages))
     for opening in openings:
         assert opening in text
@@ -218,8 +223,10 @@ def test_conversion_is_deterministic(tmp_path: Path) -> None:
 
 
 def test_result_exposes_ordered_blocks(tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "blocks.pdf", [[Text(50, 60, "Title Here", size=20, bold=True),
-                                              Text(50, 100, "Body text is longer.")]])
+    pdf = make_pdf(
+        tmp_path / "blocks.pdf",
+        [[Text(50, 60, "Title Here", size=20, bold=True), Text(50, 100, "Body text is longer.")]],
+    )
     result = convert_pdf(pdf)
     kinds = [b.kind for b in result.pages[0].blocks]
     assert kinds == [BlockKind.HEADING, BlockKind.PARAGRAPH]
@@ -288,8 +295,16 @@ def test_layout_thresholds_are_settings_reachable_from_convert_options(tmp_path:
 def test_dotted_rules_set_in_type_are_dropped(tmp_path: Path) -> None:
     """A rule drawn as a row of dots (". . . . .") carries no text: it is not a paragraph."""
     dots = " ".join(["."] * 60)
-    pdf = make_pdf(tmp_path / "dots.pdf", [[Text(72, 100, "Corporate responsibility", size=18),
-                                             Text(72, 130, dots), Text(72, 160, LOREM[:80])]])
+    pdf = make_pdf(
+        tmp_path / "dots.pdf",
+        [
+            [
+                Text(72, 100, "Corporate responsibility", size=18),
+                Text(72, 130, dots),
+                Text(72, 160, LOREM[:80]),
+            ]
+        ],
+    )
     paragraphs = [line.lstrip("# ") for line in convert_pdf(pdf).markdown.splitlines()
                   if line and not line.startswith("<!--")]  # fmt: skip
     assert paragraphs == ["Corporate responsibility", LOREM[:80].strip()]

@@ -114,9 +114,7 @@ def test_split_to_parquet_sorts_back_to_the_local_lines(
     local = chunks_to_jsonl(split_sources(sources[1:], _options()))
     assert "".join(row_to_json(row) + "\n" for row in rows) == local
     error_rows = pq.read_table(tmp_path / "pq" / "errors").to_pylist()
-    assert error_rows == [
-        {"order": 0, "source": sources[0], "error": errors[0]}
-    ]
+    assert error_rows == [{"order": 0, "source": sources[0], "error": errors[0]}]
 
 
 def _options(**values: Any) -> Any:

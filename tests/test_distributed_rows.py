@@ -32,6 +32,7 @@ def split_sources(paths: list[str], options: SplitOptions) -> list[Chunk]:
     results = split_documents(read_documents(paths, ReadOptions(jobs=1)), options)
     return [chunk for result in results if isinstance(result, list) for chunk in result]
 
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 BODY = "Beech forests shade the ground so deeply that few flowers grow beneath them in summer."
 
@@ -80,7 +81,8 @@ def test_split_document_of_markdown_bytes() -> None:
     assert isinstance(result, ChunkRows)
     assert [c.heading_path for c in result.chunks] == [("Title", "One"), ("Title", "Two")]
     assert [c.body for c in result.chunks] == [
-        "# Title\n\n## One\n\nFirst part.\n\n", "## Two\n\nSecond part.\n"
+        "# Title\n\n## One\n\nFirst part.\n\n",
+        "## Two\n\nSecond part.\n",
     ]
     assert {c.source for c in result.chunks} == {"notes/a.md"}
 
@@ -114,7 +116,9 @@ def test_convert_document_row_matches_convert_pdf() -> None:
     assert isinstance(row, MarkdownRow)
     assert row.markdown == result.markdown
     assert (row.outcome.pages, row.outcome.blank, row.outcome.image_only) == (
-        len(result.pages), result.blank_pages, result.image_only_pages
+        len(result.pages),
+        result.blank_pages,
+        result.image_only_pages,
     )
     assert row.outcome.warnings == ()
 

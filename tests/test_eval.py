@@ -52,15 +52,25 @@ FILTER_ANSWER = (
     "Clean the intake filter after every hundred hours of operation."
 )
 GOLD = [
-    {"id": "filter", "source": "manual.md", "answer": FILTER_ANSWER,
-     "question": "When is the seal ring replaced, and how often is the intake filter cleaned?"},
-    {"id": "storage", "source": "manual.md",
-     "answer": "Store the pump in a dry room between five and thirty degrees.",
-     "question": "In what kind of room, and at how many degrees, is the pump stored?"},
-    {"id": "grease", "source": "manual.md",
-     "answer": "Lubricate the bearings with lithium grease twice a year.",
-     "condition": "Check the oil level of the pump every week.",
-     "question": "Which grease do the bearings get, and how often is the oil level checked?"},
+    {
+        "id": "filter",
+        "source": "manual.md",
+        "answer": FILTER_ANSWER,
+        "question": "When is the seal ring replaced, and how often is the intake filter cleaned?",
+    },
+    {
+        "id": "storage",
+        "source": "manual.md",
+        "answer": "Store the pump in a dry room between five and thirty degrees.",
+        "question": "In what kind of room, and at how many degrees, is the pump stored?",
+    },
+    {
+        "id": "grease",
+        "source": "manual.md",
+        "answer": "Lubricate the bearings with lithium grease twice a year.",
+        "condition": "Check the oil level of the pump every week.",
+        "question": "Which grease do the bearings get, and how often is the oil level checked?",
+    },
 ]
 WHOLE = "whole=--max-tokens 800"
 CUT = "cut=--max-tokens 40 --overlap-sentences 0"
@@ -75,27 +85,57 @@ def write_gold(folder: Path, records: list[dict[str, object]], markdown: str = M
 
 # --- tokenising ------------------------------------------------------------------------------
 
+
 def test_latin_text_becomes_lower_case_words_and_numbers() -> None:
     assert tokenize("The PS-300 delivers 12 V, doesn't it?") == [
-        "the", "ps", "300", "delivers", "12", "v", "doesn", "t", "it"
+        "the",
+        "ps",
+        "300",
+        "delivers",
+        "12",
+        "v",
+        "doesn",
+        "t",
+        "it",
     ]
 
 
 def test_japanese_runs_become_character_bigrams() -> None:
     assert tokenize("個人情報を消去する。") == [
-        "個人", "人情", "情報", "報を", "を消", "消去", "去す", "する"
+        "個人",
+        "人情",
+        "情報",
+        "報を",
+        "を消",
+        "消去",
+        "去す",
+        "する",
     ]
 
 
 def test_korean_runs_become_character_bigrams_per_word() -> None:
     assert tokenize("개인정보는 즉시 삭제한다") == [
-        "개인", "인정", "정보", "보는", "즉시", "삭제", "제한", "한다"
+        "개인",
+        "인정",
+        "정보",
+        "보는",
+        "즉시",
+        "삭제",
+        "제한",
+        "한다",
     ]
 
 
 def test_full_width_and_mixed_scripts_are_normalised_then_split_by_script() -> None:
     assert tokenize("ＰＤＦをﾏｰｸﾀﾞｳﾝに") == [
-        "pdf", "をマ", "マー", "ーク", "クダ", "ダウ", "ウン", "ンに"
+        "pdf",
+        "をマ",
+        "マー",
+        "ーク",
+        "クダ",
+        "ダウ",
+        "ウン",
+        "ンに",
     ]
     assert tokenize("年") == ["年"]
     assert tokenize("— ・ 「」") == []
@@ -112,7 +152,9 @@ def test_bm25_finds_a_korean_chunk_whose_word_carries_another_particle() -> None
 
 def test_bm25_finds_a_japanese_chunk_without_word_boundaries() -> None:
     texts = [
-        "会議室は三階にあります。", "個人情報は保存期間を過ぎたら消去します。", "駐車場は地下です。"
+        "会議室は三階にあります。",
+        "個人情報は保存期間を過ぎたら消去します。",
+        "駐車場は地下です。",
     ]
     assert Bm25Retriever(texts).search("個人情報はいつ消去しますか", 3)[0] == 1
 
@@ -125,17 +167,21 @@ def test_ties_keep_index_order_and_a_query_without_known_terms_ranks_in_order() 
 
 # --- gold files ------------------------------------------------------------------------------
 
+
 def test_gold_answer_located_exactly_and_by_occurrence() -> None:
     markdown = "Intro.\n\nPress stop. Then wait.\n\nPress stop.\n"
-    [line] = parse_gold('{"question": "q?", "source": "a.md", "answer": "Press stop.",'
-                        ' "occurrence": 2}\n', "gold.jsonl")
+    [line] = parse_gold(
+        '{"question": "q?", "source": "a.md", "answer": "Press stop.", "occurrence": 2}\n',
+        "gold.jsonl",
+    )
     assert locate(line, markdown, "gold.jsonl").answer == TextSpan(32, 43)
     assert markdown[32:43] == "Press stop."
 
 
 def test_gold_answer_found_twice_without_occurrence_is_an_error_naming_the_question() -> None:
-    [line] = parse_gold('{"question": "How do I halt?", "source": "a.md", "answer": "Press stop."}',
-                        "gold.jsonl")
+    [line] = parse_gold(
+        '{"question": "How do I halt?", "source": "a.md", "answer": "Press stop."}', "gold.jsonl"
+    )
     with pytest.raises(GoldError) as error:
         locate(line, "Press stop. Then wait.\n\nPress stop.\n", "gold.jsonl")
     assert str(error.value) == (
@@ -149,8 +195,7 @@ def test_a_span_with_line_breaks_matches_the_markdown_where_it_has_spaces() -> N
 
 
 def test_gold_offsets_and_bad_lines() -> None:
-    [line] = parse_gold('{"question": "q", "source": "a.md", "start": 2, "end": 5, "page": 1}',
-                        "g")
+    [line] = parse_gold('{"question": "q", "source": "a.md", "start": 2, "end": 5, "page": 1}', "g")
     question = locate(line, "abcdefg", "g")
     assert (question.answer, question.page, question.id) == (TextSpan(2, 5), 1, "q1")
     with pytest.raises(GoldError, match=r"^g:2: not JSON"):
@@ -163,6 +208,7 @@ def test_gold_offsets_and_bad_lines() -> None:
 
 
 # --- configs -------------------------------------------------------------------------------
+
 
 def test_config_parses_split_flags_in_both_spellings() -> None:
     config = parse_config("small=--max-tokens 300 --split-on=h3 --overlap-sentences 0")
@@ -198,6 +244,7 @@ def test_config_names_are_unique_and_ks_positive() -> None:
 
 # --- metrics on a document where one config cuts the answer ----------------------------------
 
+
 def test_one_config_cuts_the_answer_across_chunks_and_the_metrics_show_it(tmp_path: Path) -> None:
     cut_chunks = split_markdown(MANUAL, parse_config(CUT).options, source="manual.md")
     start = MANUAL.index(FILTER_ANSWER)
@@ -207,8 +254,11 @@ def test_one_config_cuts_the_answer_across_chunks_and_the_metrics_show_it(tmp_pa
     assert any(c.start < start < c.end < end for c in cut_chunks)
     report = run_eval(write_gold(tmp_path, GOLD), parse_configs([WHOLE, CUT]), KS)
     whole, cut = report.results
-    maintenance = next(c for c in split_markdown(MANUAL, SplitOptions(), source="manual.md")
-                       if c.heading_path[-1] == "Maintenance")
+    maintenance = next(
+        c
+        for c in split_markdown(MANUAL, SplitOptions(), source="manual.md")
+        if c.heading_path[-1] == "Maintenance"
+    )
     assert whole.chunks == 2
     assert [s.rank for s in whole.scores] == [1, 1, 1]
     assert whole.summary.hit == (1.0, 1.0, 1.0, 1.0)
@@ -232,16 +282,33 @@ def test_one_config_cuts_the_answer_across_chunks_and_the_metrics_show_it(tmp_pa
 
 
 def test_page_citation_accuracy_uses_the_top_chunks_page_range(tmp_path: Path) -> None:
-    document = ("<!-- page 1 -->\n\n# Guide\n\n## Mixing\n\nStir the resin slowly for two minutes."
-                "\n\n<!-- page 2 -->\n\n## Curing\n\nLet the resin cure for a full day.\n")
-    gold = write_gold(tmp_path, [
-        {"question": "How long does the resin cure?", "source": "manual.md",
-         "answer": "Let the resin cure for a full day.", "page": 2},
-        {"question": "How long is the resin stirred?", "source": "manual.md",
-         "answer": "Stir the resin slowly for two minutes.", "page": 2},
-        {"question": "Is the resin stirred slowly?", "source": "manual.md",
-         "answer": "Stir the resin slowly"},
-    ], document)
+    document = (
+        "<!-- page 1 -->\n\n# Guide\n\n## Mixing\n\nStir the resin slowly for two minutes."
+        "\n\n<!-- page 2 -->\n\n## Curing\n\nLet the resin cure for a full day.\n"
+    )
+    gold = write_gold(
+        tmp_path,
+        [
+            {
+                "question": "How long does the resin cure?",
+                "source": "manual.md",
+                "answer": "Let the resin cure for a full day.",
+                "page": 2,
+            },
+            {
+                "question": "How long is the resin stirred?",
+                "source": "manual.md",
+                "answer": "Stir the resin slowly for two minutes.",
+                "page": 2,
+            },
+            {
+                "question": "Is the resin stirred slowly?",
+                "source": "manual.md",
+                "answer": "Stir the resin slowly",
+            },
+        ],
+        document,
+    )
     [result] = run_eval(gold, parse_configs([]), (1,)).results
     assert [s.page_correct for s in result.scores] == [True, False, None]
     assert (result.summary.page_accuracy, result.summary.page_questions) == (0.5, 2)
@@ -261,8 +328,17 @@ def test_merge_spans_joins_overlapping_and_touching_spans() -> None:
 def test_embedding_hook_ranks_by_the_users_vectors(tmp_path: Path) -> None:
     texts = ["the seal ring cracks", "store in a dry room", "grease the bearings"]
     assert EmbeddingRetriever(texts, bag_of_terms, "t").search("which room is dry", 1) == [1]
-    result = runner.invoke(app, ["eval", str(write_gold(tmp_path, GOLD)), "--json",
-                                 "--embed", "tests.eval_embed:bag_of_terms", "--no-timings"])
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            str(write_gold(tmp_path, GOLD)),
+            "--json",
+            "--embed",
+            "tests.eval_embed:bag_of_terms",
+            "--no-timings",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["retriever"] == "embedding (tests.eval_embed:bag_of_terms)"
@@ -283,9 +359,19 @@ def test_embedding_hook_errors_are_one_line(tmp_path: Path) -> None:
 
 # --- the command ---------------------------------------------------------------------------
 
+
 def test_unfindable_answer_is_a_one_line_error_naming_the_question(tmp_path: Path) -> None:
-    gold = write_gold(tmp_path, [*GOLD, {"question": "Where is the spare fuse?",
-                                         "source": "manual.md", "answer": "behind the lid"}])
+    gold = write_gold(
+        tmp_path,
+        [
+            *GOLD,
+            {
+                "question": "Where is the spare fuse?",
+                "source": "manual.md",
+                "answer": "behind the lid",
+            },
+        ],
+    )
     output = tmp_path / "report.md"
     result = runner.invoke(app, ["eval", str(gold), "-o", str(output)])
     assert result.exit_code == 1
@@ -307,7 +393,8 @@ def test_missing_source_is_a_one_line_error(tmp_path: Path) -> None:
 def test_missing_or_broken_gold_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["eval", str(tmp_path / "none.jsonl")])
     assert (result.exit_code, result.stderr.strip()) == (
-        2, f"error: {tmp_path / 'none.jsonl'}: no such file"
+        2,
+        f"error: {tmp_path / 'none.jsonl'}: no such file",
     )
     broken = tmp_path / "gold.jsonl"
     broken.write_text('{"question": "q", "source": "a.md", "answer": "x"}\n[1]\n', "utf-8")
@@ -331,16 +418,42 @@ def test_json_report_has_stable_fields_and_is_byte_identical_without_timings(
     assert first.exit_code == 0, first.output
     assert first.stdout == second.stdout
     data = json.loads(first.stdout)
-    assert list(data) == ["gold", "retriever", "ks", "sources", "question_count", "configs",
-                          "questions", "differ"]
+    assert list(data) == [
+        "gold",
+        "retriever",
+        "ks",
+        "sources",
+        "question_count",
+        "configs",
+        "questions",
+        "differ",
+    ]
     assert list(data["configs"][0]) == [
-        "name", "options", "split_config", "chunks", "hit_at", "recall_at", "precision_at",
-        "iou_at", "condition_at", "condition_questions", "page_accuracy", "page_questions",
-        "tokens_at", "split_seconds", "index_seconds", "query_ms",
+        "name",
+        "options",
+        "split_config",
+        "chunks",
+        "hit_at",
+        "recall_at",
+        "precision_at",
+        "iou_at",
+        "condition_at",
+        "condition_questions",
+        "page_accuracy",
+        "page_questions",
+        "tokens_at",
+        "split_seconds",
+        "index_seconds",
+        "query_ms",
     ]
     assert data["configs"][1]["query_ms"] is None
     assert list(data["questions"][0]["results"]["cut"]) == [
-        "rank", "condition_rank", "page_correct", "recall_at", "iou_at", "tokens_at"
+        "rank",
+        "condition_rank",
+        "page_correct",
+        "recall_at",
+        "iou_at",
+        "tokens_at",
     ]
     assert data["differ"][0] == "filter"
     assert data["questions"][0]["results"]["whole"]["rank"] == 1
@@ -350,8 +463,9 @@ def test_json_report_has_stable_fields_and_is_byte_identical_without_timings(
 def test_markdown_report_to_a_file_with_timings(tmp_path: Path) -> None:
     gold = str(write_gold(tmp_path, GOLD))
     output = tmp_path / "report.md"
-    result = runner.invoke(app, ["eval", gold, "-c", WHOLE, "-c", CUT, "--k", "1,3", "-o",
-                                 str(output)])
+    result = runner.invoke(
+        app, ["eval", gold, "-c", WHOLE, "-c", CUT, "--k", "1,3", "-o", str(output)]
+    )
     assert result.exit_code == 0, result.output
     lines = output.read_text(encoding="utf-8").splitlines()
     assert lines[4] == "| metric | whole | cut |"
@@ -368,8 +482,7 @@ def test_gold_from_stdin_reads_sources_relative_to_the_current_folder(
 ) -> None:
     gold = write_gold(tmp_path, GOLD)
     monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["eval", "-", "--json", "--no-timings"],
-                           input=gold.read_bytes())
+    result = runner.invoke(app, ["eval", "-", "--json", "--no-timings"], input=gold.read_bytes())
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["gold"], data["sources"], data["question_count"]) == ("<stdin>", ["manual.md"], 3)
@@ -386,38 +499,61 @@ def test_help_teaches_with_an_example() -> None:
     result = runner.invoke(app, ["eval", "--help"])
     assert result.exit_code == 0
     assert 'chunkcli eval gold.jsonl -c small="--max-tokens 300"' in result.stdout
-    assert "NAME=\"OPTIONS\"" in result.stdout
+    assert 'NAME="OPTIONS"' in result.stdout
 
 
 # --- --make-gold ---------------------------------------------------------------------------
 
+
 def test_make_gold_drafts_one_line_per_section_that_eval_accepts(tmp_path: Path) -> None:
-    document = ("<!-- page 1 -->\n\n# Pump\n\nIntro. It pumps water - and oil.\n\n"
-                "## Date\n\n2020.3.30.\n\nReleased on 2020. 3. 11. in Seoul. Yes.\n\n## Safety\n\n"
-                "Disconnect power before opening. Wear gloves.\n\n<!-- page 2 -->\n\n"
-                "## 設置\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-                "- 水平な場所に置く。振動を避ける。\n\n"
-                "## Again\n\nDisconnect power before opening.\n")
+    document = (
+        "<!-- page 1 -->\n\n# Pump\n\nIntro. It pumps water - and oil.\n\n"
+        "## Date\n\n2020.3.30.\n\nReleased on 2020. 3. 11. in Seoul. Yes.\n\n## Safety\n\n"
+        "Disconnect power before opening. Wear gloves.\n\n<!-- page 2 -->\n\n"
+        "## 設置\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "- 水平な場所に置く。振動を避ける。\n\n"
+        "## Again\n\nDisconnect power before opening.\n"
+    )
     drafted = [json.loads(line) for line in make_gold([("manual.md", document)]).splitlines()]
     assert drafted == [
-        {"question": "TODO: a question answered by the answer below (section: Pump)",
-         "source": "manual.md", "answer": "Intro. It pumps water - and oil.", "page": 1},
-        {"question": "TODO: a question answered by the answer below (section: Date)",
-         "source": "manual.md", "answer": "Released on 2020. 3. 11. in Seoul.",
-         "page": 1},
-        {"question": "TODO: a question answered by the answer below (section: Safety)",
-         "source": "manual.md", "answer": "Disconnect power before opening.", "occurrence": 1,
-         "page": 1},
-        {"question": "TODO: a question answered by the answer below (section: 設置)",
-         "source": "manual.md", "answer": "水平な場所に置く。", "page": 2},
-        {"question": "TODO: a question answered by the answer below (section: Again)",
-         "source": "manual.md", "answer": "Disconnect power before opening.", "occurrence": 2,
-         "page": 2},
+        {
+            "question": "TODO: a question answered by the answer below (section: Pump)",
+            "source": "manual.md",
+            "answer": "Intro. It pumps water - and oil.",
+            "page": 1,
+        },
+        {
+            "question": "TODO: a question answered by the answer below (section: Date)",
+            "source": "manual.md",
+            "answer": "Released on 2020. 3. 11. in Seoul.",
+            "page": 1,
+        },
+        {
+            "question": "TODO: a question answered by the answer below (section: Safety)",
+            "source": "manual.md",
+            "answer": "Disconnect power before opening.",
+            "occurrence": 1,
+            "page": 1,
+        },
+        {
+            "question": "TODO: a question answered by the answer below (section: 設置)",
+            "source": "manual.md",
+            "answer": "水平な場所に置く。",
+            "page": 2,
+        },
+        {
+            "question": "TODO: a question answered by the answer below (section: Again)",
+            "source": "manual.md",
+            "answer": "Disconnect power before opening.",
+            "occurrence": 2,
+            "page": 2,
+        },
     ]
     (tmp_path / "manual.md").write_text(document, encoding="utf-8")
     gold = tmp_path / "gold.jsonl"
-    result = runner.invoke(app, ["eval", "--make-gold", str(tmp_path / "manual.md"),
-                                 "-o", str(gold)])
+    result = runner.invoke(
+        app, ["eval", "--make-gold", str(tmp_path / "manual.md"), "-o", str(gold)]
+    )
     assert result.exit_code == 0, result.output
     assert [json.loads(line) for line in gold.read_text("utf-8").splitlines()] == drafted
     assert runner.invoke(app, ["eval", str(gold)]).exit_code == 0
@@ -447,11 +583,27 @@ def test_sample_gold_set_report_matches_its_golden_file() -> None:
 
 # --- properties ----------------------------------------------------------------------------
 
-WORDS = st.sampled_from(["pump", "seal", "filter", "oil", "grease", "valve", "motor", "個人情報",
-                         "保存", "삭제", "정보는", "12", "3.5"])
+WORDS = st.sampled_from(
+    [
+        "pump",
+        "seal",
+        "filter",
+        "oil",
+        "grease",
+        "valve",
+        "motor",
+        "個人情報",
+        "保存",
+        "삭제",
+        "정보는",
+        "12",
+        "3.5",
+    ]
+)
 PARAGRAPHS = st.lists(
     st.lists(WORDS, min_size=1, max_size=30).map(lambda w: " ".join(w) + "."),
-    min_size=1, max_size=6,
+    min_size=1,
+    max_size=6,
 )
 
 
@@ -460,14 +612,14 @@ PARAGRAPHS = st.lists(
 def test_located_spans_slice_back_and_metrics_stay_consistent(
     paragraphs: list[str], data: st.DataObject
 ) -> None:
-    markdown = "# Doc\n\n" + "\n\n".join(
-        f"## Part {i}\n\n{p}" for i, p in enumerate(paragraphs)
-    ) + "\n"
+    markdown = (
+        "# Doc\n\n" + "\n\n".join(f"## Part {i}\n\n{p}" for i, p in enumerate(paragraphs)) + "\n"
+    )
     start = data.draw(st.integers(0, len(markdown) - 1))
     end = data.draw(st.integers(start + 1, len(markdown)))
     answer = markdown[start:end]
     places = find_all(markdown, answer)
-    assert all(markdown[p.start:p.end] == answer.strip() for p in places) and places
+    assert all(markdown[p.start : p.end] == answer.strip() for p in places) and places
     max_tokens = data.draw(st.sampled_from([16, 24, 60, 800]))
     chunks = split_markdown(markdown, SplitOptions(max_tokens=max_tokens), source="d.md")
     ranked = data.draw(st.permutations(chunks))

@@ -24,8 +24,14 @@ from chunkcli.vertical import rebuild_vertical_lines
 CHAR_WIDTH = 0.5  # share of the font size one Latin character advances
 
 
-def line(text: str, x: float, top: float, size: float = 10.0, bold: bool = False,
-         width: float | None = None) -> Line:
+def line(
+    text: str,
+    x: float,
+    top: float,
+    size: float = 10.0,
+    bold: bool = False,
+    width: float | None = None,
+) -> Line:
     w = width if width is not None else len(text) * size * CHAR_WIDTH
     box = BBox(x, top, x + w, top + size)
     return Line((Span(text, box, size=size, bold=bold),), box)
@@ -50,9 +56,12 @@ def markdown_of(pages: list[Page], outline: tuple[OutlineEntry, ...] = ()) -> st
 
 # --- reading order ---------------------------------------------------------------------------
 
+
 def column_lines(x: float, top: float, tag: str, count: int = 6) -> list[Block]:
-    return [block(f"{tag} line {i} of the column text here", x, top + i * 14, width=220)
-            for i in range(count)]
+    return [
+        block(f"{tag} line {i} of the column text here", x, top + i * 14, width=220)
+        for i in range(count)
+    ]
 
 
 def test_two_columns_are_read_left_then_right_whatever_the_input_order() -> None:
@@ -75,8 +84,10 @@ def test_full_width_title_and_figure_caption_split_column_sections() -> None:
 def test_three_columns() -> None:
     cols = [column_lines(x, 100, f"c{x}", 4) for x in (40, 220, 400)]
     for col in cols:
-        col[:] = [Block(b.kind, b.lines, BBox(b.bbox.x0, b.bbox.top, b.bbox.x0 + 160,
-                                              b.bbox.bottom), 1) for b in col]
+        col[:] = [
+            Block(b.kind, b.lines, BBox(b.bbox.x0, b.bbox.top, b.bbox.x0 + 160, b.bbox.bottom), 1)
+            for b in col
+        ]
     flat = [b for col in cols for b in col]
     assert texts(order_blocks(tuple(flat[::-1]))) == [b.text for b in flat]
 
@@ -95,13 +106,18 @@ def test_bullets_beside_their_text_are_not_a_column() -> None:
 def test_enumerators_beside_their_text_start_one_item_each() -> None:
     # Seen on a Japanese slide deck: "①" drawn at x=71, its text at x=107 on the same row; the
     # "②" line used to continue item ① because a mark alone on its line was no enumerator.
-    texts = ["標準化対象事務に係る根拠法令の施行日", "標準化法に基づく省令の施行日",
-             "標準準拠システムへの適合基準日"]
+    texts = [
+        "標準化対象事務に係る根拠法令の施行日",
+        "標準化法に基づく省令の施行日",
+        "標準準拠システムへの適合基準日",
+    ]
     for marks in (["①", "②", "③"], ["1.", "2.", "3."], ["(1)", "(2)", "(3)"]):
         blocks = []
         for i, (mark, text) in enumerate(zip(marks, texts, strict=True)):
-            blocks += [block(mark, 50, 100 + i * 14, width=12),
-                       block(text, 72, 100 + i * 14, width=400)]
+            blocks += [
+                block(mark, 50, 100 + i * 14, width=12),
+                block(text, 72, 100 + i * 14, width=400),
+            ]
         merged = group_paragraphs(order_blocks(tuple(blocks)))
         assert [b.text.replace("\n", "") for b in merged] == [
             f"{mark} {text}" for mark, text in zip(marks, texts, strict=True)
@@ -112,8 +128,10 @@ def test_enumerators_beside_their_text_start_one_item_each() -> None:
 def test_an_item_number_alone_on_its_row_stays_a_line_of_its_own() -> None:
     # A number above a 縦書き column (saka1029-kokuji.pdf): nothing joins it on its row, and
     # the sentence before it does not swallow it either ("…すること。①").
-    blocks = (block("常勤の歯科医師が配置され、次のいずれかに該当すること。", 50, 100, width=300),
-              block("①", 50, 114, width=12))
+    blocks = (
+        block("常勤の歯科医師が配置され、次のいずれかに該当すること。", 50, 100, width=300),
+        block("①", 50, 114, width=12),
+    )
     merged = group_paragraphs(order_blocks(blocks))
     assert [(b.kind, b.text) for b in merged] == [
         (BlockKind.PARAGRAPH, "常勤の歯科医師が配置され、次のいずれかに該当すること。"),
@@ -122,6 +140,7 @@ def test_an_item_number_alone_on_its_row_stays_a_line_of_its_own() -> None:
 
 
 # --- paragraphs -------------------------------------------------------------------------------
+
 
 def vertical_block(text: str, right: float, top: float, size: float = 8.0) -> Block:
     box = BBox(right - size, top, right, top + len(text) * size)
@@ -132,17 +151,21 @@ def test_vertical_lines_set_in_tiers_join_within_their_tier() -> None:
     # A gazette page (pdfminer-kampo.pdf): an upper tier of vertical lines 45 characters tall
     # and a lower tier 45 tall. Measured against the lower tier's foot every upper line was
     # short, and each line came out as a paragraph of its own.
-    upper = [f"内閣は道路交通法の一部を改正する法律の一部の施行に伴い第{n}条の規定に基づき改正する"
-             for n in "一二三四"] + [
-             "基づきこの政令を制定する道路交通法施行令の一部を次のように改正する第一条中改める。"]
-    lower = [f"第{n}条中の字句を改め同条第五項中の字句を改める規定を置き附則の施行期日を定める。"
-             for n in "二三四五六七"]
+    upper = [
+        f"内閣は道路交通法の一部を改正する法律の一部の施行に伴い第{n}条の規定に基づき改正する"
+        for n in "一二三四"
+    ] + ["基づきこの政令を制定する道路交通法施行令の一部を次のように改正する第一条中改める。"]
+    lower = [
+        f"第{n}条中の字句を改め同条第五項中の字句を改める規定を置き附則の施行期日を定める。"
+        for n in "二三四五六七"
+    ]
     blocks = tuple(
         [vertical_block(text, 500 - 11 * i, 60) for i, text in enumerate(upper)]
         + [vertical_block(text, 500 - 11 * i, 60 + 48 * 8) for i, text in enumerate(lower)]
     )
     grouped = group_paragraphs(blocks)
     assert [len(b.lines) for b in grouped] == [5, 6]
+
 
 def test_first_line_indent_and_hanging_indent_paragraphs() -> None:
     body = [
@@ -197,7 +220,8 @@ def test_chart_axis_numbers_are_no_reference_entry() -> None:
     ]
     assert texts(group_paragraphs(order_blocks(tuple(body)))) == [
         "Figure 3 shows the rate against the temperature.\nThe list of references follows.",
-        "0 0.2 0.4 0.6 0.8 1.0", "Optimization temperature",
+        "0 0.2 0.4 0.6 0.8 1.0",
+        "Optimization temperature",
     ]
 
 
@@ -212,15 +236,23 @@ def test_extra_space_and_size_change_start_blocks() -> None:
 
 # --- running headers ------------------------------------------------------------------------
 
+
 def test_running_header_page_numbers_and_chapter_heads_are_furniture() -> None:
     pages = []
     for n in range(1, 7):
         chapter = "Chapter One: Basics" if n <= 3 else "Chapter Two: Advanced"
-        pages.append(page([
-            block(chapter, 50, 30, n),
-            block(f"Unique body text number {n * 7919} about topic {chr(64 + n)}", 50, 300, n),
-            block(f"- {n} -", 290, 800, n),
-        ], n))
+        pages.append(
+            page(
+                [
+                    block(chapter, 50, 30, n),
+                    block(
+                        f"Unique body text number {n * 7919} about topic {chr(64 + n)}", 50, 300, n
+                    ),
+                    block(f"- {n} -", 290, 800, n),
+                ],
+                n,
+            )
+        )
     stripped = strip_running_headers(tuple(pages))
     for p in stripped:
         kinds = [b.kind for b in p.blocks]
@@ -252,6 +284,7 @@ def test_shapes_and_page_numbers() -> None:
 
 # --- headings -------------------------------------------------------------------------------
 
+
 def test_numbering_patterns() -> None:
     assert numbering_pattern("第3章 概要") == ("cjk", 1)
     assert numbering_pattern("第十五条") == ("cjk", 3)
@@ -263,21 +296,35 @@ def test_numbering_patterns() -> None:
 
 def test_heading_levels_from_size_when_unnumbered() -> None:
     body = "Body text that is long enough to be the most common size in the document."
-    md = markdown_of([page([
-        block("Document Title", 50, 50, size=24),
-        block("Chapter heading", 50, 100, size=16),
-        block(body, 50, 130),
-        block("Section heading", 50, 170, size=13),
-        block(body, 50, 200),
-    ])])
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("Document Title", 50, 50, size=24),
+                    block("Chapter heading", 50, 100, size=16),
+                    block(body, 50, 130),
+                    block("Section heading", 50, 170, size=13),
+                    block(body, 50, 200),
+                ]
+            )
+        ]
+    )
     assert heading_lines(md) == ["# Document Title", "## Chapter heading", "### Section heading"]
 
 
 def test_outline_levels_win_over_sizes() -> None:
     body = "Body text that is long enough to be the most common size in the document."
     md = markdown_of(
-        [page([block("Intro", 50, 60, bold=True), block(body, 50, 90),
-               block("Scope", 50, 130, bold=True), block(body, 50, 160)])],
+        [
+            page(
+                [
+                    block("Intro", 50, 60, bold=True),
+                    block(body, 50, 90),
+                    block("Scope", 50, 130, bold=True),
+                    block(body, 50, 160),
+                ]
+            )
+        ],
         outline=(OutlineEntry(1, "Intro", 1), OutlineEntry(2, "Scope", 1)),
     )
     assert heading_lines(md) == ["## Intro", "### Scope"]
@@ -302,9 +349,11 @@ def test_paper_title_on_two_lines_with_a_stamp_and_a_one_entry_outline_is_one_h1
     body = "Body text that is long enough to be the most common size in the document."
     stamp = vertical_block("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021", 37, 213, size=20)
     first = [("LayoutParser", False), (": A Unified Toolkit for Deep", True)]
-    blocks = [title_line(first, 163, 115),
-              title_line([("Learning Based Document Image Analysis", True)], 157, 133),
-              block("1 Introduction", 50, 200, bold=True, size=12)]
+    blocks = [
+        title_line(first, 163, 115),
+        title_line([("Learning Based Document Image Analysis", True)], 157, 133),
+        block("1 Introduction", 50, 200, bold=True, size=12),
+    ]
     blocks += [block(body, 50, 220 + 14 * i) for i in range(8)] + [stamp]
     md = markdown_of([page(blocks)], outline=(OutlineEntry(1, title, 1),))
     assert heading_lines(md) == [f"# {title}", "## 1 Introduction"]
@@ -323,8 +372,12 @@ def test_a_contents_heading_is_never_the_title() -> None:
 def test_a_cover_title_of_four_lines_is_one_h1() -> None:
     # pymupdf-test-3820.pdf: four lines of 25 pt on the cover; three were the most a heading
     # could take, and the document had no title.
-    lines = ["TREATMENT OF ADOLESCENTS AND", "CHILDREN WITH CHRONIC HCV INFECTION,",
-             "AND HCV SIMPLIFIED SERVICE DELIVERY", "AND DIAGNOSTICS"]
+    lines = [
+        "TREATMENT OF ADOLESCENTS AND",
+        "CHILDREN WITH CHRONIC HCV INFECTION,",
+        "AND HCV SIMPLIFIED SERVICE DELIVERY",
+        "AND DIAGNOSTICS",
+    ]
     cover = [block(text, 36, 153 + 30 * i, size=25, bold=True) for i, text in enumerate(lines)]
     body = "Body text that is long enough to be the most common size in the document."
     inside = [block(body, 50, 60 + 14 * i) for i in range(12)]
@@ -336,18 +389,26 @@ def test_contents_entries_with_tab_leaders_stay_one_line_each() -> None:
     # pymupdf-test-3820.pdf p. 4: "ACKNOWLEDGEMENTS\t" and its page number "vi" are two spans
     # on a row, the number far right; the entries ran together into one paragraph, and "vi"
     # (in the top band) was taken for the page's number although "iii" stands above it.
-    entries = [("ACKNOWLEDGEMENTS\t", "vi"), ("ABBREVIATIONS\t", "x"), ("GLOSSARY \t", "xii"),
-               ("1.1 Objectives and scope\t", "1"), ("1.2 Related guidelines\t", "1")]
+    entries = [
+        ("ACKNOWLEDGEMENTS\t", "vi"),
+        ("ABBREVIATIONS\t", "x"),
+        ("GLOSSARY \t", "xii"),
+        ("1.1 Objectives and scope\t", "1"),
+        ("1.2 Related guidelines\t", "1"),
+    ]
     blocks = [block("iii", 438, 7, size=8), block("CONTENTS", 36, 48, size=20, bold=True)]
     for i, (entry, number) in enumerate(entries):
-        blocks += [block(entry, 36, 86 + 16 * i, width=150),
-                   block(number, 416 - 3 * len(number), 86 + 16 * i, width=3 * len(number))]
+        blocks += [
+            block(entry, 36, 86 + 16 * i, width=150),
+            block(number, 416 - 3 * len(number), 86 + 16 * i, width=3 * len(number)),
+        ]
     body = "Body text that is long enough to be the most common size in the document."
     blocks += [block(body, 36, 300 + 14 * i) for i in range(8)]
     # Enough pages that page numbers count without standing alone on their row.
-    later = [page([block(number, 438, 7, size=8)] + [block(body, 36, 300 + 14 * i)
-                                                    for i in range(8)], n)
-             for n, number in ((2, "iv"), (3, "v"), (4, "vi"))]
+    later = [
+        page([block(number, 438, 7, size=8)] + [block(body, 36, 300 + 14 * i) for i in range(8)], n)
+        for n, number in ((2, "iv"), (3, "v"), (4, "vi"))
+    ]
     paragraphs = [p.strip() for p in markdown_of([page(blocks), *later]).split("\n\n")]
     for entry, number in entries:
         assert f"{entry.strip()} {number}" in paragraphs
@@ -361,8 +422,9 @@ def test_a_centred_title_a_little_larger_than_the_text_is_the_title() -> None:
 
     def title(x_of: Callable[[float], float]) -> list[Block]:
         lines = [("기후위기 대응을 위한 기본법", 79.0), ("일부개정법률안", 105.0)]
-        return [block(t, x_of(len(t) * 15.9), top, size=15.9, width=len(t) * 15.9)
-                for t, top in lines]
+        return [
+            block(t, x_of(len(t) * 15.9), top, size=15.9, width=len(t) * 15.9) for t, top in lines
+        ]
 
     centred = markdown_of([page(title(lambda width: (595 - width) / 2) + text)])
     assert heading_lines(centred) == ["# 기후위기 대응을 위한 기본법 일부개정법률안"]
@@ -374,8 +436,10 @@ def test_cover_title_lines_set_two_lines_apart_are_one_title() -> None:
     # 000040369.pdf of the retrieval set: three centred lines of 28 pt, 54 pt apart (line
     # spacing 1.93); at most 0.8 em of space between them had been allowed.
     lines = ["自動車リユース部品", "利用マニュアル", "（文書版）"]
-    cover = [block(t, (595 - 28 * len(t)) / 2, 382 + 54 * i, size=28, width=28 * len(t))
-             for i, t in enumerate(lines)]
+    cover = [
+        block(t, (595 - 28 * len(t)) / 2, 382 + 54 * i, size=28, width=28 * len(t))
+        for i, t in enumerate(lines)
+    ]
     body = "本マニュアルは、自動車リユース部品の利用を促進するために作成したものである。"
     inside = [block(body, 50, 60 + 16 * i, size=10.5) for i in range(12)]
     md = markdown_of([page(cover), page(inside, 2)])
@@ -383,6 +447,7 @@ def test_cover_title_lines_set_two_lines_apart_are_one_title() -> None:
 
 
 # --- text and render ------------------------------------------------------------------------
+
 
 def test_join_lines_cases() -> None:
     assert join_lines(["infor-", "mation"]) == "information"
@@ -445,9 +510,18 @@ def test_vertical_glyphs_become_columns_read_right_to_left() -> None:
 
 def test_a_document_opening_with_one_bold_body_size_line_has_that_title() -> None:
     body = "Body text that is long enough to be the most common size in the document."
-    md = markdown_of([page([block("The Evolution of Tools", 50, 60, bold=True),
-                            block(body, 50, 90), block("Emphasis inside", 50, 130, bold=True),
-                            block(body, 50, 160)])])
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("The Evolution of Tools", 50, 60, bold=True),
+                    block(body, 50, 90),
+                    block("Emphasis inside", 50, 130, bold=True),
+                    block(body, 50, 160),
+                ]
+            )
+        ]
+    )
     assert md.count("\n# ") == 1 and "# The Evolution of Tools" in md
     assert "# Emphasis inside" not in md
 
@@ -474,17 +548,33 @@ def test_control_characters_are_dropped_from_text() -> None:
 
 
 def test_slide_footer_at_the_same_place_on_every_page_is_furniture() -> None:
-    pages = [page([block(f"Slide topic {chr(65 + n)} with its own words", 50, 200, n),
-                   block("Presenter Name, Member of the Association", 40, 600, n)], n)
-             for n in range(1, 6)]
+    pages = [
+        page(
+            [
+                block(f"Slide topic {chr(65 + n)} with its own words", 50, 200, n),
+                block("Presenter Name, Member of the Association", 40, 600, n),
+            ],
+            n,
+        )
+        for n in range(1, 6)
+    ]
     stripped = strip_running_headers(tuple(pages))
-    assert all([b.kind for b in p.blocks] == [BlockKind.PARAGRAPH, BlockKind.FURNITURE]
-               for p in stripped)
+    assert all(
+        [b.kind for b in p.blocks] == [BlockKind.PARAGRAPH, BlockKind.FURNITURE] for p in stripped
+    )
 
 
 def test_identical_margin_text_at_varying_heights_is_furniture() -> None:
-    pages = [page([block(f"Body {chr(65 + n)} text", 50, 300, n),
-                   block("Form 1040NR (2007)", 480, 760 + 5 * n, n)], n) for n in range(1, 4)]
+    pages = [
+        page(
+            [
+                block(f"Body {chr(65 + n)} text", 50, 300, n),
+                block("Form 1040NR (2007)", 480, 760 + 5 * n, n),
+            ],
+            n,
+        )
+        for n in range(1, 4)
+    ]
     stripped = strip_running_headers(tuple(pages))
     assert all(p.blocks[1].kind == BlockKind.FURNITURE for p in stripped)
 
@@ -492,22 +582,39 @@ def test_identical_margin_text_at_varying_heights_is_furniture() -> None:
 def test_outline_matches_headings_printed_with_numbers_and_curly_quotes() -> None:
     body = "Body text that is long enough to be the most common size in the document."
     md = markdown_of(
-        [page([block("1. Introduction", 50, 60, bold=True), block(body, 50, 90),
-               block("1.1 Attacker\u2019s Goal", 50, 130, bold=True), block(body, 50, 160),
-               block("Author Names Here", 50, 200, size=12), block(body, 50, 230)])],
+        [
+            page(
+                [
+                    block("1. Introduction", 50, 60, bold=True),
+                    block(body, 50, 90),
+                    block("1.1 Attacker\u2019s Goal", 50, 130, bold=True),
+                    block(body, 50, 160),
+                    block("Author Names Here", 50, 200, size=12),
+                    block(body, 50, 230),
+                ]
+            )
+        ],
         outline=(OutlineEntry(1, "Introduction", 1), OutlineEntry(2, "Attacker's Goal", 1)),
     )
     # "Author Names Here" is not in the outline: a level below its deepest
     assert heading_lines(md) == [
-        "## 1. Introduction", "### 1.1 Attacker\u2019s Goal", "#### Author Names Here"
+        "## 1. Introduction",
+        "### 1.1 Attacker\u2019s Goal",
+        "#### Author Names Here",
     ]
 
 
 def test_sub_bullets_are_nested_under_their_item() -> None:
     items = [("● Leadership", 50), ("○ Chair: A", 70), ("○ Co-chair: B", 70), ("● Budget", 50)]
-    blocks = [Block(BlockKind.LIST_ITEM, (line(t, x, 100 + i * 20, width=100),),
-                    BBox(x, 100 + i * 20, x + 100, 110 + i * 20), 1)
-              for i, (t, x) in enumerate(items)]
+    blocks = [
+        Block(
+            BlockKind.LIST_ITEM,
+            (line(t, x, 100 + i * 20, width=100),),
+            BBox(x, 100 + i * 20, x + 100, 110 + i * 20),
+            1,
+        )
+        for i, (t, x) in enumerate(items)
+    ]
     md = render_markdown(Document("t.pdf", (page(blocks),)))
     assert "- Leadership\n  - Chair: A\n  - Co-chair: B\n- Budget" in md
 
@@ -537,12 +644,18 @@ def test_vertical_tiers_are_read_top_down_each_right_to_left() -> None:
 def test_full_width_numbering_and_toc_entries() -> None:
     assert numbering_pattern("１．割賦販売法の概要") == ("num", 0)
     body = "本文の文章です。十分に長い本文がここに続きます。" * 3
-    md = markdown_of([page([
-        block("１．割賦販売法の概要", 50, 60, size=14, bold=True),
-        block(body, 50, 90),
-        block("２．後払信用の概要・・・・・・・・P6", 50, 130, size=14, bold=True),
-        block(body, 50, 160),
-    ])])
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("１．割賦販売法の概要", 50, 60, size=14, bold=True),
+                    block(body, 50, 90),
+                    block("２．後払信用の概要・・・・・・・・P6", 50, 130, size=14, bold=True),
+                    block(body, 50, 160),
+                ]
+            )
+        ]
+    )
     assert heading_lines(md) == ["## １．割賦販売法の概要"]  # the ToC entry below is no heading
 
 
@@ -553,8 +666,10 @@ def test_drop_cap_joins_the_line_it_begins() -> None:
     first = line("ver the past three decades", 193, 585, size=8.5)
     second = line("pressure from organisations", 193, 596, size=8.5)
     joined = attach_drop_caps([second, cap, first])
-    assert sorted(ln.text for ln in joined) == ["Over the past three decades",
-                                                 "pressure from organisations"]
+    assert sorted(ln.text for ln in joined) == [
+        "Over the past three decades",
+        "pressure from organisations",
+    ]
     big_heading_letter = line("A", 50, 50, size=12)
     assert attach_drop_caps([big_heading_letter, first]) == [big_heading_letter, first]
 
@@ -582,20 +697,26 @@ def test_mojibake_from_a_wrong_tounicode_map_is_garbage() -> None:
 
 
 def test_a_sentence_cut_by_the_column_break_is_rejoined() -> None:
-    left = [block(f"left column line {i} of running text that", 50, 100 + i * 14, width=220)
-            for i in range(5)]
-    right = [block("continues here in the right column and", 310, 100, width=220),
-             block("ends the sentence.", 310, 114, width=90),
-             block("A new paragraph starts here and fills it", 310, 140, width=220),
-             block("to the end.", 310, 154, width=60)]
+    left = [
+        block(f"left column line {i} of running text that", 50, 100 + i * 14, width=220)
+        for i in range(5)
+    ]
+    right = [
+        block("continues here in the right column and", 310, 100, width=220),
+        block("ends the sentence.", 310, 114, width=90),
+        block("A new paragraph starts here and fills it", 310, 140, width=220),
+        block("to the end.", 310, 154, width=60),
+    ]
     grouped = group_paragraphs(order_blocks(tuple(left + right)))
     assert len(grouped) == 2
     assert grouped[0].text.endswith("ends the sentence.")
 
 
 def test_centred_title_line_stays_apart_from_the_text_below() -> None:
-    body = [block("A Centred Title", 250, 100, width=95),
-            block("Body text starts at the margin and runs the full width of", 50, 114, width=480)]
+    body = [
+        block("A Centred Title", 250, 100, width=95),
+        block("Body text starts at the margin and runs the full width of", 50, 114, width=480),
+    ]
     assert len(group_paragraphs(order_blocks(tuple(body)))) == 2
 
 
@@ -604,9 +725,18 @@ def test_heading_levels_have_no_holes_and_ornaments_are_no_headings() -> None:
 
     assert _without_gaps({(0, 0): 1, (0, 1): 2, (0, 2): 4}) == {(0, 0): 1, (0, 1): 2, (0, 2): 3}
     body = "Body text that is long enough to be the most common size in the document."
-    md = markdown_of([page([block("❙❚❘❙❚❘❙❚❘", 50, 60, size=20), block(body, 50, 90),
-                            block("\ufffd\ufffd\ufffd\ufffd 1", 50, 130, size=20),
-                            block(body, 50, 160)])])
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("❙❚❘❙❚❘❙❚❘", 50, 60, size=20),
+                    block(body, 50, 90),
+                    block("\ufffd\ufffd\ufffd\ufffd 1", 50, 130, size=20),
+                    block(body, 50, 160),
+                ]
+            )
+        ]
+    )
     assert "#" not in md
 
 
@@ -614,7 +744,6 @@ def test_a_lone_ornament_is_not_a_paragraph() -> None:
     body = "Body text that is long enough to be the most common size in the document."
     md = markdown_of([page([block("›", 50, 60), block(body, 50, 100), block("42", 50, 140)])])
     assert "›" not in md and body in md and "\n42\n" in md
-
 
 
 def test_a_stamp_set_in_pieces_goes_whole() -> None:
@@ -626,7 +755,9 @@ def test_a_stamp_set_in_pieces_goes_whole() -> None:
     far = block("on July 12, 2017 the board met.", 307, 400)  # a row-mate's words, another row
     stripped = strip_running_headers((page([*pieces, body, far]),))[0]
     assert [b.kind for b in stripped.blocks] == [BlockKind.FURNITURE] * 3 + [
-        BlockKind.PARAGRAPH, BlockKind.PARAGRAPH]
+        BlockKind.PARAGRAPH,
+        BlockKind.PARAGRAPH,
+    ]
 
 
 def test_a_banner_below_a_column_section_heads_what_follows() -> None:
@@ -689,8 +820,10 @@ def test_stacked_letters_in_a_side_margin_are_one_vertical_label() -> None:
         box = BBox(x, top, x + 12, top + 15)
         return Line((Span(char, box, size=10.5),), box)
 
-    body = [line(f"本文の{i}行目は事業者支援の取組を記述する。", 71, 100 + 18 * i, size=10.5,
-                 width=450) for i in range(20)]
+    body = [
+        line(f"本文の{i}行目は事業者支援の取組を記述する。", 71, 100 + 18 * i, size=10.5, width=450)
+        for i in range(20)
+    ]
     tab = [glyph(c, 573, 113 + 8 * i) for i, c in enumerate("概要・主な")]
     tab += [glyph(c, 573, 233 + 24 * i) for i, c in enumerate("本文")]
     marks = [glyph("○", 300, 300 + 16 * i) for i in range(4)]  # a table column: stays
@@ -706,13 +839,17 @@ def test_roman_numbered_chapters_share_a_level_whatever_their_size() -> None:
     # it took a level of its own ("#### Ⅳ 제안서 작성요령" among "### Ⅰ …").
     body = "본 사업은 문서작성 기반의 웹기안기를 도입하는 사업으로 그 범위는 다음과 같다."
     pages = []
-    for n, (chapter, size) in enumerate((("Ⅰ 사업 개요", 21.0), ("Ⅱ 사업 추진계획", 21.0),
-                                          ("Ⅳ 제안서 작성요령", 20.0)), start=1):
+    for n, (chapter, size) in enumerate(
+        (("Ⅰ 사업 개요", 21.0), ("Ⅱ 사업 추진계획", 21.0), ("Ⅳ 제안서 작성요령", 20.0)), start=1
+    ):
         blocks = [block(chapter, 68, 82, size=size, bold=True)]
         blocks += [block(body, 57, 130 + 16 * i, size=11) for i in range(10)]
         pages.append(page(blocks, n))
     assert heading_lines(markdown_of(pages)) == [
-        "## Ⅰ 사업 개요", "## Ⅱ 사업 추진계획", "## Ⅳ 제안서 작성요령"]
+        "## Ⅰ 사업 개요",
+        "## Ⅱ 사업 추진계획",
+        "## Ⅳ 제안서 작성요령",
+    ]
 
 
 def test_japanese_pieces_set_apart_on_one_row_keep_a_space() -> None:
@@ -720,8 +857,10 @@ def test_japanese_pieces_set_apart_on_one_row_keep_a_space() -> None:
     # "文部科学省" side by side on the cover came out as one word "経済産業省厚生労働省文部科学省".
     names = ["経済産業省", "厚生労働省", "文部科学省"]
     apart = tuple(block(n, 100 + 120 * i, 700, size=12, width=60) for i, n in enumerate(names))
-    close = (block("第２章", 50, 100, size=12, width=36),
-             block("就業動向", 88, 100, size=12, width=48))
+    close = (
+        block("第２章", 50, 100, size=12, width=36),
+        block("就業動向", 88, 100, size=12, width=48),
+    )
     assert [b.text for b in group_paragraphs(order_blocks(apart))] == [" ".join(names)]
     assert [b.text for b in group_paragraphs(order_blocks(close))] == ["第２章就業動向"]
 
@@ -731,14 +870,21 @@ def test_roman_chapters_rank_above_the_arabic_sections_they_hold() -> None:
     # chapters came out one level below their own sections.
     body = "본 사업은 문서작성 기반의 웹기안기를 도입하는 사업으로 그 범위는 다음과 같다."
     pages = []
-    for n, (chapter, section) in enumerate((("Ⅰ. 사업 개요", "1. 추진 배경"),
-                                             ("Ⅱ. 추진 계획", "2. 추진 전략")), start=1):
-        blocks = [block(chapter, 68, 82, size=16, bold=True),
-                  block(section, 68, 120, size=13, bold=True)]
+    for n, (chapter, section) in enumerate(
+        (("Ⅰ. 사업 개요", "1. 추진 배경"), ("Ⅱ. 추진 계획", "2. 추진 전략")), start=1
+    ):
+        blocks = [
+            block(chapter, 68, 82, size=16, bold=True),
+            block(section, 68, 120, size=13, bold=True),
+        ]
         blocks += [block(body, 57, 150 + 16 * i, size=11) for i in range(10)]
         pages.append(page(blocks, n))
     assert heading_lines(markdown_of(pages)) == [
-        "## Ⅰ. 사업 개요", "### 1. 추진 배경", "## Ⅱ. 추진 계획", "### 2. 추진 전략"]
+        "## Ⅰ. 사업 개요",
+        "### 1. 추진 배경",
+        "## Ⅱ. 추진 계획",
+        "### 2. 추진 전략",
+    ]
 
 
 def test_centred_section_headings_at_one_size_are_no_title() -> None:
@@ -761,14 +907,24 @@ def test_letter_spaced_japanese_stays_one_word_and_authors_are_no_chapters() -> 
 
 
 def test_a_tab_before_a_year_or_an_amount_is_no_contents_entry() -> None:
-    assert [bool(TOC_ENTRY.search(t)) for t in (
-        "ACKNOWLEDGEMENTS\t vi", "1.2 Related guidelines\t 12", "Revenue\t2021", "Price\t1000",
-    )] == [True, True, False, False]
+    assert [
+        bool(TOC_ENTRY.search(t))
+        for t in (
+            "ACKNOWLEDGEMENTS\t vi",
+            "1.2 Related guidelines\t 12",
+            "Revenue\t2021",
+            "Price\t1000",
+        )
+    ] == [True, True, False, False]
 
 
 def test_a_short_vertical_column_is_not_cut_into_tiers() -> None:
     # Two short lines at the top and two further down: four lines are too few to be tiers
     # (cut into two, each pair's edges would make its lines "full").
-    blocks = (vertical_block("縦書きの一行目。", 500, 60), vertical_block("短い行。", 489, 60),
-              vertical_block("下から始まる行。", 478, 300), vertical_block("次の行。", 467, 300))
+    blocks = (
+        vertical_block("縦書きの一行目。", 500, 60),
+        vertical_block("短い行。", 489, 60),
+        vertical_block("下から始まる行。", 478, 300),
+        vertical_block("次の行。", 467, 300),
+    )
     assert column_edges(blocks)[0].tiers == ()

@@ -194,8 +194,11 @@ def test_cli_convert_ocr_flags(scans: dict[str, tuple[Path, str]]) -> None:
 
 @pytest.mark.parametrize(
     ("flags", "hint"),
-    [(["--ocr", "sometimes"], "--ocr"), (["--ocr-dpi", "20"], "--ocr-dpi"),
-     (["--ocr-lang", "eng+"], "--ocr-lang")],  # fmt: skip
+    [
+        (["--ocr", "sometimes"], "--ocr"),
+        (["--ocr-dpi", "20"], "--ocr-dpi"),
+        (["--ocr-lang", "eng+"], "--ocr-lang"),
+    ],  # fmt: skip
 )
 def test_cli_bad_ocr_flags_are_usage_errors(
     scans: dict[str, tuple[Path, str]], flags: list[str], hint: str

@@ -85,8 +85,10 @@ def test_korean_is_refused_not_read_badly(scans: dict[str, tuple[Path, str]]) ->
 
 @pytest.mark.parametrize(
     ("flags", "message"),
-    [(["--ocr-engine", "paddle"], "'paddle' is not one of tesseract, rapidocr"),
-     (["--ocr-engine", "rapidocr", "--ocr-lang", "kor"], "cannot read kor")],  # fmt: skip
+    [
+        (["--ocr-engine", "paddle"], "'paddle' is not one of tesseract, rapidocr"),
+        (["--ocr-engine", "rapidocr", "--ocr-lang", "kor"], "cannot read kor"),
+    ],  # fmt: skip
 )
 def test_cli_bad_engine_flags_are_usage_errors(
     scans: dict[str, tuple[Path, str]], flags: list[str], message: str

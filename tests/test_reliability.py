@@ -66,7 +66,6 @@ def test_non_finite_span_geometry_is_clamped() -> None:
     assert span.size == MAX_GEOMETRY_PT
 
 
-
 def test_span_text_expands_ligatures_drops_soft_hyphens_and_keeps_others() -> None:
     box = (1, 2.5, 30, 12.0)  # ints too: geometry leaves extraction as floats
     span = _span({"text": "e\ufb03cient co\u00adop \u65e5\u672c", "bbox": box, "size": 10})
@@ -77,6 +76,7 @@ def test_span_text_expands_ligatures_drops_soft_hyphens_and_keeps_others() -> No
     plain = _span({"text": "plain ASCII", "bbox": (1.0, 2.0, 3.0, 4.0), "size": 9.999})
     assert plain is not None
     assert (plain.text, plain.bbox.x0, plain.size) == ("plain ASCII", 1.0, 10.0)
+
 
 def test_huge_font_size_converts_the_rest(tmp_path: Path) -> None:
     content = (

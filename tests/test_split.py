@@ -16,7 +16,10 @@ def count_words(text: str) -> int:
 
 def split(markdown: str, **options: object) -> list[Chunk]:
     return split_markdown(
-        markdown, SplitOptions(**options), source="manual.md", count_tokens=count_words  # type: ignore[arg-type]
+        markdown,
+        SplitOptions(**options),
+        source="manual.md",
+        count_tokens=count_words,  # type: ignore[arg-type]
     )
 
 
@@ -47,7 +50,9 @@ Connect the cable to terminal A.
 def test_cuts_at_h2_and_keeps_small_sections_whole() -> None:
     chunks = split(MANUAL, max_tokens=60)
     assert [c.heading_path for c in chunks] == [
-        ("Pump Manual",), ("Pump Manual", "Safety"), ("Pump Manual", "Setup"),
+        ("Pump Manual",),
+        ("Pump Manual", "Safety"),
+        ("Pump Manual", "Setup"),
     ]
     assert chunks[1].body.startswith("## Safety") and chunks[2].body.startswith("## Setup")
     assert all(c.kind is ChunkKind.SECTION for c in chunks)
@@ -72,9 +77,11 @@ def test_split_on_h3_cuts_at_every_h3_even_when_the_section_fits() -> None:
 
 
 def test_min_tokens_merges_small_h3_parts_and_the_path_stops_at_the_h2() -> None:
-    markdown = "## Big\n\n" + "\n\n".join(
-        f"### Part {i}\n\nShort text number {i}." for i in range(6)
-    ) + "\n\n## Next\n\nOther.\n"
+    markdown = (
+        "## Big\n\n"
+        + "\n\n".join(f"### Part {i}\n\nShort text number {i}." for i in range(6))
+        + "\n\n## Next\n\nOther.\n"
+    )
     without = split(markdown, max_tokens=30)
     merged = split(markdown, max_tokens=30, min_tokens=20)
     assert len(merged) < len(without)
@@ -216,8 +223,7 @@ def test_no_headings_gives_paragraph_windows_and_the_stem_as_title() -> None:
 
 def test_skipped_heading_levels_still_give_a_correct_path() -> None:
     markdown = (
-        "# Guide\n\nIntro.\n\n### Deep\n\nText.\n\n## Chapter\n\nCh text.\n\n"
-        "#### Deeper\n\nMore.\n"
+        "# Guide\n\nIntro.\n\n### Deep\n\nText.\n\n## Chapter\n\nCh text.\n\n#### Deeper\n\nMore.\n"
     )
     chunks = split(markdown, max_tokens=8, split_on="h3")
     paths = {c.body.split("\n")[0]: c.heading_path for c in chunks}

@@ -47,8 +47,22 @@ def test_split_file_writes_one_json_object_per_chunk_to_stdout(tmp_path: Path) -
 def test_split_options_reach_the_chunks(tmp_path: Path) -> None:
     source = tmp_path / "manual.md"
     source.write_text(MANUAL, encoding="utf-8")
-    args = ["split", str(source), "--max-tokens", "50", "--title", "T", "--doc-id", "d1",
-            "--split-on", "h3", "--overlap-sentences", "0", "--min-tokens", "5"]
+    args = [
+        "split",
+        str(source),
+        "--max-tokens",
+        "50",
+        "--title",
+        "T",
+        "--doc-id",
+        "d1",
+        "--split-on",
+        "h3",
+        "--overlap-sentences",
+        "0",
+        "--min-tokens",
+        "5",
+    ]
     records = lines_of(runner.invoke(app, args).stdout)
     assert {r["doc_id"] for r in records} == {"d1"} and records[0]["title"] == "T"
     config = records[0]["split_config"]
@@ -159,8 +173,19 @@ def test_parse_page_spec() -> None:
 def test_split_is_in_the_help_and_the_readme() -> None:
     result = runner.invoke(app, ["split", "--help"])
     assert result.exit_code == 0
-    for flag in ("--max-tokens", "--min-tokens", "--overlap-sentences", "--encoding", "--title",
-                 "--doc-id", "--meta", "--split-on", "--pages", "--password", "--output"):
+    for flag in (
+        "--max-tokens",
+        "--min-tokens",
+        "--overlap-sentences",
+        "--encoding",
+        "--title",
+        "--doc-id",
+        "--meta",
+        "--split-on",
+        "--pages",
+        "--password",
+        "--output",
+    ):
         assert flag in result.output
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert "chunkcli split" in readme and "--min-tokens" in readme

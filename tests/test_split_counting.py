@@ -14,8 +14,23 @@ from chunkcli.tokens import load_encoding, tiktoken_counter
 
 # Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
 # numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
-LINE_PARTS = ("word", "  indented", "\tTab", "trailing  ", "|a|b|", "|---|---|", "1234567",
-              "it's", "電源を切る。", "バルブ を開く", "<|endoftext|>", "!!!", "é", "🙂", "")
+LINE_PARTS = (
+    "word",
+    "  indented",
+    "\tTab",
+    "trailing  ",
+    "|a|b|",
+    "|---|---|",
+    "1234567",
+    "it's",
+    "電源を切る。",
+    "バルブ を開く",
+    "<|endoftext|>",
+    "!!!",
+    "é",
+    "🙂",
+    "",
+)
 NEWLINES = ("\n", "\n", "\r\n", "\r", "\n\n", "\n  \n", "\n\t\n\n")
 
 

@@ -101,8 +101,11 @@ def test_open_headings_read_backwards_are_the_stack_read_forwards(
     names_forward = _open_after_run_forward(markdown, run, forward, (TITLE,), holds_title)
     names_backward = _open_after_run(markdown, run, backward, (TITLE,), holds_title)
     assert backward == forward
-    assert names_backward == {k: v for k, v in names_forward.items() if k <= RUN_ELEMENT_BASE
-                              and k not in {path[-1] for _, path in stack}}
+    assert names_backward == {
+        k: v
+        for k, v in names_forward.items()
+        if k <= RUN_ELEMENT_BASE and k not in {path[-1] for _, path in stack}
+    }
 
 
 def _levels(lines: list[str]) -> list[int]:

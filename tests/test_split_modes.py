@@ -42,8 +42,17 @@ def split(markdown: str, **options: object) -> list[Chunk]:
 
 @pytest.mark.parametrize(
     ("text", "number"),
-    [("15", 15), ("１５", 15), ("十五", 15), ("百二十三", 123), ("二〇", 20), ("三十", 30),
-     ("千", 1000), ("十", 10), ("二百", 200)],
+    [
+        ("15", 15),
+        ("１５", 15),
+        ("十五", 15),
+        ("百二十三", 123),
+        ("二〇", 20),
+        ("三十", 30),
+        ("千", 1000),
+        ("十", 10),
+        ("二百", 200),
+    ],
 )
 def test_numerals_ascii_full_width_and_kanji(text: str, number: int) -> None:
     assert parse_numeral(text) == number
@@ -69,7 +78,10 @@ def test_articles_japanese_and_korean(words: str, number: int, branch: int, name
     mark = classify(words)
     assert mark is not None
     assert (mark.kind, mark.number, mark.branch, mark.name) == (
-        LawKind.ARTICLE, number, branch, name
+        LawKind.ARTICLE,
+        number,
+        branch,
+        name,
     )
 
 
@@ -307,8 +319,11 @@ def test_rows_per_chunk_packs_rows_within_the_limit() -> None:
     chunks = [c for c in split(markdown, mode="rows", rows_per_chunk=3) if c.kind is ChunkKind.ROW]
     assert [c.body.count("\n|") + 1 for c in chunks] == [3, 1, 2]
     assert chunks[0].split_config["rows_per_chunk"] == 3
-    tight = [c for c in split(markdown, mode="rows", rows_per_chunk=3, max_tokens=90)
-             if c.kind is ChunkKind.ROW]
+    tight = [
+        c
+        for c in split(markdown, mode="rows", rows_per_chunk=3, max_tokens=90)
+        if c.kind is ChunkKind.ROW
+    ]
     assert all(c.tokens <= 90 for c in tight)
     assert len(tight) > len(chunks)
 
@@ -337,8 +352,12 @@ def test_one_chunk_per_question_and_answer() -> None:
     ]
     firsts = [c.body.split("\n")[0] for c in chunks[1:]]
     assert firsts == [
-        "## 料金について", "Q: 支払い方法を変更できますか？", "問２\u3000領収書は発行できますか。",
-        "## アカウント", "質問：退会するとデータはどうなりますか？", "## 한국어 지원",
+        "## 料金について",
+        "Q: 支払い方法を変更できますか？",
+        "問２\u3000領収書は発行できますか。",
+        "## アカウント",
+        "質問：退会するとデータはどうなりますか？",
+        "## 한국어 지원",
     ]
     assert chunks[3].body.rstrip().endswith("PDFでダウンロードできます。")
     assert "再設定用のリンクが届きます。" in chunks[4].body
@@ -387,8 +406,10 @@ def test_cli_split_rows_per_chunk_and_bad_values() -> None:
 def test_cli_check_mode_laws_warns_on_the_gap() -> None:
     result = runner.invoke(app, ["check", str(FIXTURES / "ja_regulation.md"), "--mode", "laws"])
     assert result.exit_code == 0, result.output
-    assert "laws.article-sequence: 1 article out of sequence or missing: 第5条-第14条 missing" \
+    assert (
+        "laws.article-sequence: 1 article out of sequence or missing: 第5条-第14条 missing"
         in " ".join(result.output.split())
+    )
 
 
 def test_rows_name_columns_from_every_announced_header_row() -> None:

@@ -15,10 +15,18 @@ from chunkcli.tokens import tiktoken_counter
 
 count = tiktoken_counter("cl100k_base")
 KANJI = "〇一二三四五六七八九"
-JA_SENTENCES = ("事業者は、設備を点検しなければならない。", "管理責任者は記録を保存する。",
-                "前項の規定は、委託先にも適用する。", "作業者は始業前に確認する。")
-KO_SENTENCES = ("사업자는 시설을 점검하여야 한다.", "관리책임자는 기록을 보존한다.",
-                "제1항은 위탁 사업장에도 적용한다.", "작업자는 시작 전에 확인한다.")
+JA_SENTENCES = (
+    "事業者は、設備を点検しなければならない。",
+    "管理責任者は記録を保存する。",
+    "前項の規定は、委託先にも適用する。",
+    "作業者は始業前に確認する。",
+)
+KO_SENTENCES = (
+    "사업자는 시설을 점검하여야 한다.",
+    "관리책임자는 기록을 보존한다.",
+    "제1항은 위탁 사업장에도 적용한다.",
+    "작업자는 시작 전에 확인한다.",
+)
 JA_REFERENCE = "第三条に定める場合を除く。"  # cross-references at a line start
 KO_REFERENCE = "제3조제1항에 따라 점검한다."
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -150,13 +158,22 @@ def faq_document(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
     pairs = []
     for index in range(1, draw(st.integers(1, 6)) + 1):
         question_marker, answer_marker = draw(
-            st.sampled_from((("Q:", "A:"), ("Q.", "A."), (f"Q{index}.", f"A{index}."),
-                             ("問", "答"), ("質問：", "回答："), ("질문:", "답변:")))
+            st.sampled_from(
+                (
+                    ("Q:", "A:"),
+                    ("Q.", "A."),
+                    (f"Q{index}.", f"A{index}."),
+                    ("問", "答"),
+                    ("質問：", "回答："),
+                    ("질문:", "답변:"),
+                )
+            )
         )
         start = sum(len(p) for p in parts)
         question = f"{question_marker} " + draw(st.sampled_from(("料金は？", "변경할 수 있나요?")))
-        answer = " ".join(draw(st.lists(st.sampled_from(JA_SENTENCES + KO_SENTENCES),
-                                        min_size=1, max_size=30)))
+        answer = " ".join(
+            draw(st.lists(st.sampled_from(JA_SENTENCES + KO_SENTENCES), min_size=1, max_size=30))
+        )
         text = f"{question}\n{answer_marker} {answer}\n\n"
         pairs.append((start, start + len(question) + 1))
         parts.append(text)
@@ -174,7 +191,12 @@ def test_a_question_is_never_apart_from_its_answer(
     for question, answer in pairs:
         [holder] = chunks_at(chunks, question)
         assert holder.start <= answer < holder.end  # the answer starts in the same chunk
-        later = [c for c in chunks if c.start > holder.start and c.kind.value == "qa_part"
-                 and c.start < (next((q for q, _ in pairs if q > question), len(markdown)))]
+        later = [
+            c
+            for c in chunks
+            if c.start > holder.start
+            and c.kind.value == "qa_part"
+            and c.start < (next((q for q, _ in pairs if q > question), len(markdown)))
+        ]
         question_line = markdown[question : answer - 1]
         assert all(question_line in c.prefix for c in later)

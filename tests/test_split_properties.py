@@ -13,8 +13,23 @@ from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.scan import PAGE_MARKER_RE
 from chunkcli.tokens import tiktoken_counter
 
-ENGLISH_WORDS = ("power", "disconnect", "the", "unit", "before", "service", "check", "valve",
-                 "pressure", "rated", "at", "bar", "3.5", "open", "close")
+ENGLISH_WORDS = (
+    "power",
+    "disconnect",
+    "the",
+    "unit",
+    "before",
+    "service",
+    "check",
+    "valve",
+    "pressure",
+    "rated",
+    "at",
+    "bar",
+    "3.5",
+    "open",
+    "close",
+)
 JAPANESE_PHRASES = ("電源を切る", "点検する", "バルブを開く", "圧力を確認", "作業の前に", "必ず")
 
 
@@ -43,9 +58,7 @@ def japanese_sentence(draw: st.DrawFn) -> str:
 def paragraph(draw: st.DrawFn) -> str:
     sentence = st.one_of(english_sentence(), japanese_sentence())
     sentences = draw(st.lists(sentence, min_size=1, max_size=12))
-    return "".join(
-        s if i == 0 or s[0] > "\u3000" else " " + s for i, s in enumerate(sentences)
-    )
+    return "".join(s if i == 0 or s[0] > "\u3000" else " " + s for i, s in enumerate(sentences))
 
 
 @st.composite
@@ -80,12 +93,22 @@ def heading(draw: st.DrawFn) -> str:
 @st.composite
 def documents(draw: st.DrawFn) -> Generated:
     block = st.one_of(
-        heading(), paragraph(), paragraph(), table(), code_block(), bullet_list(),
+        heading(),
+        paragraph(),
+        paragraph(),
+        table(),
+        code_block(),
+        bullet_list(),
         st.integers(1, 9).map(lambda n: f"<!-- page {n} -->"),
     )
     blocks = draw(st.lists(block, max_size=18))
-    separators = draw(st.lists(st.sampled_from(("\n\n", "\n\n\n", "\r\n\r\n")),
-                               min_size=len(blocks), max_size=len(blocks)))
+    separators = draw(
+        st.lists(
+            st.sampled_from(("\n\n", "\n\n\n", "\r\n\r\n")),
+            min_size=len(blocks),
+            max_size=len(blocks),
+        )
+    )
     parts: list[str] = []
     offset = 0
     tables, code = [], []

@@ -31,7 +31,11 @@ def test_other_dingbat_fonts_read_as_bullets_and_other_fonts_are_untouched() -> 
 
 def test_translated_bullets_start_list_items() -> None:
     assert [starts_list_item(t) for t in ("❍ 사업명", "❖ Scope", "➢ next", "m 사업명")] == [
-        True, True, True, False]
+        True,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_private_use_glyphs_are_dropped_and_lines_of_nothing_else_go() -> None:

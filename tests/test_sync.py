@@ -34,8 +34,15 @@ def corpus(tmp_path: Path) -> Path:
 def run(tmp_path: Path, *extra: str) -> tuple[int, list[dict[str, object]], str]:
     """One CLI sync of tmp_path/corpus: exit code, the change lines, stderr."""
     changes = tmp_path / "changes.jsonl"
-    args = ["sync", str(tmp_path / "corpus"), "--manifest", str(tmp_path / "index.db"),
-            "-o", str(changes), *extra]
+    args = [
+        "sync",
+        str(tmp_path / "corpus"),
+        "--manifest",
+        str(tmp_path / "index.db"),
+        "-o",
+        str(changes),
+        *extra,
+    ]
     result = runner.invoke(app, args)
     lines = changes.read_text(encoding="utf-8").splitlines() if changes.exists() else []
     return result.exit_code, [json.loads(line) for line in lines], result.stderr
@@ -50,8 +57,10 @@ def test_first_run_upserts_everything_and_a_second_run_writes_nothing(tmp_path: 
     code, lines, err = run(tmp_path)
     assert code == 0, err
     assert ops(lines) == [
-        ("upsert", "pump.md", ("Pump",)), ("upsert", "pump.md", ("Pump", "Safety")),
-        ("upsert", "pump.md", ("Pump", "Install")), ("upsert", "sub/fan.md", ("Fan",)),
+        ("upsert", "pump.md", ("Pump",)),
+        ("upsert", "pump.md", ("Pump", "Safety")),
+        ("upsert", "pump.md", ("Pump", "Install")),
+        ("upsert", "sub/fan.md", ("Fan",)),
         ("upsert", "sub/fan.md", ("Fan", "Care")),
     ]
     assert list(lines[0])[:3] == ["op", "id", "doc_id"] and lines[0]["source"] == "pump.md"
@@ -136,7 +145,8 @@ def test_a_failing_document_keeps_its_previous_chunks_and_is_retried(tmp_path: P
     assert (code, lines) == (0, [])
     with sqlite3.connect(tmp_path / "index.db") as db:
         assert db.execute("SELECT doc_id, status FROM documents ORDER BY doc_id").fetchall() == [
-            ("pump.md", "ok"), ("sub/fan.md", "ok")
+            ("pump.md", "ok"),
+            ("sub/fan.md", "ok"),
         ]
 
 
@@ -173,7 +183,10 @@ def test_a_second_sync_on_a_locked_manifest_fails_clearly(tmp_path: Path) -> Non
     run(tmp_path)
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD_LOCK, str(tmp_path / "index.db")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
@@ -215,8 +228,18 @@ def test_a_killed_run_leaves_the_previous_generation_and_is_redone(
     (root / "sub" / "fan.md").write_text(FAN.replace("blades", "grille"), "utf-8")
     changes = tmp_path / "changes.jsonl"
     killed = subprocess.run(
-        [sys.executable, "-c", KILLED_RUN, str(root), str(tmp_path / "index.db"), str(changes),
-         point], cwd=REPO_ROOT, capture_output=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            KILLED_RUN,
+            str(root),
+            str(tmp_path / "index.db"),
+            str(changes),
+            point,
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        timeout=120,
     )
     assert killed.returncode == -9, killed.stderr
     written = changes.read_text("utf-8").splitlines()
@@ -226,8 +249,10 @@ def test_a_killed_run_leaves_the_previous_generation_and_is_redone(
     code, lines, err = run(tmp_path)
     assert code == 0, err
     assert ops(lines) == [  # Install now ends with a blank line: new text, new id
-        ("delete", "pump.md", ()), ("upsert", "pump.md", ("Pump", "Install")),
-        ("upsert", "pump.md", ("Pump", "Storage")), ("delete", "sub/fan.md", ()),
+        ("delete", "pump.md", ()),
+        ("upsert", "pump.md", ("Pump", "Install")),
+        ("upsert", "pump.md", ("Pump", "Storage")),
+        ("delete", "sub/fan.md", ()),
         ("upsert", "sub/fan.md", ("Fan", "Care")),
     ]
     if point == "before-commit":  # the redone run writes the very same lines again
@@ -250,8 +275,15 @@ def test_the_library_call_returns_the_plan_and_refuses_a_held_lock(tmp_path: Pat
 def test_sync_help_teaches_with_value_names_and_an_example() -> None:
     result = runner.invoke(app, ["sync", "--help"])
     assert result.exit_code == 0
-    for text in ("DIR", "--manifest", "FILE", "--dry-run", "--full", "--flat-metadata",
-                 "chunkcli sync docs/ --manifest index.db -o changes.jsonl"):
+    for text in (
+        "DIR",
+        "--manifest",
+        "FILE",
+        "--dry-run",
+        "--full",
+        "--flat-metadata",
+        "chunkcli sync docs/ --manifest index.db -o changes.jsonl",
+    ):
         assert text in result.output, text
 
 

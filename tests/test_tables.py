@@ -525,9 +525,16 @@ def test_rows_of_a_continued_table_render_under_their_own_page() -> None:
     document = Document("x.pdf", merge_continued_tables(pages))
     row = "| " + " | ".join(HEADER) + " |\n| " + " | ".join(["---"] * len(HEADER)) + " |\n"
     expected = (
-        "<!-- page 7 -->\n\nIntro\n\n" + row + _row(BODY[0])
-        + "\n\n<!-- page 8 -->\n\n" + row + _row(BODY[1])
-        + "\n\n<!-- page 9 -->\n\n" + row + _row(BODY[2]) + "\n\nAfter the table\n"
+        "<!-- page 7 -->\n\nIntro\n\n"
+        + row
+        + _row(BODY[0])
+        + "\n\n<!-- page 8 -->\n\n"
+        + row
+        + _row(BODY[1])
+        + "\n\n<!-- page 9 -->\n\n"
+        + row
+        + _row(BODY[2])
+        + "\n\nAfter the table\n"
     )
     assert render_markdown(document) == expected
 
@@ -568,9 +575,7 @@ def test_continuing_keeps_every_row_on_its_page(parts: list[list[tuple[str, str]
         for i, rows in enumerate(parts)
     )
     merged = merge_continued_tables(pages)
-    assert [[b.cells for b in p.blocks] for p in merged] == [
-        [(header, *rows)] for rows in parts
-    ]
+    assert [[b.cells for b in p.blocks] for p in merged] == [[(header, *rows)] for rows in parts]
 
 
 @settings(max_examples=100, deadline=None)

@@ -47,9 +47,16 @@ def test_every_table_part_carries_the_caption_and_the_header() -> None:
 
 def test_a_continued_table_keeps_the_caption_and_each_row_its_page() -> None:
     markdown = (
-        "<!-- page 7 -->\n\n## 在庫\n\n**Table 3: Parts in stock**\n\n" + HEADER + rows(0, 12)
-        + "\n<!-- page 8 -->\n\n" + HEADER + rows(12, 24)
-        + "\n<!-- page 9 -->\n\n" + HEADER + rows(24, 30) + "\n後の文。\n"
+        "<!-- page 7 -->\n\n## 在庫\n\n**Table 3: Parts in stock**\n\n"
+        + HEADER
+        + rows(0, 12)
+        + "\n<!-- page 8 -->\n\n"
+        + HEADER
+        + rows(12, 24)
+        + "\n<!-- page 9 -->\n\n"
+        + HEADER
+        + rows(24, 30)
+        + "\n後の文。\n"
     )
     chunks = split(markdown, max_tokens=40)
     for chunk in chunks:

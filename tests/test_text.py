@@ -28,9 +28,7 @@ from tests.pdf_factory import Text, make_pdf, text_width
         (["Lucene-", "BM25"], "Lucene-BM25"),
     ],
 )
-def test_end_of_line_hyphenation_is_decided_with_a_word_list(
-    lines: list[str], joined: str
-) -> None:
+def test_end_of_line_hyphenation_is_decided_with_a_word_list(lines: list[str], joined: str) -> None:
     assert join_lines(lines) == joined
 
 
@@ -84,5 +82,14 @@ def test_hangul_word_prefixes_leave_out_the_cut_edges_of_a_line() -> None:
 def test_is_cjk_at_the_edges_of_the_no_space_ranges() -> None:
     chars = ["a", "é", "\u2e7f", "\u2e80", "\u3000", "日", "ｱ", "한", "\U00020000", "\U00040000"]
     assert [is_cjk(c) for c in chars] == [
-        False, False, False, True, True, True, True, False, True, False,
+        False,
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+        False,
+        True,
+        False,
     ]

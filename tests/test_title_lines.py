@@ -17,10 +17,15 @@ def _texts(blocks: tuple[Block, ...]) -> list[list[str]]:
 
 
 def test_stacked_lines_of_the_largest_type_join() -> None:
-    blocks = (_block("Safe Operation of", 100, 100), _block("Thermal Controllers", 80, 133),
-              _block("Body text follows here", 50, 200, size=10, bold=False))
+    blocks = (
+        _block("Safe Operation of", 100, 100),
+        _block("Thermal Controllers", 80, 133),
+        _block("Body text follows here", 50, 200, size=10, bold=False),
+    )
     assert _texts(join_title_lines(blocks, 10.0)) == [
-        ["Safe Operation of", "Thermal Controllers"], ["Body text follows here"]]
+        ["Safe Operation of", "Thermal Controllers"],
+        ["Body text follows here"],
+    ]
 
 
 def test_lines_far_apart_or_of_another_weight_or_a_sentence_stay_apart() -> None:

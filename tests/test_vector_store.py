@@ -37,8 +37,18 @@ def embed(text: str) -> list[float]:
 
 def sync(tmp_path: Path) -> list[dict[str, Any]]:
     changes = tmp_path / "changes.jsonl"
-    result = runner.invoke(app, ["sync", str(tmp_path / "corpus"), "-m", str(tmp_path / "i.db"),
-                                 "-o", str(changes), "--flat-metadata"])
+    result = runner.invoke(
+        app,
+        [
+            "sync",
+            str(tmp_path / "corpus"),
+            "-m",
+            str(tmp_path / "i.db"),
+            "-o",
+            str(changes),
+            "--flat-metadata",
+        ],
+    )
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in changes.read_text("utf-8").splitlines()]
 
@@ -55,8 +65,10 @@ def apply(collection: Any, lines: list[dict[str, Any]], generation: int) -> None
             ids=[u["id"] for u in upserts],
             documents=[u["text"] for u in upserts],
             embeddings=[embed(u["text"]) for u in upserts],
-            metadatas=[{k: v for k, v in u.items() if k not in ("op", "text")}
-                       | {"written_in": generation} for u in upserts],
+            metadatas=[
+                {k: v for k, v in u.items() if k not in ("op", "text")} | {"written_in": generation}
+                for u in upserts
+            ],
         )
 
 
@@ -90,7 +102,8 @@ def test_a_revision_applied_to_chroma_leaves_no_stale_chunk(tmp_path: Path) -> N
     rows = collection.get(include=["metadatas"])
     rewritten = sorted(
         (str(m["doc_id"]), str(m["heading_path_text"]))
-        for m in rows["metadatas"] if m["written_in"] == 2
+        for m in rows["metadatas"]
+        if m["written_in"] == 2
     )
     assert rewritten == [("fan.md", "Fan › Care")]  # the pump lost a section, gained none
     assert sum(1 for line in lines if line["op"] == "upsert") == 1

@@ -37,8 +37,7 @@ def check_articles(markdown: str) -> list[Issue]:
             "laws.article-sequence",
             Severity.WARN,
             f"{len(problems)} {'article' if len(problems) == 1 else 'articles'} out of "
-            "sequence or missing: "
-            + examples([text for _, text in problems]),
+            "sequence or missing: " + examples([text for _, text in problems]),
             line=line_of(problems[0][0]),
         )
     ]

@@ -46,7 +46,7 @@ def check_chunks(chunks: Sequence[Chunk], markdown: str, options: CheckOptions) 
     )
 
 
-class line_locator:  # noqa: N801 - used as a function: line_of(offset) -> 1-based line
+class line_locator:  # lower case: used as a function, line_of(offset) -> 1-based line
     """Map a character offset in the Markdown to its 1-based line number.
 
     The newlines are found on the first call (most documents need no line number), as an array

@@ -79,7 +79,9 @@ def side_by_side(blocks: tuple[Block, ...]) -> Iterator[tuple[Line, Line]]:
             )
             shorter = min(first.bbox.height, second.bbox.height)
             gap = second.bbox.x0 - first.bbox.x1
-            if shorter > 0 and overlap >= SAME_ROW_OVERLAP * shorter and (
-                gap >= GUTTER_SIZES * max(first.size, second.size)
+            if (
+                shorter > 0
+                and overlap >= SAME_ROW_OVERLAP * shorter
+                and (gap >= GUTTER_SIZES * max(first.size, second.size))
             ):
                 yield first, second

@@ -66,7 +66,10 @@ class LineTable(Sequence[TextLine]):
         if isinstance(index, slice):
             return tuple(self[row] for row in range(*index.indices(len(self))))
         return TextLine(
-            self.numbers[index], self.pages[index], self.texts[index], self.kinds[index],
+            self.numbers[index],
+            self.pages[index],
+            self.texts[index],
+            self.kinds[index],
             self.levels[index],
         )
 
@@ -108,7 +111,10 @@ class LineColumns:
     def appenders(self) -> tuple[Callable[[Any], None], ...]:
         """The columns' bound appends, in field order: for loops that add many rows."""
         return (
-            self.numbers.append, self.pages.append, self.texts.append, self.kinds.append,
+            self.numbers.append,
+            self.pages.append,
+            self.texts.append,
+            self.kinds.append,
             self.levels.append,
         )
 

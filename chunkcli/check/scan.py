@@ -19,8 +19,16 @@ from chunkcli.model import PageStatus
 
 # (Line records and their columns: chunkcli/check/lines.py; the checks import them from here.)
 __all__ = [
-    "Heading", "LineKind", "LineTable", "PageMarker", "Paragraph", "ScannedMarkdown", "Table",
-    "TableRow", "TextLine", "scan_markdown",
+    "Heading",
+    "LineKind",
+    "LineTable",
+    "PageMarker",
+    "Paragraph",
+    "ScannedMarkdown",
+    "Table",
+    "TableRow",
+    "TextLine",
+    "scan_markdown",
 ]
 
 HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")

@@ -48,17 +48,27 @@ def data_header(table: Table) -> list[Issue]:
     )
     if not same_shape:
         return []
-    return [issue(table, "table.data-header",
-                  f"header row {quote(' | '.join(cells))} is data shaped like the rows below it "
-                  "(the column names were lost?)")]
+    return [
+        issue(
+            table,
+            "table.data-header",
+            f"header row {quote(' | '.join(cells))} is data shaped like the rows below it "
+            "(the column names were lost?)",
+        )
+    ]
 
 
 def running_head_header(table: Table) -> list[Issue]:
     head = next((c for c in table.header.cells if RUNNING_HEAD.match(c)), None)
     if head is None:
         return []
-    return [issue(table, "table.running-head-header",
-                  f"header cell {quote(head)} is a running head, not a column name")]
+    return [
+        issue(
+            table,
+            "table.running-head-header",
+            f"header cell {quote(head)} is a running head, not a column name",
+        )
+    ]
 
 
 def collapsed_rows(table: Table) -> list[Issue]:
@@ -68,10 +78,15 @@ def collapsed_rows(table: Table) -> list[Issue]:
     crowded = [c for c in cells if len(NUMBER_TOKEN.findall(c)) >= COLLAPSED_NUMBERS_PER_CELL]
     if not cells or len(crowded) < max(2, COLLAPSED_CELL_SHARE * len(cells)):
         return []
-    return [issue(table, "table.collapsed-rows",
-                  f"the only data row has {len(crowded)} of {len(cells)} cells holding "
-                  f"{COLLAPSED_NUMBERS_PER_CELL}+ numbers each, e.g. {quote(crowded[0], 40)}: "
-                  "rows collapsed into one?")]
+    return [
+        issue(
+            table,
+            "table.collapsed-rows",
+            f"the only data row has {len(crowded)} of {len(cells)} cells holding "
+            f"{COLLAPSED_NUMBERS_PER_CELL}+ numbers each, e.g. {quote(crowded[0], 40)}: "
+            "rows collapsed into one?",
+        )
+    ]
 
 
 def issue(table: Table, code: str, what: str) -> Issue:

@@ -13,7 +13,7 @@ from chunkcli.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USA
 # Importing the command modules registers their commands on `app`, in the order `--help`
 # lists them (the order of a day's work): kept out of import sorting on purpose.
 # isort: off
-from chunkcli.cli import convert, split, sync, check, evaluation  # noqa: E402, F401
+from chunkcli.cli import convert, split, sync, check, evaluation  # noqa: F401
 # isort: on
 
 __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "app"]

@@ -293,7 +293,7 @@ def exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> N
         raise typer.Exit(EXIT_FAILED)
 
 
-def with_ocr(  # noqa: PLR0913 - one parameter per --ocr* flag
+def with_ocr(
     options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None, engine: str
 ) -> ConvertOptions:
     """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs

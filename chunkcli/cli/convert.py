@@ -152,7 +152,7 @@ def _convert_stdin(
         write_output(output, document.markdown)
 
 
-def _convert_file(  # noqa: PLR0913 - the command's options, passed on
+def _convert_file(
     pdf: Path,
     output: str | None,
     options: ConvertOptions,
@@ -184,7 +184,7 @@ def _convert_file(  # noqa: PLR0913 - the command's options, passed on
         write_stdout(markdown)
 
 
-def _convert_folder(  # noqa: PLR0913 - the command's options, passed on
+def _convert_folder(
     inputs: list[str],
     out_dir: Path,
     options: ConvertOptions,
@@ -212,7 +212,7 @@ def _convert_folder(  # noqa: PLR0913 - the command's options, passed on
         raise typer.Exit(EXIT_FAILED)
 
 
-def _run_batch(  # noqa: PLR0913 - the command's options, passed on
+def _run_batch(
     pdfs: list[tuple[Path, Path]],
     out_dir: Path,
     options: ConvertOptions,

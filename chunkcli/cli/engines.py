@@ -50,7 +50,7 @@ def chosen_engine(engine: str, ray_address: str | None) -> str:
     return engine
 
 
-def convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
+def convert_on_ray(
     inputs: list[str],
     out_dir: Path,
     options: ConvertOptions,
@@ -74,7 +74,7 @@ def convert_on_ray(  # noqa: PLR0913 - the convert flags, passed on as they are
         raise typer.Exit(EXIT_FAILED)
 
 
-def split_on_ray(  # noqa: PLR0913 - the split flags, passed on as they are
+def split_on_ray(
     paths: list[str],
     output: str | None,
     options: SplitOptions,

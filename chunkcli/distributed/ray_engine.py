@@ -200,12 +200,19 @@ def split_schema() -> Any:
 
     types = {
         "heading_path": pa.list_(pa.string()),
-        "start": pa.int64(), "end": pa.int64(), "page_start": pa.int64(),
-        "page_end": pa.int64(), "tokens": pa.int64(), "oversize": pa.bool_(),
+        "start": pa.int64(),
+        "end": pa.int64(),
+        "page_start": pa.int64(),
+        "page_end": pa.int64(),
+        "tokens": pa.int64(),
+        "oversize": pa.bool_(),
         "ocr_confidence": pa.float64(),
     }
-    fields = [pa.field("order", pa.int64()), pa.field("chunk_index", pa.int64()),
-              pa.field("error", pa.string())]
+    fields = [
+        pa.field("order", pa.int64()),
+        pa.field("chunk_index", pa.int64()),
+        pa.field("error", pa.string()),
+    ]
     fields += [pa.field(name, types.get(name, pa.string())) for name in CHUNK_FIELDS]
     return pa.schema(fields)
 

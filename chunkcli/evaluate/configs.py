@@ -33,7 +33,7 @@ def parse_config(given: str) -> EvalConfig:
     name, sep, spec = given.partition("=")
     name = name.strip()
     if not sep or not name:
-        raise UsageError(f"--config expects NAME=\"SPLIT OPTIONS\", got {given!r}")
+        raise UsageError(f'--config expects NAME="SPLIT OPTIONS", got {given!r}')
     try:
         words = shlex.split(spec)
     except ValueError as exc:

@@ -85,8 +85,7 @@ def _parse_line(raw: str, where: str, number: int) -> GoldLine:
             raise GoldError(f"{where}: needs a non-empty string {key!r}")
     # "./a.pdf" and "a.pdf" are one source: read once, indexed once.
     source = posixpath.normpath(fields["source"])
-    return GoldLine(number, str(fields.get("id", f"q{number}")), fields["question"], source,
-                    fields)
+    return GoldLine(number, str(fields.get("id", f"q{number}")), fields["question"], source, fields)
 
 
 def locate(gold: GoldLine, markdown: str, where: str) -> GoldQuestion:
@@ -104,8 +103,12 @@ def locate(gold: GoldLine, markdown: str, where: str) -> GoldQuestion:
     condition = None
     if "condition" in fields:
         condition = _find_span(
-            markdown, fields["condition"], fields.get("condition_occurrence"), label,
-            "condition", gold.source,
+            markdown,
+            fields["condition"],
+            fields.get("condition_occurrence"),
+            label,
+            "condition",
+            gold.source,
         )
     page = fields.get("page")
     if page is not None and (not isinstance(page, int) or isinstance(page, bool) or page < 1):
@@ -113,7 +116,7 @@ def locate(gold: GoldLine, markdown: str, where: str) -> GoldQuestion:
     return GoldQuestion(gold.id, gold.question, gold.source, answer, condition, page)
 
 
-def _find_span(  # noqa: PLR0913 - the span, where to look, and what to name in errors
+def _find_span(
     markdown: str, needle: object, occurrence: object, label: str, key: str, source: str
 ) -> TextSpan:
     if not isinstance(needle, str) or not needle.strip():
@@ -125,7 +128,7 @@ def _find_span(  # noqa: PLR0913 - the span, where to look, and what to name in 
         if len(found) > 1:
             raise GoldError(
                 f"{label}: {key} found {len(found)} times; "
-                f"add \"{'occurrence' if key == 'answer' else 'condition_occurrence'}\": "
+                f'add "{"occurrence" if key == "answer" else "condition_occurrence"}": '
                 f"1..{len(found)}"
             )
         return found[0]

@@ -113,7 +113,8 @@ def summarize(scores: Sequence[QuestionScore], ks: Sequence[int]) -> Summary:
         precision=_column_means([s.precision for s in scores], len(ks)),
         iou=_column_means([s.iou for s in scores], len(ks)),
         condition=tuple(_mean([_within(s.condition_rank, k) for s in with_condition]) for k in ks)
-        if with_condition else None,
+        if with_condition
+        else None,
         condition_questions=len(with_condition),
         page_accuracy=_mean([float(ok) for ok in with_page]) if with_page else None,
         page_questions=len(with_page),

@@ -19,12 +19,14 @@ QUESTION_CELL_CHARS = 70  # a question longer than this is shortened in the Mark
 def differing(report: EvalReport) -> list[int]:
     """Positions of the questions whose first full-answer rank is not the same in every config."""
     return [
-        i for i in range(len(report.questions))
+        i
+        for i in range(len(report.questions))
         if len({r.scores[i].rank for r in report.results}) > 1
     ]
 
 
 # --- JSON ----------------------------------------------------------------------------------
+
 
 def to_json(report: EvalReport, timings: bool = True) -> str:
     ks = report.ks
@@ -64,7 +66,8 @@ def _config_json(result: ConfigResult, ks: Sequence[int], timings: bool) -> dict
         "iou_at": _at(ks, summary.iou),
         "condition_at": _at(ks, summary.condition),
         "condition_questions": summary.condition_questions,
-        "page_accuracy": None if summary.page_accuracy is None
+        "page_accuracy": None
+        if summary.page_accuracy is None
         else round(summary.page_accuracy, DIGITS),
         "page_questions": summary.page_questions,
         "tokens_at": _at(ks, summary.tokens),
@@ -83,7 +86,8 @@ def _question_json(report: EvalReport, i: int) -> dict[str, object]:
         "source": question.source,
         "page": question.page,
         "answer": {"start": question.answer.start, "end": question.answer.end},
-        "condition": None if condition is None
+        "condition": None
+        if condition is None
         else {"start": condition.start, "end": condition.end},
         "results": {r.config.name: _score_json(r.scores[i], report.ks) for r in report.results},
     }
@@ -102,11 +106,14 @@ def _score_json(score: QuestionScore, ks: Sequence[int]) -> dict[str, object]:
 
 # --- Markdown ------------------------------------------------------------------------------
 
+
 def to_markdown(report: EvalReport, timings: bool = True) -> str:
     results = report.results
     ks = report.ks
-    counted = (f"{_plural(len(report.questions), 'question')} over "
-               f"{_plural(len(report.sources), 'source')}")
+    counted = (
+        f"{_plural(len(report.questions), 'question')} over "
+        f"{_plural(len(report.sources), 'source')}"
+    )
     lines = [
         f"# Retrieval eval: {report.gold}",
         "",
@@ -120,8 +127,9 @@ def to_markdown(report: EvalReport, timings: bool = True) -> str:
     ]
     lines += _metric_rows(results, ks)
     if timings:
-        lines.append(_row("split ms (all sources)", [f"{1000 * r.split_seconds:.1f}"
-                                                     for r in results]))
+        lines.append(
+            _row("split ms (all sources)", [f"{1000 * r.split_seconds:.1f}" for r in results])
+        )
         lines.append(_row("query ms (mean)", [f"{r.query_ms:.2f}" for r in results]))
     lines += _differing_section(report)
     return "\n".join(lines) + "\n"
@@ -137,16 +145,22 @@ def _metric_rows(results: Sequence[ConfigResult], ks: Sequence[int]) -> list[str
     ]
     conditions = results[0].summary.condition_questions
     if conditions:
-        per_k.insert(3, (f"condition@{{k}} ({conditions} q.)", lambda r: r.summary.condition,
-                         "{:.3f}"))
+        per_k.insert(
+            3, (f"condition@{{k}} ({conditions} q.)", lambda r: r.summary.condition, "{:.3f}")
+        )
     for label, values, fmt in per_k:
         for i, k in enumerate(ks):
-            rows.append(_row(label.format(k=k), [fmt.format(_values(r, values)[i])
-                                                 for r in results]))
+            rows.append(
+                _row(label.format(k=k), [fmt.format(_values(r, values)[i]) for r in results])
+            )
     pages = results[0].summary.page_questions
     if pages:
-        rows.append(_row(f"page citation accuracy ({pages} q.)",
-                         [f"{r.summary.page_accuracy or 0.0:.3f}" for r in results]))
+        rows.append(
+            _row(
+                f"page citation accuracy ({pages} q.)",
+                [f"{r.summary.page_accuracy or 0.0:.3f}" for r in results],
+            )
+        )
     return rows
 
 
@@ -179,10 +193,14 @@ def _differing_section(report: EvalReport) -> list[str]:
     ]
     for i in rows:
         question = report.questions[i]
-        cells = [f"{_rank(r.scores[i].rank)} ({r.scores[i].recall[-1]:.2f})"
-                 for r in report.results]
-        lines.append(f"| {_cell(question.id)} | {_cell(_shorten(question.question))} | "
-                     + " | ".join(cells) + " |")
+        cells = [
+            f"{_rank(r.scores[i].rank)} ({r.scores[i].recall[-1]:.2f})" for r in report.results
+        ]
+        lines.append(
+            f"| {_cell(question.id)} | {_cell(_shorten(question.question))} | "
+            + " | ".join(cells)
+            + " |"
+        )
     return lines
 
 

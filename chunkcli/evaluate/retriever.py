@@ -55,13 +55,16 @@ class Bm25Retriever:
                 "chunkcli eval needs bm25s: pip install 'chunkcli[eval]'"
             ) from None
         self._vocabulary: dict[str, int] = {}
-        ids = [[self._vocabulary.setdefault(t, len(self._vocabulary)) for t in tokenize(text)]
-               for text in texts]
+        ids = [
+            [self._vocabulary.setdefault(t, len(self._vocabulary)) for t in tokenize(text)]
+            for text in texts
+        ]
         self._count = len(texts)
         self._bm25 = bm25s.BM25(k1=BM25_K1, b=BM25_B)
         # bm25s takes pre-tokenised ids with their vocabulary; our tokenizer, not its own.
-        self._bm25.index(bm25s.tokenization.Tokenized(ids=ids, vocab=self._vocabulary),
-                         show_progress=False)
+        self._bm25.index(
+            bm25s.tokenization.Tokenized(ids=ids, vocab=self._vocabulary), show_progress=False
+        )
 
     def search(self, query: str, n: int) -> list[int]:
         terms = [self._vocabulary[t] for t in tokenize(query) if t in self._vocabulary]
@@ -87,7 +90,7 @@ class EmbeddingRetriever:
 def _call(embed: Embed, texts: list[str], name: str) -> Sequence[Sequence[float]]:
     try:
         return embed(texts)
-    except Exception as exc:  # a user's code: any failure becomes one line naming it
+    except Exception as exc:  # noqa: BLE001 - a user's code: any failure becomes one line naming it
         raise RetrieverUnavailable(f"--embed {name} failed: {type(exc).__name__}: {exc}") from None
 
 

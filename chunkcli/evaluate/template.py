@@ -86,4 +86,3 @@ def make_gold(documents: Sequence[tuple[str, str]]) -> str:
                 record["page"] = candidate.page
             lines.append(json.dumps(record, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
-

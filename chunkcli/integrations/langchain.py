@@ -1,7 +1,7 @@
 """chunkcli JSON Lines -> LangChain `Document`s (extra: `chunkcli[langchain]`).
 
-    from chunkcli.integrations.langchain import load
-    documents = load("chunks.jsonl")   # page_content = the chunk's text, id = the chunk id
+from chunkcli.integrations.langchain import load
+documents = load("chunks.jsonl")   # page_content = the chunk's text, id = the chunk id
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """chunkcli JSON Lines -> LlamaIndex `TextNode`s (extra: `chunkcli[llamaindex]`).
 
-    from chunkcli.integrations.llamaindex import load
-    nodes = load("chunks.jsonl")   # node.id_ = the chunk id, node.text = the chunk's text
+from chunkcli.integrations.llamaindex import load
+nodes = load("chunks.jsonl")   # node.id_ = the chunk id, node.text = the chunk's text
 """
 
 from __future__ import annotations

@@ -56,8 +56,11 @@ def is_rtl_page(page: Page) -> bool:
 def mirror_blocks(blocks: tuple[Block, ...], width: float) -> tuple[Block, ...]:
     """`blocks` reflected left to right on a page `width` wide (twice: the blocks again)."""
     return tuple(
-        replace(block, bbox=_mirror(block.bbox, width),
-                lines=tuple(_mirror_line(line, width) for line in block.lines))
+        replace(
+            block,
+            bbox=_mirror(block.bbox, width),
+            lines=tuple(_mirror_line(line, width) for line in block.lines),
+        )
         for block in blocks
     )
 

@@ -43,8 +43,12 @@ def join_page_breaks(pages: Sequence[Page]) -> tuple[Page, ...]:
         head, tail = before.blocks[last], after.blocks[first]
         if sentence_goes_on(head, tail) is None:
             continue  # the cheap test first: column edges cost a pass over both pages
-        if not breaks_mid_sentence(head, tail, column_edges(before.blocks).get(head.column),
-                                   column_edges(after.blocks).get(tail.column)):
+        if not breaks_mid_sentence(
+            head,
+            tail,
+            column_edges(before.blocks).get(head.column),
+            column_edges(after.blocks).get(tail.column),
+        ):
             continue
         cut = _first_sentence(tail)
         if cut is None:
@@ -53,10 +57,14 @@ def join_page_breaks(pages: Sequence[Page]) -> tuple[Page, ...]:
         # The joined block keeps its own box: the carried lines lie on the next page.
         joined = replace(head, lines=head.lines + carried)
         result[index - 1] = replace(before, blocks=_replaced(before.blocks, last, joined))
-        kept = (replace(tail, lines=rest, bbox=BBox.enclosing([ln.bbox for ln in rest])),) if (
-            rest) else ()
-        result[index] = replace(after, blocks=after.blocks[:first] + kept
-                                + after.blocks[first + 1:])
+        kept = (
+            (replace(tail, lines=rest, bbox=BBox.enclosing([ln.bbox for ln in rest])),)
+            if (rest)
+            else ()
+        )
+        result[index] = replace(
+            after, blocks=after.blocks[:first] + kept + after.blocks[first + 1 :]
+        )
     return tuple(result)
 
 
@@ -76,7 +84,7 @@ def _first_body_block(page: Page) -> int | None:
 
 
 def _replaced(blocks: tuple[Block, ...], index: int, block: Block) -> tuple[Block, ...]:
-    return blocks[:index] + (block,) + blocks[index + 1:]
+    return blocks[:index] + (block,) + blocks[index + 1 :]
 
 
 def _first_sentence(block: Block) -> tuple[tuple[Line, ...], tuple[Line, ...]] | None:
@@ -90,10 +98,10 @@ def _first_sentence(block: Block) -> tuple[tuple[Line, ...], tuple[Line, ...]] |
             if seen > MAX_CARRY_CHARS:
                 return None
             continue
-        if not line.text[stop.end():].strip():
-            return block.lines[: index + 1], block.lines[index + 1:]
+        if not line.text[stop.end() :].strip():
+            return block.lines[: index + 1], block.lines[index + 1 :]
         head, tail = split_line(line, stop.end())
-        return block.lines[:index] + (head,), (tail,) + block.lines[index + 1:]
+        return block.lines[:index] + (head,), (tail,) + block.lines[index + 1 :]
     return None
 
 
@@ -120,8 +128,10 @@ def split_line(line: Line, position: int) -> tuple[Line, Line]:
 def _cut_span(span: Span, index: int) -> tuple[Span, Span]:
     box = span.bbox
     x = box.x0 + box.width * index / max(1, len(span.text))
-    return (replace(span, text=span.text[:index], bbox=BBox(box.x0, box.top, x, box.bottom)),
-            replace(span, text=span.text[index:], bbox=BBox(x, box.top, box.x1, box.bottom)))
+    return (
+        replace(span, text=span.text[:index], bbox=BBox(box.x0, box.top, x, box.bottom)),
+        replace(span, text=span.text[index:], bbox=BBox(x, box.top, box.x1, box.bottom)),
+    )
 
 
 def _line(spans: list[Span], source: Line) -> Line:

@@ -125,8 +125,10 @@ def _repeated_anywhere_blocks(pages: list[Page], s: FurnitureSettings) -> set[tu
     for page in pages:
         for block in page.blocks:
             if block.kind == BlockKind.PARAGRAPH:
-                place = (round(block.bbox.top / s.same_height_pt),
-                         round(block.bbox.x0 / s.same_height_pt))
+                place = (
+                    round(block.bbox.top / s.same_height_pt),
+                    round(block.bbox.x0 / s.same_height_pt),
+                )
                 at_place[place].append((page.number, block))
     places: dict[tuple[str, int, int], list[tuple[int, int]]] = defaultdict(list)
     for place, blocks in at_place.items():
@@ -228,8 +230,11 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        numbers = [b for b in _band_blocks(page, s)
-                   if is_page_number(b.text) and not _table_cell(b, page, s)]
+        numbers = [
+            b
+            for b in _band_blocks(page, s)
+            if is_page_number(b.text) and not _table_cell(b, page, s)
+        ]
         outermost = {id(b) for b in _outermost(numbers, page)}
         for block in numbers:
             alone = _alone_on_row(block, page)
@@ -264,8 +269,10 @@ def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:
     table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
     a running head's page number shares its row with the head's title at most."""
     beside = sum(
-        1 for other in page.blocks
-        if other is not block and other.kind != BlockKind.TABLE
+        1
+        for other in page.blocks
+        if other is not block
+        and other.kind != BlockKind.TABLE
         and other.bbox.y_overlap(block.bbox) > 0.5 * min(other.bbox.height, block.bbox.height)
     )
     return beside >= s.table_row_neighbours

@@ -67,7 +67,8 @@ NOT_A_HEADING = re.compile(
 # A contents list's heading names the list, never the document (an EDGAR filing's pages open
 # with a "Table of Contents" link: olmocr-earnings.pdf had it as its title).
 NOT_A_TITLE = re.compile(
-    r"^\s*(?:table\s+of\s+contents|contents|目\s*次|목\s*차|차\s*례)\s*$", re.IGNORECASE)
+    r"^\s*(?:table\s+of\s+contents|contents|目\s*次|목\s*차|차\s*례)\s*$", re.IGNORECASE
+)
 # A heading names something: it holds at least this many letters ("-2.85% -3.57%", "1" do not).
 MIN_HEADING_LETTERS = 2
 # A cover page (the title's page) carries at most this many characters of body-size text;
@@ -88,9 +89,12 @@ class _Candidate:
 
 def label_headings(document: Document) -> Document:
     """Mark heading blocks and give each a level (1 = title, 2 = chapter, ...)."""
-    document = replace(document, pages=tuple(
-        replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
-    ))
+    document = replace(
+        document,
+        pages=tuple(
+            replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
+        ),
+    )
     body = body_font_size(document)
     if document.pages:
         first = document.pages[0]
@@ -103,8 +107,11 @@ def label_headings(document: Document) -> Document:
         title = _title(remaining, body, document) or _bold_opening_line(document, levels)
         if title is not None:
             levels[(title.page_index, title.block_index)] = 1
-            remaining = [c for c in remaining if (c.page_index, c.block_index) != (
-                title.page_index, title.block_index)]
+            remaining = [
+                c
+                for c in remaining
+                if (c.page_index, c.block_index) != (title.page_index, title.block_index)
+            ]
     outline_used = bool(levels) and max(levels.values()) > 1
     remaining = _without_cover_lines(document, remaining, levels, body)
     remaining = _without_masthead_lines(document, remaining, levels)
@@ -150,8 +157,13 @@ def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     lines = (rest_line, *block.lines[1:])
     return (
         Block(BlockKind.PARAGRAPH, (head_line,), head_line.bbox, block.page, column=block.column),
-        Block(BlockKind.PARAGRAPH, lines, BBox.enclosing([ln.bbox for ln in lines]), block.page,
-              column=block.column),
+        Block(
+            BlockKind.PARAGRAPH,
+            lines,
+            BBox.enclosing([ln.bbox for ln in lines]),
+            block.page,
+            column=block.column,
+        ),
     )
 
 
@@ -187,8 +199,12 @@ def _title_type(size: float, body: float, blocks: list[Block], page_width: float
     if size >= body * TITLE_SIZE_RATIO:
         return True
     heading_size = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
-    return heading_size and page_width > 0 and bool(blocks) and all(
-        abs(b.bbox.center_x - page_width / 2) <= CENTRED_SHARE * page_width for b in blocks)
+    return (
+        heading_size
+        and page_width > 0
+        and bool(blocks)
+        and all(abs(b.bbox.center_x - page_width / 2) <= CENTRED_SHARE * page_width for b in blocks)
+    )
 
 
 def _block_size(block: Block) -> float:
@@ -199,8 +215,9 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
     if (
         previous.kind != BlockKind.PARAGRAPH
         or block.kind != BlockKind.PARAGRAPH
-        or any(line.vertical or _size_class(line.size) != size
-               for line in previous.lines + block.lines)
+        or any(
+            line.vertical or _size_class(line.size) != size for line in previous.lines + block.lines
+        )
         or len(previous.lines) + len(block.lines) > MAX_TITLE_LINES
         or _mostly_bold(previous.lines[-1]) != _mostly_bold(block.lines[0])
     ):
@@ -220,8 +237,11 @@ def _mostly_bold(line: Line) -> bool:
     unstructured-copy-protected.pdf) is still set in the bold of the line below it."""
     return line.bold or bold_share(line.spans) > 0.5
 
+
 def _without_cover_lines(
-    document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],
+    document: Document,
+    candidates: list[_Candidate],
+    levels: dict[tuple[int, int], int],
     body: float,
 ) -> list[_Candidate]:
     """Drop size-only candidates of a cover page: the first of several pages, holding the
@@ -243,7 +263,9 @@ def _without_cover_lines(
 
 
 def _without_masthead_lines(
-    document: Document, candidates: list[_Candidate], levels: dict[tuple[int, int], int],
+    document: Document,
+    candidates: list[_Candidate],
+    levels: dict[tuple[int, int], int],
 ) -> list[_Candidate]:
     """Drop size-only candidates of the title's first page that are masthead lines, not
     sections, even when body text follows on that page (assembly minutes, gazettes):
@@ -257,8 +279,10 @@ def _without_masthead_lines(
     title_block = titles[0][1]
     later_sizes = {_size_class(c.size) for c in candidates if c.page_index > 0}
     return [
-        c for c in candidates
-        if c.page_index != 0 or c.pattern is not None
+        c
+        for c in candidates
+        if c.page_index != 0
+        or c.pattern is not None
         or (c.block_index > title_block and _size_class(c.size) in later_sizes)
     ]
 
@@ -352,8 +376,11 @@ def _heading_number(text: str, bold: bool, larger: bool) -> tuple[str, int] | No
 
 
 def _title(candidates: list[_Candidate], body: float, document: Document) -> _Candidate | None:
-    first_page = [c for c in candidates
-                  if c.page_index == 0 and c.pattern is None and not NOT_A_TITLE.match(c.text)]
+    first_page = [
+        c
+        for c in candidates
+        if c.page_index == 0 and c.pattern is None and not NOT_A_TITLE.match(c.text)
+    ]
     if not first_page:
         return None
     biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
@@ -361,19 +388,25 @@ def _title(candidates: list[_Candidate], body: float, document: Document) -> _Ca
     page = document.pages[0]
     in_its_type = [page.blocks[c.block_index] for c in first_page if c.size == biggest.size]
     if not _title_type(biggest.size, body, in_its_type, page.width) or (
-            biggest.size < largest_anywhere):
+        biggest.size < largest_anywhere
+    ):
         return None
-    if biggest.size < body * TITLE_SIZE_RATIO and sum(
-            1 for c in candidates if c.page_index > 0
+    if (
+        biggest.size < body * TITLE_SIZE_RATIO
+        and sum(
+            1
+            for c in candidates
+            if c.page_index > 0
             and _size_class(c.size) == _size_class(biggest.size)
-            and _normal(c.text) not in _normal(biggest.text)) > CENTRED_TITLE_SIZE_REUSE:
+            and _normal(c.text) not in _normal(biggest.text)
+        )
+        > CENTRED_TITLE_SIZE_REUSE
+    ):
         return None  # a centred size that later headings share is the sections' style'
     return biggest
 
 
-def _bold_opening_line(
-    document: Document, levels: dict[tuple[int, int], int]
-) -> _Candidate | None:
+def _bold_opening_line(document: Document, levels: dict[tuple[int, int], int]) -> _Candidate | None:
     """A document that opens with one short bold line at body size: that line is its title."""
     if not document.pages or not document.pages[0].blocks:
         return None
@@ -451,8 +484,11 @@ def _outline_shift(
         return 1
     if title and _normal(top[0].title) == _normal(title):
         return 0
-    title_type = {(c.page_index, c.block_index) for c in candidates
-                  if c.page_index == 0 and c.size >= body * TITLE_SIZE_RATIO}
+    title_type = {
+        (c.page_index, c.block_index)
+        for c in candidates
+        if c.page_index == 0 and c.size >= body * TITLE_SIZE_RATIO
+    }
     return 0 if any(e is top[0] and key in title_type for key, e in found.items()) else 1
 
 

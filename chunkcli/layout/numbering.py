@@ -37,8 +37,13 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"^{_D}(?:{_DOT}[\d０-９]{{1,3}}){{3,}}{_DOT}?{_AFTER_NUMBER}"), "num", 3),
     (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 2),
     (re.compile(rf"^{_D}{_DOT}{_D}{_DOT}?{_AFTER_NUMBER}"), "num", 1),
-    (re.compile(rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"),
-     "num", 0),
+    (
+        re.compile(
+            rf"^{_D}{_DOT}?(?:\s+[A-Z\u3040-\u9fff\uac00-\ud7af]|(?<=[.．])[\u3040-\u9fff])"
+        ),
+        "num",
+        0,
+    ),
 )
 
 

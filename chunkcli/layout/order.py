@@ -178,7 +178,7 @@ def _merged_bands(blocks: list[Block], s: OrderSettings) -> list[list[Block]]:
     return groups
 
 
-def _leads_past_gutter(  # noqa: PLR0913 - the band, its neighbours and the settings
+def _leads_past_gutter(
     band: list[Block],
     following: list[Block] | None,
     section: list[Block],

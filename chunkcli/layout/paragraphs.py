@@ -144,8 +144,9 @@ def _join_column_breaks(blocks: list[Block], columns: dict[int, Column]) -> list
 def _continues_in_next_column(block: Block, following: Block, columns: dict[int, Column]) -> bool:
     if block.column == following.column:
         return False
-    return breaks_mid_sentence(block, following, columns.get(block.column),
-                               columns.get(following.column))
+    return breaks_mid_sentence(
+        block, following, columns.get(block.column), columns.get(following.column)
+    )
 
 
 def breaks_mid_sentence(
@@ -160,7 +161,8 @@ def breaks_mid_sentence(
     if kind is None or column is None or _is_short(block.lines[-1], column):
         return False
     return kind == "latin" or not (
-        next_column is not None and _is_indented(following.lines[0], next_column))
+        next_column is not None and _is_indented(following.lines[0], next_column)
+    )
 
 
 def sentence_goes_on(block: Block, following: Block) -> str | None:
@@ -194,8 +196,11 @@ def _cjk_sentence_continues(before: str, after: str) -> bool:
     ending, opening = before[-1:], after[:1]
     if not ending or not opening or before.endswith(SENTENCE_END) or ending in FULL_WIDTH_STOPS:
         return False
-    stops_on_letter = bool(KANA_HAN_RE.match(ending)) or ending in CJK_INNER_MARKS or (
-        ending.isascii() and ending.isalnum() and KANA_HAN_RE.search(before) is not None)
+    stops_on_letter = (
+        bool(KANA_HAN_RE.match(ending))
+        or ending in CJK_INNER_MARKS
+        or (ending.isascii() and ending.isalnum() and KANA_HAN_RE.search(before) is not None)
+    )
     goes_on = bool(KANA_HAN_RE.match(opening)) or opening in CJK_OPENING_MARKS
     return (
         stops_on_letter
@@ -366,8 +371,9 @@ def _vertical_edges(lines: list[Line]) -> tuple[float, float]:
 def _vertical_tiers(lines: list[Line]) -> tuple[tuple[float, float, Column], ...]:
     """Tiers of vertical lines, with their edges: the bands from top to bottom where many lines
     stand, cut where few do (a line or two of a table or a heading may cross between tiers)."""
-    events = sorted([(line.bbox.top, 1) for line in lines]
-                    + [(line.bbox.bottom, -1) for line in lines])
+    events = sorted(
+        [(line.bbox.top, 1) for line in lines] + [(line.bbox.bottom, -1) for line in lines]
+    )
     peak = covered = 0
     for _, step in events:
         covered += step

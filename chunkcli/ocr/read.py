@@ -105,8 +105,10 @@ def ocr_pages(
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             auto = options.lang == AUTO
-            lang = _detect_language(doc[numbers[0] - 1], options, installed, pool) if auto else (
-                options.lang
+            lang = (
+                _detect_language(doc[numbers[0] - 1], options, installed, pool)
+                if auto
+                else (options.lang)
             )
             langs = retry_languages(lang, auto, installed)
             read = functools.partial(read_page, langs=langs, options=options)
@@ -144,7 +146,7 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
     return "+".join(part for part in wanted if part not in installed)
 
 
-def _read_all(  # noqa: PLR0913 - the document, its pages, how to read them, progress
+def _read_all(
     doc: pymupdf.Document,
     numbers: Sequence[int],
     read: Callable[[int, PageImage], OcrReading],
@@ -232,8 +234,10 @@ def _out_of_time(
     slowest = max(durations, default=0.0)
     fits = next_page_fits(_clock(), slowest, len(futures) - done, max(1, options.jobs),
                           options.deadline)  # fmt: skip
-    return "" if fits else (
-        f"the file's --timeout would run out first (pages took up to {slowest:.1f} s)"
+    return (
+        ""
+        if fits
+        else (f"the file's --timeout would run out first (pages took up to {slowest:.1f} s)")
     )
 
 
@@ -389,9 +393,7 @@ def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[
 def _tesseract_words(
     image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
-    return run_tesseract(
-        options.tesseract_cmd, image.png, lang, image.dpi, psm, timeout_s
-    )
+    return run_tesseract(options.tesseract_cmd, image.png, lang, image.dpi, psm, timeout_s)
 
 
 def page_confidence(words: Sequence[OcrWord]) -> float:

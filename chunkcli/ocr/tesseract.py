@@ -70,7 +70,7 @@ def tesseract_languages(command: str) -> frozenset[str]:
     return frozenset(line.strip() for line in lines[1:] if line.strip())
 
 
-def run_tesseract(  # noqa: PLR0913 - the engine's own parameters
+def run_tesseract(
     command: str, png: bytes, lang: str, dpi: int, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
     """OCR one page image (psm: Tesseract's page segmentation mode); raises OcrFailed."""
@@ -102,7 +102,5 @@ def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
             continue
         left, top, width, height = (int(v) for v in fields[6:10])
         key = (int(fields[2]), int(fields[3]), int(fields[4]))
-        words.append(
-            OcrWord(text, left, top, width, height, confidence / CONFIDENCE_SCALE, key)
-        )
+        words.append(OcrWord(text, left, top, width, height, confidence / CONFIDENCE_SCALE, key))
     return tuple(words)

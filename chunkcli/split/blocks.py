@@ -155,8 +155,12 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
         line += count("\n", offset, match.start())
         offset = match.start()
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
-            collapse and run_first is None and track.open_block is None and not track.guessed
-            and source[offset] == "#" and find("\n", offset, match.end()) < 0
+            collapse
+            and run_first is None
+            and track.open_block is None
+            and not track.guessed
+            and source[offset] == "#"
+            and find("\n", offset, match.end()) < 0
         ):
             heading = simple_lines.atx_heading(match.group())
             if heading is not None:

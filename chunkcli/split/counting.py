@@ -74,8 +74,11 @@ def counter_from_whole_text(
         for end in [*bounded, len(bounds) - 1]:
             if end > first:
                 counts += _stretch_counts(
-                    markdown, bounds[first : end + 1], byte_bounds[first : end + 1],
-                    encoding_name, per_span,
+                    markdown,
+                    bounds[first : end + 1],
+                    byte_bounds[first : end + 1],
+                    encoding_name,
+                    per_span,
                 )
             if end in bounded:
                 counts.append(bounded[end])

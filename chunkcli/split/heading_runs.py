@@ -66,9 +66,7 @@ class HeadingRuns:
             return
         pending = self.pending
         pending.append(block)
-        if len(pending) > RUN_TAIL_HEADINGS and (
-            self.running or len(pending) >= RUN_MIN_HEADINGS
-        ):
+        if len(pending) > RUN_TAIL_HEADINGS and (self.running or len(pending) >= RUN_MIN_HEADINGS):
             while len(pending) > RUN_TAIL_HEADINGS:
                 self._extend(pending.popleft())
 
@@ -91,8 +89,10 @@ class HeadingRuns:
         if self.running:
             title = self.run_title if self.run_title is not None else ""
             self.blocks.append(
-                _new(RawBlock, (BlockKind.HEADINGS, self.run_first, self.run_last,
-                                self.run_level, title, 0))
+                _new(
+                    RawBlock,
+                    (BlockKind.HEADINGS, self.run_first, self.run_last, self.run_level, title, 0),
+                )
             )
             self.running, self.run_title = False, None
         self.blocks += self.pending

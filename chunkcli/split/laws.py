@@ -38,9 +38,7 @@ ARTICLE_RE = re.compile(
 )
 # A notice (告示) numbers its items 第一, 第二, 第三の二 on a line of their own, with the item's
 # caption on the next line: an article-level unit too.
-NOTICE_ITEM_RE = re.compile(
-    rf"第{SP}(?P<ja>{NUMERAL})(?:{SP}の{SP}(?P<ja_branch>{NUMERAL}))?"
-)
+NOTICE_ITEM_RE = re.compile(rf"第{SP}(?P<ja>{NUMERAL})(?:{SP}の{SP}(?P<ja_branch>{NUMERAL}))?")
 NOTICE_CAPTION_MAX_CHARS = 30  # a caption line is short and is not a sentence
 SENTENCE_ENDS = ("。", "．", ".", "、", "，", ",")
 CAPTION_LINES_GLUED = 2  # a caption and its sub-caption at most
@@ -193,8 +191,9 @@ def _mark_of(line: TextLine, layout: Layout) -> Mark | None:
 
 
 def _at(mark: Mark, start: int, line: int, name: str) -> Mark:
-    return Mark(mark.kind, start, line, name, mark.rank, mark.number, mark.branch, mark.last,
-                mark.piece)
+    return Mark(
+        mark.kind, start, line, name, mark.rank, mark.number, mark.branch, mark.last, mark.piece
+    )
 
 
 def _is_caption(line: TextLine) -> bool:
@@ -254,8 +253,16 @@ def law_segments(
     pending: int | None = None  # start of heading-like marks waiting for their text
     first = marks[0].start if marks else len(markdown)
     if _content(markdown, 0, first, without_headings=True):
-        segments.append(Segment(0, first, ChunkKind.SECTION, ChunkKind.WINDOW, state.path(),
-                                cuts_within(cuts, 0, first)))
+        segments.append(
+            Segment(
+                0,
+                first,
+                ChunkKind.SECTION,
+                ChunkKind.WINDOW,
+                state.path(),
+                cuts_within(cuts, 0, first),
+            )
+        )
     elif first > 0:
         pending = 0  # only the title (or nothing) before the first mark: it glues on
     ends = [m.start for m in marks[1:]] + [len(markdown)] if marks else []
@@ -276,8 +283,16 @@ def law_segments(
         elif pending is None:
             pending = mark.start
     if pending is not None:
-        segments.append(Segment(pending, len(markdown), ChunkKind.SECTION, ChunkKind.WINDOW,
-                                state.path(), cuts_within(cuts, pending, len(markdown))))
+        segments.append(
+            Segment(
+                pending,
+                len(markdown),
+                ChunkKind.SECTION,
+                ChunkKind.WINDOW,
+                state.path(),
+                cuts_within(cuts, pending, len(markdown)),
+            )
+        )
     return segments, names
 
 
@@ -367,10 +382,13 @@ def merge_small_articles(layout: Layout, segments: list[Segment]) -> list[Segmen
             parent = last.path[:-1] if last.path != segment.path[:-1] else last.path
             small = min(sizes[-1], size) < min_tokens
             if small and _tokens(layout, last.start, segment.end, parent) <= layout.max_tokens:
-                cuts = tuple(tuple(sorted({*a, segment.start, *b})) for a, b in
-                             zip(last.cuts, segment.cuts, strict=True))
-                merged[-1] = Segment(last.start, segment.end, ChunkKind.ARTICLE,
-                                     ChunkKind.ARTICLE_PART, parent, cuts)
+                cuts = tuple(
+                    tuple(sorted({*a, segment.start, *b}))
+                    for a, b in zip(last.cuts, segment.cuts, strict=True)
+                )
+                merged[-1] = Segment(
+                    last.start, segment.end, ChunkKind.ARTICLE, ChunkKind.ARTICLE_PART, parent, cuts
+                )
                 sizes[-1] = _tokens(layout, last.start, segment.end, parent)
                 continue
         merged.append(segment)

@@ -317,12 +317,22 @@ def make_layout(
     cumulative = array("q", accumulate((p.tokens for p in pieces), initial=0))
     content = array("q", accumulate((p.is_content for p in pieces), initial=0))
     limit = options.max_tokens
-    bounded = tuple(
-        i for i, p in enumerate(pieces) if p.tokens > limit and p.kind in BOUNDABLE
-    ) if sums_exact else ()
+    bounded = (
+        tuple(i for i, p in enumerate(pieces) if p.tokens > limit and p.kind in BOUNDABLE)
+        if sums_exact
+        else ()
+    )
     return Layout(
-        markdown, pieces, paths, names, cumulative, content, headings,
-        count_tokens, options, sums_exact,
+        markdown,
+        pieces,
+        paths,
+        names,
+        cumulative,
+        content,
+        headings,
+        count_tokens,
+        options,
+        sums_exact,
         # With sums exact the counter is the offline encoding, whose vocabulary is known.
         longest_token_bytes(options.encoding) if sums_exact else None,
         bounded,

@@ -14,8 +14,19 @@ from chunkcli.split.scan import Piece, PieceKind
 LEAD_MARKUP_RE = re.compile(r"[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)*(?:\*\*|__)?")
 TRAIL_MARKUP_RE = re.compile(r"(?:\*\*|__)?[ \t]*#*[ \t]*$")
 FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-                "八": 8, "九": 9}
+KANJI_DIGITS = {
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 # A numeral in a label: ASCII, full-width or kanji digits (第十五条, 第１５条, 第15条).
 NUMERAL = r"[0-9０-９〇零一二三四五六七八九十百千]+"

@@ -39,9 +39,7 @@ class SplitSettings:
         if not 0.0 < self.max_prefix_share <= 1.0:
             raise UsageError(f"max_prefix_share must be in (0, 1], got {self.max_prefix_share}")
         if not 0.0 <= self.auto_article_share <= 1.0:
-            raise UsageError(
-                f"auto_article_share must be in [0, 1], got {self.auto_article_share}"
-            )
+            raise UsageError(f"auto_article_share must be in [0, 1], got {self.auto_article_share}")
         if self.caption_max_chars < 0 or self.auto_min_articles < 0:
             raise UsageError(
                 "caption_max_chars and auto_min_articles must be >= 0, got "

@@ -120,9 +120,7 @@ def _plan_top_section(layout: Layout, lo: int, hi: int) -> list[Plan]:
     return plans
 
 
-def _merge_small(
-    layout: Layout, parts: list[tuple[int, int]]
-) -> list[tuple[int, int, bool]]:
+def _merge_small(layout: Layout, parts: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
     """With min_tokens set, adjacent parts merge while one side is small and the sum fits."""
     min_tokens = layout.options.min_tokens
     groups: list[tuple[int, int, bool]] = []
@@ -261,13 +259,25 @@ def _text_run(layout: Layout, glue_lo: int, k: int) -> Run:
     # Units sized for the first window (split_oversized left it at least half the room).
     unit_budget = layout.max_tokens - first_fixed
     units = split_units(
-        layout.markdown, piece.start, end, unit_budget, layout.count_tokens,
+        layout.markdown,
+        piece.start,
+        end,
+        unit_budget,
+        layout.count_tokens,
         layout.max_token_bytes,
     )
     first_start = layout.pieces[glue_lo].start
     return Run(
-        units, first_start, prefix, first_fixed, prefix, prefix_tokens,
-        ChunkKind.WINDOW, path, layout.options.overlap_sentences, additive=False,
+        units,
+        first_start,
+        prefix,
+        first_fixed,
+        prefix,
+        prefix_tokens,
+        ChunkKind.WINDOW,
+        path,
+        layout.options.overlap_sentences,
+        additive=False,
         fixed_end=piece.start,
     )
 
@@ -285,8 +295,17 @@ def _lines_run(layout: Layout, glue_lo: int, k: int) -> Run:
     path = layout.common_path(glue_lo, k + 1)
     prefix, prefix_tokens = layout.prefix(path)
     return Run(
-        units, layout.pieces[glue_lo].start, prefix, prefix_tokens + layout.tokens(glue_lo, k),
-        prefix, prefix_tokens, ChunkKind.SECTION, path, 0, additive=True, fixed_end=piece.start,
+        units,
+        layout.pieces[glue_lo].start,
+        prefix,
+        prefix_tokens + layout.tokens(glue_lo, k),
+        prefix,
+        prefix_tokens,
+        ChunkKind.SECTION,
+        path,
+        0,
+        additive=True,
+        fixed_end=piece.start,
     )
 
 
@@ -307,8 +326,17 @@ def _table_run(layout: Layout, glue_lo: int, k: int) -> Run:
     units = make_units([(row.start, row.end) for row in rows], [row.tokens for row in rows], False)
     first_start = layout.pieces[glue_lo].start
     return Run(
-        units, first_start, prefix, first_fixed, rest_prefix, rest_tokens,
-        ChunkKind.TABLE_PART, path, 0, additive=True, fixed_end=rows[0].start if rows else 0,
+        units,
+        first_start,
+        prefix,
+        first_fixed,
+        rest_prefix,
+        rest_tokens,
+        ChunkKind.TABLE_PART,
+        path,
+        0,
+        additive=True,
+        fixed_end=rows[0].start if rows else 0,
     )
 
 

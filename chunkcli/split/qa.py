@@ -57,8 +57,11 @@ def find_questions(lines: list[TextLine], layout: Layout, title_piece: int) -> l
                 continue
             piece = layout.pieces[line.piece]
             question = line.words.endswith(QUESTION_ENDS) or bool(QUESTION_RE.match(line.words))
-            found.append(Question(line.start, line.end, question, piece.level, line.piece,
-                                  section=not question))
+            found.append(
+                Question(
+                    line.start, line.end, question, piece.level, line.piece, section=not question
+                )
+            )
         elif QUESTION_RE.match(line.words):
             found.append(Question(line.start, _lead_end(lines, index), heading=False))
     return found
@@ -88,8 +91,11 @@ def qa_segments(
     pending: int | None = None
     first = questions[0].start if questions else len(markdown)
     if _has_text(markdown[:first]):
-        segments.append(Segment(0, first, ChunkKind.SECTION, ChunkKind.WINDOW, base,
-                                cuts_within(cuts, 0, first)))
+        segments.append(
+            Segment(
+                0, first, ChunkKind.SECTION, ChunkKind.WINDOW, base, cuts_within(cuts, 0, first)
+            )
+        )
     elif first > 0:
         pending = 0  # only the title (or nothing) before the first question: it glues on
     ends = [q.start for q in questions[1:]] + [len(markdown)] if questions else []
@@ -107,11 +113,22 @@ def qa_segments(
         # A part never starts inside the question: the first part holds it and some answer.
         answer_cuts = cuts_within(cuts, question.lead_end, end)
         if question.section:
-            segments.append(Segment(start, end, ChunkKind.SECTION, ChunkKind.WINDOW, path,
-                                    answer_cuts))
+            segments.append(
+                Segment(start, end, ChunkKind.SECTION, ChunkKind.WINDOW, path, answer_cuts)
+            )
         else:
-            segments.append(Segment(start, end, ChunkKind.QA, ChunkKind.QA_PART, path,
-                                    answer_cuts, lead, head_end=question.lead_end))
+            segments.append(
+                Segment(
+                    start,
+                    end,
+                    ChunkKind.QA,
+                    ChunkKind.QA_PART,
+                    path,
+                    answer_cuts,
+                    lead,
+                    head_end=question.lead_end,
+                )
+            )
         if question.heading:  # the answer below a question heading ends at the next heading
             sections.pop()
     if pending is not None:

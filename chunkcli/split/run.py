@@ -23,6 +23,7 @@ from chunkcli.tokens import TokenCounter, load_encoding
 SHORT_TEXT_CHARS = 8
 DOC_ID_HEX_DIGITS = 16  # 64 bits of the source hash: a readable default doc_id
 
+
 def split_markdown(
     markdown: str,
     options: SplitOptions = SplitOptions(),

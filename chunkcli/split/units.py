@@ -26,9 +26,7 @@ from chunkcli.tokens import TokenCounter
 
 # A sentence ends after . ! ? (then closing quotes/brackets) followed by whitespace, or after
 # the full-width 。！？． used in Japanese/Chinese/Korean text, which need no space after them.
-SENTENCE_END_RE = re.compile(
-    r"[.!?]+[\"'”’)\]]*(?=\s|$)|[。！？．]+[」』）〕】”’\"')\]]*"
-)
+SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|[。！？．]+[」』）〕】”’\"')\]]*")
 # A clause ends after an ideographic comma 、，；or after , ; : followed by whitespace.
 CLAUSE_END_RE = re.compile(r"[、，；：]+|[,;:]+(?=\s)")
 WORD_RE = re.compile(r"\S+")
@@ -64,7 +62,9 @@ def make_units(spans: list[tuple[int, int]], tokens: list[int], sentence: bool) 
     """Units from (start, end) spans and their counts, all of one kind."""
     flat = np.array(spans, dtype=np.int64).reshape(-1, 2)
     return Units(
-        flat[:, 0].copy(), flat[:, 1].copy(), np.array(tokens, dtype=np.int64),
+        flat[:, 0].copy(),
+        flat[:, 1].copy(),
+        np.array(tokens, dtype=np.int64),
         np.full(len(tokens), sentence, dtype=np.bool_),
     )
 

@@ -144,15 +144,33 @@ class Manifest:
         for row in documents:
             db.execute(
                 "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.doc_id, row.path, row.file_sha256, row.config_hash, row.generation,
-                 row.status, row.error),
+                (
+                    row.doc_id,
+                    row.path,
+                    row.file_sha256,
+                    row.config_hash,
+                    row.generation,
+                    row.status,
+                    row.error,
+                ),
             )
         for doc_id, rows in chunks.items():
             db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
             db.executemany(
                 "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(c.id, c.doc_id, c.content_sha256, c.ordinal, c.start, c.end, c.page_start,
-                  c.page_end) for c in rows],
+                [
+                    (
+                        c.id,
+                        c.doc_id,
+                        c.content_sha256,
+                        c.ordinal,
+                        c.start,
+                        c.end,
+                        c.page_start,
+                        c.page_end,
+                    )
+                    for c in rows
+                ],
             )
         db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(generation),))
         db.execute("COMMIT")
@@ -183,12 +201,13 @@ def read_committed_state(path: Path) -> ManifestState:
 def read_state(db: sqlite3.Connection) -> ManifestState:
     found = db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
     documents = {
-        row[0]: DocumentRow(*row)
-        for row in db.execute("SELECT * FROM documents ORDER BY doc_id")
+        row[0]: DocumentRow(*row) for row in db.execute("SELECT * FROM documents ORDER BY doc_id")
     }
     chunks: dict[str, list[ChunkRow]] = {}
-    query = 'SELECT id, doc_id, content_sha256, ordinal, start, "end", page_start, page_end ' \
+    query = (
+        'SELECT id, doc_id, content_sha256, ordinal, start, "end", page_start, page_end '
         "FROM chunks ORDER BY doc_id, ordinal"
+    )
     for row in db.execute(query):
         chunks.setdefault(row[1], []).append(ChunkRow(*row))
     return ManifestState(

@@ -98,9 +98,7 @@ class SyncPlan:
     @property
     def chunks(self) -> int:
         """Chunks the index holds once the changes are applied."""
-        return sum(
-            len(c.chunk_rows) for c in self.changes if c.chunk_rows is not None
-        )
+        return sum(len(c.chunk_rows) for c in self.changes if c.chunk_rows is not None)
 
     @property
     def failures(self) -> tuple[DocumentChange, ...]:
@@ -130,11 +128,19 @@ def plan_sync(
     to_read = []
     for file in found:
         old = by_path.get(file.path)
-        if not options.full and old is not None and old.status == STATUS_OK and (
-            old.config_hash == config and old.file_sha256 == file_sha256(file)
+        if (
+            not options.full
+            and old is not None
+            and old.status == STATUS_OK
+            and (old.config_hash == config and old.file_sha256 == file_sha256(file))
         ):
-            kept = DocumentChange(old.doc_id, UNCHANGED, row=old,
-                                  chunk_rows=state.chunks.get(old.doc_id, ()), row_changed=False)
+            kept = DocumentChange(
+                old.doc_id,
+                UNCHANGED,
+                row=old,
+                chunk_rows=state.chunks.get(old.doc_id, ()),
+                row_changed=False,
+            )
             changes.append(kept)
         else:
             to_read.append(file)
@@ -147,11 +153,17 @@ def plan_sync(
 
 
 def _deleted(state: ManifestState, present: set[str], planned: set[str]) -> list[DocumentChange]:
-    gone = [row for row in state.documents.values()
-            if row.path not in present and row.doc_id not in planned]
-    return [DocumentChange(row.doc_id, DELETED,
-                           deletes=tuple(c.id for c in state.chunks.get(row.doc_id, ())))
-            for row in sorted(gone, key=lambda r: r.doc_id)]
+    gone = [
+        row
+        for row in state.documents.values()
+        if row.path not in present and row.doc_id not in planned
+    ]
+    return [
+        DocumentChange(
+            row.doc_id, DELETED, deletes=tuple(c.id for c in state.chunks.get(row.doc_id, ()))
+        )
+        for row in sorted(gone, key=lambda r: r.doc_id)
+    ]
 
 
 def _plan_read(
@@ -171,8 +183,12 @@ def _plan_read(
     doc_id = document.doc_id or file.path
     source = file.path if document.source == document.path else document.source
     try:
-        chunks = split_markdown(document.markdown, replace(options.split, doc_id=doc_id),
-                                source=source, source_sha256=document.sha256)
+        chunks = split_markdown(
+            document.markdown,
+            replace(options.split, doc_id=doc_id),
+            source=source,
+            source_sha256=document.sha256,
+        )
         sha = file_sha256(file)
     except (ChunkcliError, OSError) as exc:
         return [_failed(file, old, old_chunks, config, generation, str(exc))]
@@ -217,12 +233,22 @@ def _diff(
     upserts, rows = [], []
     for ordinal, chunk in enumerate(chunks):
         held = old_by_id.get(chunk.id)
-        if rebuild or held is None or (held.page_start, held.page_end) != (
-            chunk.page_start, chunk.page_end
+        if (
+            rebuild
+            or held is None
+            or (held.page_start, held.page_end) != (chunk.page_start, chunk.page_end)
         ):
             upserts.append(chunk)
-            held = ChunkRow(chunk.id, doc_id, chunk.content_sha256, ordinal, chunk.start,
-                            chunk.end, chunk.page_start, chunk.page_end)
+            held = ChunkRow(
+                chunk.id,
+                doc_id,
+                chunk.content_sha256,
+                ordinal,
+                chunk.start,
+                chunk.end,
+                chunk.page_start,
+                chunk.page_end,
+            )
         rows.append(held)
     deletes = tuple(c.id for c in old_chunks if c.id not in new_ids)
     if not upserts and not deletes and outcome == CHANGED:

@@ -53,8 +53,12 @@ def continue_tables(pages: Sequence[Page]) -> tuple[Page, ...]:
 
 def _body(page: Page) -> list[int]:
     """Indices of the page body's blocks: not furniture, not rotated margin text."""
-    return [i for i, b in enumerate(page.blocks) if b.kind != BlockKind.FURNITURE
-            and not (b.lines and all(line.vertical for line in b.lines))]
+    return [
+        i
+        for i, b in enumerate(page.blocks)
+        if b.kind != BlockKind.FURNITURE
+        and not (b.lines and all(line.vertical for line in b.lines))
+    ]
 
 
 def _table_ending(page: Page) -> Block | None:
@@ -99,8 +103,9 @@ def _leading_lines(page: Page, table: Block, xs: Sequence[float]) -> list[tuple[
     the first row that does not (or holds a caption or a table, or follows a wide gap)."""
     taken: list[tuple[int, Line]] = []
     for row in _visual_rows(page):
-        lines = [(i, b.lines[0]) for i, b in row if b.kind == BlockKind.PARAGRAPH
-                 and len(b.lines) == 1]
+        lines = [
+            (i, b.lines[0]) for i, b in row if b.kind == BlockKind.PARAGRAPH and len(b.lines) == 1
+        ]
         if len(lines) != len(row) or not all(_fits(line, xs) for _, line in lines):
             break
         top = min(line.bbox.top for _, line in lines)
@@ -129,8 +134,10 @@ def _fits(line: Line, xs: Sequence[float]) -> bool:
 
 
 def _crosses(line: Line, xs: Sequence[float]) -> bool:
-    return any(column_of(_left_edge(p), xs) != column_of(_right_edge(p), xs)
-               for p in pieces_of_lines([line]))
+    return any(
+        column_of(_left_edge(p), xs) != column_of(_right_edge(p), xs)
+        for p in pieces_of_lines([line])
+    )
 
 
 def continuation_block(

@@ -140,7 +140,7 @@ def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
         band = BBox(grid.xs[0], grid.ys[index], grid.xs[-1], grid.ys[index + 1])
         inside = [ln for ln in lines if band.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
         if inside and CAPTION.match(min(inside, key=lambda ln: ln.bbox.top).text):
-            parts.append(grid.ys[start:index + 1])
+            parts.append(grid.ys[start : index + 1])
             start = index + 1
     parts.append(grid.ys[start:])
     return [

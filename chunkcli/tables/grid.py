@@ -245,7 +245,8 @@ def _extended_stack(stack: Grid, box_edges: Sequence[Rule]) -> Grid:
     limit = OUTSIZED_BAND_RATIO * statistics.median(heights)
     first = stack.rules[0]
     below = [
-        r for r in box_edges
+        r
+        for r in box_edges
         if _same_extent(first, r) and stack.ys[-1] + MIN_CELL_PT <= r.pos <= stack.ys[-1] + limit
     ]
     if not below:

@@ -192,8 +192,6 @@ def join_text(left: str, right: str) -> str:
     return left + " " + right
 
 
-
-
 def is_numeric(text: str) -> bool:
     """Numbers as tables print them: 1,234.5  (12)  -3%  $ 4.2  2,448 ( 92.6)  [ 6.6]  —."""
     stripped = text.strip()
