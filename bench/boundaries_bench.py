@@ -199,7 +199,7 @@ CASES = [
 
 
 def chunkcli_markdown(path: Path) -> str:
-    from chunkcli.pipeline import convert_pdf
+    from chunkcli.convert.pipeline import convert_pdf
 
     return convert_pdf(path).markdown
 

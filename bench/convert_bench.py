@@ -4,7 +4,7 @@
 
 Tools, each run over the same files, one file at a time, in its own worker process:
   raw         PyMuPDF `page.get_text("dict")` on every page: the floor any converter pays
-  chunkcli    chunkcli.pipeline.convert_pdf
+  chunkcli    chunkcli.convert.pipeline.convert_pdf
   chunkcli-no-ocr  the same with OCR off: the layout work that issue 8 bounds at 3x raw
   p4llm       pymupdf4llm.to_markdown, default (layout) mode
   p4llm-legacy pymupdf4llm.to_markdown after pymupdf4llm.use_layout(False)
@@ -62,14 +62,14 @@ def _load_tool(tool: str) -> object:
 
         return raw
     if tool == "chunkcli":
-        from chunkcli.pipeline import convert_pdf
+        from chunkcli.convert.pipeline import convert_pdf
 
         return lambda path: convert_pdf(path)
     if tool == "chunkcli-no-ocr":
         # Issue 8's speed bound compares layout work with raw extraction; OCR time is Tesseract's.
-        from chunkcli.convert_options import ConvertOptions
-        from chunkcli.ocr.options import OcrMode, OcrOptions
-        from chunkcli.pipeline import convert_pdf
+        from chunkcli.convert.ocr.options import OcrMode, OcrOptions
+        from chunkcli.convert.options import ConvertOptions
+        from chunkcli.convert.pipeline import convert_pdf
 
         no_ocr = ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER))
         return lambda path: convert_pdf(path, no_ocr)
@@ -241,7 +241,7 @@ def find_files(folder: Path) -> tuple[list[PdfFile], list[str]]:
 
 def time_folder_mode(files: Sequence[PdfFile], jobs: int, timeout_s: float) -> tuple[float, int]:
     """Wall-clock seconds and failures for chunkcli's folder mode over `files` with `jobs`."""
-    from chunkcli.pipeline import ConvertOptions
+    from chunkcli.convert.pipeline import ConvertOptions
 
     paths = [pdf.path for pdf in files]
     started = time.perf_counter()
@@ -258,7 +258,7 @@ def _time_process_pool(paths: Sequence[Path], jobs: int) -> float:
     # Fallback while chunkcli.batch does not exist: a plain process pool over the files.
     from concurrent.futures import ProcessPoolExecutor
 
-    from chunkcli.pipeline import convert_pdf
+    from chunkcli.convert.pipeline import convert_pdf
 
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as pool:

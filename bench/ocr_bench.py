@@ -40,10 +40,10 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402
 
 from chunkcli.check.options import CheckOptions  # noqa: E402
+from chunkcli.convert.ocr import OcrOptions  # noqa: E402
+from chunkcli.convert.ocr.tesseract import tesseract_version  # noqa: E402
+from chunkcli.convert.pipeline import ConvertOptions, ConvertResult, convert_pdf  # noqa: E402
 from chunkcli.markdown_format import PAGE_MARKER_RE  # noqa: E402
-from chunkcli.ocr import OcrOptions  # noqa: E402
-from chunkcli.ocr.tesseract import tesseract_version  # noqa: E402
-from chunkcli.pipeline import ConvertOptions, ConvertResult, convert_pdf  # noqa: E402
 from tests.scan_factory import ScanQuality, char_accuracy, page_texts, scan_pdf  # noqa: E402
 
 # ../shared/corpus beside the main checkout; a worktree finds it one level further up.

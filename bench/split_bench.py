@@ -70,8 +70,8 @@ def build_markdown(corpus: Path, pdf_count: int, target_mb: float) -> tuple[str,
 
 
 def convert_some(paths: Sequence[Path]) -> list[tuple[str, str]]:
+    from chunkcli.convert.pipeline import convert_pdf
     from chunkcli.errors import ChunkcliError
-    from chunkcli.pipeline import convert_pdf
 
     converted = []
     for path in paths:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pymupdf
 
-from chunkcli.extract import page_lines
-from chunkcli.tables import detect as detect_module
-from chunkcli.tables import detect_tables
+from chunkcli.convert.extract.pages import page_lines
+from chunkcli.convert.tables import detect as detect_module
+from chunkcli.convert.tables import detect_tables
 
 PASSWORDS = ("", "1234", "owner", "user")
 DEFAULT_CORPUS = Path("/work/shared/corpus/pdfs")

@@ -29,8 +29,8 @@ __version__ = "0.1.0"
 # Stage functions are imported lazily so that `import chunkcli` stays cheap and a user who
 # only splits Markdown never loads PyMuPDF.
 _LAZY = {
-    "convert_pdf": "chunkcli.pipeline",
-    "ConvertOptions": "chunkcli.pipeline",
+    "convert_pdf": "chunkcli.convert.pipeline",
+    "ConvertOptions": "chunkcli.convert.pipeline",
     "split_markdown": "chunkcli.split",
     "SplitOptions": "chunkcli.split",
     "check_markdown": "chunkcli.check",
@@ -39,7 +39,7 @@ _LAZY = {
 
 if TYPE_CHECKING:
     from chunkcli.check import check_markdown
-    from chunkcli.pipeline import ConvertOptions, convert_pdf
+    from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
     from chunkcli.split import SplitOptions, split_markdown
     from chunkcli.tokens import tiktoken_counter
 

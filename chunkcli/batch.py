@@ -21,16 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from chunkcli import convert as convert_stage
+from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import OutputWriteError, write_atomic
-from chunkcli.inputs import DEFAULT_TIMEOUT_S, walk_folder
+from chunkcli.files import OutputWriteError, walk_folder, write_atomic
 from chunkcli.model import ConvertResult
 from chunkcli.pagespec import format_page_ranges as page_ranges
-from chunkcli.pipeline import ConvertOptions, convert_pdf
-from chunkcli.workers import OnPages, run_in_workers, time_limit
+from chunkcli.workers import DEFAULT_TIMEOUT_S, OnPages, run_in_workers, time_limit
 
 if TYPE_CHECKING:  # the OCR runner (and numpy) loads only when a page needs OCR
-    from chunkcli.ocr.read import PagesDone
+    from chunkcli.convert.ocr.read import PagesDone
 
 # Summary lines about blank or scanned pages name at most this many files, then say "and N more".
 MAX_FILES_LISTED = 10
@@ -135,6 +135,18 @@ def _with_ocr_deadline(options: ConvertOptions, timeout_s: float) -> ConvertOpti
         return options
     ocr = dataclasses.replace(options.ocr, deadline=time.monotonic() + timeout_s)
     return dataclasses.replace(options, ocr=ocr)
+
+
+def convert_pdf(
+    pdf: Path | bytes,
+    options: ConvertOptions,
+    *,
+    name: Path | None = None,
+    on_ocr_pages: PagesDone | None = None,
+) -> ConvertResult:
+    """chunkcli.convert.convert_pdf, the stage loaded on the first call (tests replace this
+    name to make a worker crash or hang)."""
+    return convert_stage.convert_pdf(pdf, options, name=name, on_ocr_pages=on_ocr_pages)
 
 
 def convert_with_time_limit(
@@ -288,9 +300,7 @@ def _source(job: FileJob) -> Path:
 def pages_to_convert(pdf: Path, pages: tuple[int, ...] | None) -> int:
     """How many pages converting `pdf` covers, for a progress bar that counts pages (at least
     1; 1 when it cannot be opened here: its worker will say why)."""
-    from chunkcli.source import page_count_of
-
-    count = page_count_of(pdf)
+    count = convert_stage.page_count_of(pdf)
     if pages is not None:
         count = sum(1 for number in pages if number <= count)
     return max(1, count)

@@ -1,4 +1,5 @@
-"""Writing output files atomically: readers see the old file or the whole new one, never a part.
+"""Files in and out: finding inputs (folders walked, PDFs told from Markdown) and writing
+outputs atomically (readers see the old file or the whole new one, never a part).
 
 Every command writes through `write_atomic` (Markdown files, chunks, reports): the text goes to
 a temporary file in the target's folder, is flushed to disk and renamed over the target. On
@@ -18,6 +19,53 @@ from chunkcli.errors import ChunkcliError
 # A written file gets the usual permissions (rw-r--r-- under the process umask); mkstemp alone
 # would leave 0600, unreadable to the web server or indexer that runs as another user.
 FILE_MODE = 0o644
+
+STDIN = "-"  # the path that names standard input, in and out
+PDF_SUFFIX = ".pdf"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# Readers accept "%PDF-" within the first 1024 bytes (see convert/source.py), so the sniffer
+# does too.
+SNIFF_BYTES = 1024
+PDF_HEADER = b"%PDF-"
+
+
+# --- finding inputs ----------------------------------------------------------------------------
+
+
+def walk_folder(folder: Path, *, pdfs_only: bool = False) -> list[Path]:
+    """PDFs (and Markdown files) under `folder`, recursively, in sorted path order; hidden
+    files and folders are skipped, other files (such as split's chunks.jsonl) ignored."""
+    wanted = (PDF_SUFFIX,) if pdfs_only else (PDF_SUFFIX, *MARKDOWN_SUFFIXES)
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [
+            Path(root, name)
+            for name in sorted(files)
+            if name.lower().endswith(wanted) and not name.startswith(".")
+        ]
+    return found
+
+
+def is_pdf_file(path: Path) -> bool:
+    """A PDF by its suffix; a file with another suffix (not .md) by a `%PDF-` header."""
+    suffix = path.suffix.lower()
+    if suffix == PDF_SUFFIX:
+        return True
+    if suffix in MARKDOWN_SUFFIXES:
+        return False
+    try:
+        with path.open("rb") as stream:
+            return looks_like_pdf(stream.read(SNIFF_BYTES))
+    except OSError:
+        return False
+
+
+def looks_like_pdf(head: bytes) -> bool:
+    return PDF_HEADER in head[:SNIFF_BYTES]
+
+
+# --- writing outputs ---------------------------------------------------------------------------
 
 
 class OutputWriteError(ChunkcliError):

@@ -19,27 +19,18 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
+from chunkcli.batch import convert_catching, map_conversions
+from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
+from chunkcli.files import STDIN, is_pdf_file, looks_like_pdf, walk_folder
 from chunkcli.markdown_format import parse_provenance
-
-if TYPE_CHECKING:
-    from chunkcli.model import ConvertResult
-    from chunkcli.pipeline import ConvertOptions
-
-STDIN = "-"
-PDF_SUFFIX = ".pdf"
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-# Readers accept "%PDF-" within the first 1024 bytes (see source.py), so the sniffer does too.
-SNIFF_BYTES = 1024
-PDF_HEADER = b"%PDF-"
-DEFAULT_TIMEOUT_S = 120.0
+from chunkcli.model import ConvertResult, InputDocument, InputFailure
+from chunkcli.workers import DEFAULT_TIMEOUT_S
 
 
 class InputError(ChunkcliError):
@@ -53,30 +44,6 @@ class InputFile:
     path: str
     is_pdf: bool
     root: str | None = None  # the folder it was found in; None when given by name
-
-
-@dataclass(frozen=True, slots=True)
-class InputDocument:
-    """One document as Markdown, with what its chunks should cite."""
-
-    path: str  # the file read ('-' for stdin)
-    source: str  # the name chunks cite (see the module docstring)
-    sha256: str  # of the source's bytes
-    markdown: str
-    converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
-    doc_id: str = ""  # see the module docstring
-
-    @property
-    def is_pdf(self) -> bool:
-        return self.converted is not None
-
-
-@dataclass(frozen=True, slots=True)
-class InputFailure:
-    """An input that could not be read or converted; `error` names the file and the reason."""
-
-    path: str
-    error: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,39 +91,6 @@ def find_inputs(
     return list(dict.fromkeys(found))
 
 
-def walk_folder(folder: Path, *, pdfs_only: bool = False) -> list[Path]:
-    """PDFs (and Markdown files) under `folder`, recursively, in sorted path order; hidden
-    files and folders are skipped, other files (such as split's chunks.jsonl) ignored."""
-    wanted = (PDF_SUFFIX,) if pdfs_only else (PDF_SUFFIX, *MARKDOWN_SUFFIXES)
-    found: list[Path] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found += [
-            Path(root, name)
-            for name in sorted(files)
-            if name.lower().endswith(wanted) and not name.startswith(".")
-        ]
-    return found
-
-
-def is_pdf_file(path: Path) -> bool:
-    """A PDF by its suffix; a file with another suffix (not .md) by a `%PDF-` header."""
-    suffix = path.suffix.lower()
-    if suffix == PDF_SUFFIX:
-        return True
-    if suffix in MARKDOWN_SUFFIXES:
-        return False
-    try:
-        with path.open("rb") as stream:
-            return looks_like_pdf(stream.read(SNIFF_BYTES))
-    except OSError:
-        return False
-
-
-def looks_like_pdf(head: bytes) -> bool:
-    return PDF_HEADER in head[:SNIFF_BYTES]
-
-
 def _same_file(path: Path, other: Path | None) -> bool:
     return other is not None and other.exists() and path.resolve() == other.resolve()
 
@@ -199,9 +133,6 @@ def document_from_bytes(
     name `item.path`, never a temporary file."""
     if not item.is_pdf:
         return _markdown_document(item, data, options.stdin_name)
-    from chunkcli.batch import convert_catching
-    from chunkcli.pipeline import ConvertOptions
-
     path = Path(item.path)
     result = convert_catching(path, options.convert or ConvertOptions(), options.timeout_s,
                               data=data)  # fmt: skip
@@ -265,9 +196,6 @@ def _convert_all(
     """Converted PDFs in order, through the worker pool."""
     if not pdfs:
         return
-    from chunkcli.batch import map_conversions
-    from chunkcli.pipeline import ConvertOptions
-
     convert = options.convert or ConvertOptions()
     then = _keep_converted if options.keep_documents else _markdown_only
     files = [f for f in pdfs if f.path != STDIN]

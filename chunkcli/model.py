@@ -263,6 +263,33 @@ class ConvertResult:
         return tuple(p.number for p in self.document.pages if p.ocr is not None)
 
 
+# --- documents as the input layer hands them to split, check, sync and eval (chunkcli.inputs) ---
+
+
+@dataclass(frozen=True, slots=True)
+class InputDocument:
+    """One document as Markdown, with what its chunks should cite."""
+
+    path: str  # the file read ('-' for stdin)
+    source: str  # the name chunks cite (see chunkcli.inputs)
+    sha256: str  # of the source's bytes
+    markdown: str
+    converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
+    doc_id: str = ""  # see chunkcli.inputs
+
+    @property
+    def is_pdf(self) -> bool:
+        return self.converted is not None
+
+
+@dataclass(frozen=True, slots=True)
+class InputFailure:
+    """An input that could not be read or converted; `error` names the file and the reason."""
+
+    path: str
+    error: str
+
+
 class ChunkKind(StrEnum):
     SECTION = "section"
     TABLE = "table"

@@ -31,6 +31,10 @@ from typing import Generic, TypeVar
 
 from chunkcli.errors import ChunkcliError, ConversionTimeout
 
+# Wall-clock seconds allowed for one PDF unless --timeout says otherwise (0 = no limit): long
+# enough for a few hundred text pages on a slow machine, short enough that a file MuPDF hangs
+# on does not hold a batch for long.
+DEFAULT_TIMEOUT_S = 120.0
 # The work function's own alarm stops a runaway file at timeout_s, but only once MuPDF hands
 # control back to Python (between pages). A worker still busy this much later is killed.
 KILL_GRACE_S = 5.0

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from chunkcli import batch, workers
 from chunkcli.batch import convert_one
 from chunkcli.cli import app
+from chunkcli.convert.pipeline import ConvertOptions
+from chunkcli.convert.source import describe_content, open_pdf
 from chunkcli.errors import ChunkcliError, PdfOpenError
-from chunkcli.pipeline import ConvertOptions
-from chunkcli.source import describe_content, open_pdf
 
 BODY = "Birch trees grow in cold climates and shed their bark in thin papery layers."
 PASSWORD = "pw-1234"

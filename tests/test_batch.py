@@ -31,12 +31,12 @@ from chunkcli.batch import (
     summary_lines,
     time_limit,
 )
+from chunkcli.convert.pipeline import ConvertOptions
 from chunkcli.errors import ChunkcliError, ConversionTimeout, UsageError
 from chunkcli.files import OutputWriteError
 from chunkcli.files import write_atomic as write_atomically
 from chunkcli.model import ConvertResult, Document
 from chunkcli.pagespec import parse_page_spec
-from chunkcli.pipeline import ConvertOptions
 
 BODY = "Oak trees live for centuries and their acorns feed jays, squirrels and wild boar."
 OPTIONS = ConvertOptions()

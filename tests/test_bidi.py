@@ -1,4 +1,4 @@
-"""Right-to-left lines (chunkcli.bidi): glyphs in visual order -> text in reading order."""
+"""Right-to-left lines (extract/bidi.py): glyphs in visual order -> text in reading order."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pdf_factory import RtlText, rtl_glyphs
 
-from chunkcli.bidi import is_rtl_text, logical_line, resolved_levels, visual_rawdict
+from chunkcli.convert.extract.bidi import is_rtl_text, logical_line, resolved_levels, visual_rawdict
 from chunkcli.model import BBox, Line, Span
 
 BOX = BBox(0, 0, 100, 12)

@@ -1,4 +1,4 @@
-"""Sentences cut by a column or page break (chunkcli.layout.breaks, paragraphs): joined when the
+"""Sentences cut by a column or page break (convert/layout/breaks.py): joined when the
 sentence clearly goes on, left apart when a new paragraph, item or article starts."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pdf_factory import Text, make_pdf
 
-from chunkcli.layout.breaks import split_line
+from chunkcli.convert.layout.breaks import split_line
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import BBox, Line, Span
-from chunkcli.pipeline import ConvertOptions, convert_pdf
 
 SIZE = 10.5
 # 40 full-width characters: one full line of a 420 pt column at 10.5 pt.

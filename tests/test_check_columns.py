@@ -8,7 +8,7 @@ import pymupdf
 from pdf_factory import Text, make_pdf, wrapped_paragraph
 
 from chunkcli.check import CheckOptions, check_conversion, check_markdown
-from chunkcli.pipeline import convert_pdf
+from chunkcli.convert.pipeline import convert_pdf
 
 LEFT_X, RIGHT_X, COLUMN_WIDTH = 56.0, 315.0, 225.0
 ROW_TOPS = (120.0, 300.0, 480.0)

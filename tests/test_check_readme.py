@@ -1,4 +1,4 @@
-"""README: the check section documents exactly the codes check emits; its CI snippet parses."""
+"""docs/check.md documents exactly the codes check emits; its CI snippet parses."""
 
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ CODE_LITERAL = re.compile(
 
 
 def check_section() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("<!-- section: check")
-    end = readme.index("\n## ", start)
-    return readme[start:end]
+    """The check reference: its own page, docs/check.md (the README only links to it)."""
+    return (ROOT / "docs" / "check.md").read_text(encoding="utf-8")
 
 
 def emitted_codes() -> set[str]:

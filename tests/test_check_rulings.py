@@ -7,6 +7,7 @@ from pathlib import Path
 from pdf_factory import Rule, Text, grid_table, make_pdf
 
 from chunkcli.check.rulings import check_table_rulings, filled_columns, ruled_columns
+from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.model import (
     BBox,
     Block,
@@ -17,7 +18,6 @@ from chunkcli.model import (
     Severity,
     Span,
 )
-from chunkcli.pipeline import convert_pdf
 
 COLUMNS = (120.0, 120.0, 120.0)
 ROWS = [["Model", "Voltage", "Current"], ["PS-100", "5", "2.0"], ["PS-200", "12", "1.5"]]

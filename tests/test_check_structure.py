@@ -11,8 +11,8 @@ from pdf_factory import Text, grid_table, make_pdf, wrapped_paragraph
 from chunkcli.check import CheckOptions, check_conversion, check_markdown
 from chunkcli.check.deep_tables import check_deep_tables
 from chunkcli.check.rulings import table_blocks
+from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.model import ConvertResult, Issue, Severity
-from chunkcli.pipeline import convert_pdf
 
 PROSE = (
     "The committee reviewed the annual figures and approved the budget for the coming year. "

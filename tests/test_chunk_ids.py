@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from chunkcli.cli import app
 from chunkcli.errors import UsageError
-from chunkcli.inputs import InputDocument, read_documents
+from chunkcli.inputs import read_documents
 from chunkcli.jsonl import check_flat_metadata, chunk_to_dict, chunk_to_flat_dict
-from chunkcli.model import Chunk
+from chunkcli.model import Chunk, InputDocument
 from chunkcli.split import SplitOptions, split_markdown
 
 runner = CliRunner()

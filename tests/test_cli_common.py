@@ -291,7 +291,7 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     [("split", "chunkcli.split.options:SplitOptions"),
      ("sync", "chunkcli.split.options:SplitOptions"),
      ("check", "chunkcli.check.options:CheckOptions"),
-     ("convert", "chunkcli.ocr.options:OcrOptions"),
+     ("convert", "chunkcli.convert.ocr.options:OcrOptions"),
      ("split", "chunkcli.inputs:ReadOptions"), ("check", "chunkcli.inputs:ReadOptions"),
      ("convert", "chunkcli.inputs:ReadOptions"), ("eval", "chunkcli.inputs:ReadOptions")],
 )  # fmt: skip

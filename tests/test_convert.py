@@ -10,9 +10,9 @@ import pymupdf
 import pytest
 from conftest import heading_lines
 
+from chunkcli.convert.ocr import OcrMode, OcrOptions
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import BlockKind, PageStatus
-from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.pipeline import ConvertOptions, convert_pdf
 from tests.pdf_factory import (
     Image,
     Text,
@@ -243,7 +243,7 @@ def test_markdown_ends_with_one_newline(tmp_path: Path, count: int) -> None:
 def test_a_page_that_fails_to_load_is_reported_not_fatal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import chunkcli.extract as extract
+    import chunkcli.convert.extract.pages as extract
 
     words = ["Alpha opens.", "Beta follows.", "Gamma closes."]
     pdf = make_pdf(tmp_path / "bad.pdf", [[Text(50, 300, word)] for word in words])
@@ -274,7 +274,7 @@ def test_layout_thresholds_are_settings_reachable_from_convert_options(tmp_path:
     widening the band through ConvertOptions.layout makes the same head furniture."""
     from dataclasses import replace
 
-    from chunkcli.layout_settings import FurnitureSettings, LayoutSettings
+    from chunkcli.convert.layout.settings import FurnitureSettings, LayoutSettings
 
     head = "Annual Water Quality Statement"  # centre at ~17 % of an A4 page's height
     pages = [
@@ -316,7 +316,7 @@ def test_convert_pauses_the_cyclic_collector_and_restores_its_state(
 ) -> None:
     import gc
 
-    from chunkcli import pipeline
+    from chunkcli.convert import pipeline
 
     seen: list[bool] = []
     real = pipeline.layout_document

@@ -13,10 +13,10 @@ from pdf_factory import Text, make_pdf, wrapped_paragraph
 from typer.testing import CliRunner
 
 from chunkcli.cli import app
+from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.inputs import InputFile, ReadOptions, find_inputs, read_documents
 from chunkcli.jsonl import chunks_to_jsonl
 from chunkcli.model import Chunk
-from chunkcli.pipeline import convert_pdf
 from chunkcli.split.documents import split_documents
 
 pytest.importorskip("ray")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pdf_factory import Text, make_pdf, wrapped_paragraph
 
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.distributed.rows import (
     ChunkRows,
     ConvertJob,
@@ -22,7 +23,6 @@ from chunkcli.errors import PdfOpenError
 from chunkcli.inputs import InputFile, ReadOptions, read_documents
 from chunkcli.jsonl import chunk_to_json
 from chunkcli.model import Chunk
-from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.split import SplitOptions
 from chunkcli.split.documents import split_documents
 

@@ -9,8 +9,8 @@ import pytest
 from bench.fuzz.markdown_cases import CASES
 from bench.fuzz.mutants import mutants, structural
 from bench.fuzz.run import outcome_of, seed_files
+from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.errors import ChunkcliError
-from chunkcli.pipeline import convert_pdf
 from chunkcli.split import split_markdown
 
 

@@ -8,18 +8,18 @@ from conftest import heading_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkcli.extract import is_garbage_text
-from chunkcli.layout import layout_document
-from chunkcli.layout.furniture import is_page_number, shape_of, strip_running_headers
-from chunkcli.layout.headings import numbering_pattern
-from chunkcli.layout.order import order_blocks
-from chunkcli.layout.paragraphs import TOC_ENTRY, column_edges, group_paragraphs
+from chunkcli.convert.extract.pages import is_garbage_text
+from chunkcli.convert.extract.vertical import rebuild_vertical_lines
+from chunkcli.convert.joining import join_lines
+from chunkcli.convert.layout.document import layout_document
+from chunkcli.convert.layout.furniture import is_page_number, shape_of, strip_running_headers
+from chunkcli.convert.layout.headings import numbering_pattern
+from chunkcli.convert.layout.order import order_blocks
+from chunkcli.convert.layout.paragraphs import TOC_ENTRY, column_edges, group_paragraphs
+from chunkcli.convert.render import render_list_item, render_markdown
 from chunkcli.markdown_format import escape_leading_syntax
 from chunkcli.markdown_format import format_table as render_table
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, OutlineEntry, Page, Span
-from chunkcli.render import render_list_item, render_markdown
-from chunkcli.text import join_lines
-from chunkcli.vertical import rebuild_vertical_lines
 
 CHAR_WIDTH = 0.5  # share of the font size one Latin character advances
 
@@ -660,7 +660,7 @@ def test_full_width_numbering_and_toc_entries() -> None:
 
 
 def test_drop_cap_joins_the_line_it_begins() -> None:
-    from chunkcli.extract import attach_drop_caps
+    from chunkcli.convert.extract.pages import attach_drop_caps
 
     cap = line("O", 166, 583, size=31.7, width=26)
     first = line("ver the past three decades", 193, 585, size=8.5)
@@ -721,7 +721,7 @@ def test_centred_title_line_stays_apart_from_the_text_below() -> None:
 
 
 def test_heading_levels_have_no_holes_and_ornaments_are_no_headings() -> None:
-    from chunkcli.layout.headings import _without_gaps
+    from chunkcli.convert.layout.headings import _without_gaps
 
     assert _without_gaps({(0, 0): 1, (0, 1): 2, (0, 2): 4}) == {(0, 0): 1, (0, 1): 2, (0, 2): 3}
     body = "Body text that is long enough to be the most common size in the document."
@@ -787,7 +787,7 @@ def test_order_thresholds_are_settings() -> None:
     stream of rows when LayoutSettings.order asks for 10 pt."""
     from dataclasses import replace
 
-    from chunkcli.layout_settings import LayoutSettings, OrderSettings
+    from chunkcli.convert.layout.settings import LayoutSettings, OrderSettings
 
     left = [block(f"left line {i} of the column text", 50, 100 + i * 14, width=200)
             for i in range(6)]  # fmt: skip

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from tests.layout_cases import Case, all_cases, failures, headings
 
 CASES = {case.name: case for case in all_cases()}

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from chunkcli.batch import convert_many, summary_lines
 from chunkcli.check import check_conversion
 from chunkcli.cli import app
+from chunkcli.convert.ocr import OcrMode, OcrOptions
+from chunkcli.convert.ocr.tesseract import tesseract_version
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import PageStatus
-from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.ocr.tesseract import tesseract_version
-from chunkcli.pipeline import ConvertOptions, convert_pdf
 from chunkcli.split import split_markdown
 from tests.pdf_factory import Text, make_pdf, vertical_column, wrapped_paragraph
 from tests.scan_factory import DEGRADED, char_accuracy, page_texts, scan_pdf

@@ -11,8 +11,8 @@ import pymupdf
 
 from chunkcli.batch import convert_many, pages_to_convert
 from chunkcli.cli.convert import _PagesTold
-from chunkcli.ocr import OcrOptions
-from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.convert.ocr import OcrOptions
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.workers import run_in_workers
 from tests.batch_work import name_after_pages
 from tests.pdf_factory import make_pdf, wrapped_paragraph

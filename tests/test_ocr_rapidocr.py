@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from chunkcli.cli import app
-from chunkcli.ocr import OcrOptions
-from chunkcli.ocr import rapidocr as engine
-from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.convert.ocr import OcrOptions
+from chunkcli.convert.ocr import rapidocr as engine
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from tests.pdf_factory import make_pdf
 from tests.scan_factory import char_accuracy, page_texts, scan_pdf
 from tests.test_ocr import page_of

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 from chunkcli.check import check_markdown
 from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
-from chunkcli.extract import needs_ocr
+from chunkcli.convert.extract.pages import needs_ocr
+from chunkcli.convert.ocr import OcrMode, OcrSettings
+from chunkcli.convert.ocr.lines import words_to_lines
+from chunkcli.convert.ocr.read import page_confidence, retry_languages
+from chunkcli.convert.ocr.tesseract import OcrWord, parse_tsv
 from chunkcli.jsonl import chunk_from_dict, chunk_to_dict
 from chunkcli.markdown_format import PageMarker, format_page_marker, ocr_confidences
 from chunkcli.model import Page, PageStatus
-from chunkcli.ocr import OcrMode, OcrSettings
-from chunkcli.ocr.lines import words_to_lines
-from chunkcli.ocr.read import page_confidence, retry_languages
-from chunkcli.ocr.tesseract import OcrWord, parse_tsv
 from chunkcli.split import split_markdown
 from chunkcli.split.build import lowest_confidence
 
@@ -146,8 +146,8 @@ def test_check_notes_documents_mostly_from_ocr() -> None:
 
 
 def test_pages_past_the_ocr_budget_stay_unread_with_a_note() -> None:
-    from chunkcli.ocr import OcrOptions
-    from chunkcli.pipeline import ConvertOptions, convert_pdf
+    from chunkcli.convert.ocr import OcrOptions
+    from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 
     sample = Path(__file__).resolve().parent.parent / "samples" / "blank_and_scanned.pdf"
     result = convert_pdf(sample, ConvertOptions(ocr=OcrOptions(budget_s=1e-9)))
@@ -161,7 +161,7 @@ def test_batch_tells_ocr_when_the_files_timeout_ends() -> None:
     import time
 
     from chunkcli.batch import _with_ocr_deadline
-    from chunkcli.pipeline import ConvertOptions
+    from chunkcli.convert.pipeline import ConvertOptions
 
     before = time.monotonic()
     deadline = _with_ocr_deadline(ConvertOptions(), 100.0).ocr.deadline
@@ -170,7 +170,7 @@ def test_batch_tells_ocr_when_the_files_timeout_ends() -> None:
 
 
 def test_next_page_fits_counts_the_pages_in_flight_and_the_jobs() -> None:
-    from chunkcli.ocr.read import SLOWEST_PAGE_FACTOR, next_page_fits
+    from chunkcli.convert.ocr.read import SLOWEST_PAGE_FACTOR, next_page_fits
 
     assert SLOWEST_PAGE_FACTOR == 2.0  # so a 5 s page counts as 10 s below
     assert next_page_fits(now=10.0, slowest=5.0, in_flight=0, jobs=1, deadline=20.0)
@@ -187,9 +187,9 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
     measured yet); page 2 would then need 2 x 10 s from t=10, past a deadline of 25."""
     import pymupdf
 
-    from chunkcli.ocr import OcrOptions
-    from chunkcli.ocr import read as ocr_read
-    from chunkcli.pipeline import ConvertOptions, convert_pdf
+    from chunkcli.convert.ocr import OcrOptions
+    from chunkcli.convert.ocr import read as ocr_read
+    from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
     from tests.pdf_factory import make_pdf
     from tests.scan_factory import scan_pdf
     from tests.test_ocr import page_of
@@ -226,9 +226,9 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
 
     import numpy as np
 
-    from chunkcli.ocr import OcrOptions
-    from chunkcli.ocr.read import PageImage, _words
-    from chunkcli.ocr.tesseract import OcrFailed
+    from chunkcli.convert.ocr import OcrOptions
+    from chunkcli.convert.ocr.read import PageImage, _words
+    from chunkcli.convert.ocr.tesseract import OcrFailed
 
     hanging = tmp_path / "tesseract"
     hanging.write_text("#!/bin/sh\nexec sleep 30\n")

@@ -13,11 +13,11 @@ from bench.fuzz.rawpdf import build_pdf, simple_pdf, text_content
 from chunkcli.batch import failure_reason
 from chunkcli.check import check_markdown
 from chunkcli.check.scan import scan_markdown as check_scan
+from chunkcli.convert.extract.pages import MAX_GEOMETRY_PT, _span
+from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.errors import PdfOpenError
-from chunkcli.extract import MAX_GEOMETRY_PT, _span
 from chunkcli.jsonl import chunks_to_jsonl, read_jsonl
 from chunkcli.model import PageStatus
-from chunkcli.pipeline import convert_pdf
 from chunkcli.split import SplitOptions, split_markdown
 
 HELLO = text_content([(72, 700, 12, "Hello world")])

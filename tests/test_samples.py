@@ -53,7 +53,7 @@ def line_text(line: dict[str, object]) -> str:
 
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_converts_to_expected_markdown(name: str) -> None:
-    from chunkcli.pipeline import convert_pdf
+    from chunkcli.convert.pipeline import convert_pdf
 
     expected_path = SAMPLES_DIR / f"{name}.expected.md"
     actual = convert_pdf(sample(name)).markdown

@@ -1,11 +1,11 @@
-"""Symbol-font glyphs and private-use code points (chunkcli.symbols, extract)."""
+"""Symbol-font glyphs and private-use code points (chunkcli.convert.extract.symbols, extract)."""
 
 from __future__ import annotations
 
-from chunkcli.extract import _span
-from chunkcli.layout.paragraphs import starts_list_item
+from chunkcli.convert.extract.pages import _span
+from chunkcli.convert.extract.symbols import dingbat_text, without_private_use
+from chunkcli.convert.layout.paragraphs import starts_list_item
 from chunkcli.model import BBox, Line, Span
-from chunkcli.symbols import dingbat_text, without_private_use
 
 BOX = BBox(10, 10, 20, 20)
 

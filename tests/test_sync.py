@@ -292,9 +292,9 @@ def test_tuned_convert_settings_make_pdfs_change() -> None:
     same bytes are then CHANGED); a password or the defaults are not."""
     from dataclasses import replace
 
-    from chunkcli.convert_options import ConvertOptions
+    from chunkcli.convert.layout.settings import FurnitureSettings, LayoutSettings
+    from chunkcli.convert.options import ConvertOptions
     from chunkcli.inputs import ReadOptions
-    from chunkcli.layout_settings import FurnitureSettings, LayoutSettings
     from chunkcli.sync import SyncOptions
 
     def hashed(convert: ConvertOptions) -> str:

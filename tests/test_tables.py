@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkcli.extract import page_lines
+from chunkcli.convert.extract.pages import page_lines
+from chunkcli.convert.render import render_markdown
+from chunkcli.convert.tables import TableOptions, detect_tables, merge_continued_tables
+from chunkcli.convert.tables import detect as detect_module
+from chunkcli.convert.tables.rules import Rule, rules_from_drawings
+from chunkcli.convert.tables.text import join_text
 from chunkcli.model import BBox, Block, BlockKind, Document, Line, Page, Span
-from chunkcli.render import render_markdown
-from chunkcli.tables import TableOptions, detect_tables, merge_continued_tables
-from chunkcli.tables import detect as detect_module
-from chunkcli.tables.rules import Rule, rules_from_drawings
-from chunkcli.tables.text import join_text
 
 Draw = Callable[[pymupdf.Page], None]
 

@@ -1,11 +1,11 @@
-"""Tables continued on the next page without a header (chunkcli.tables.continued) and booktabs
-stacks cut at a caption (chunkcli.tables.detect.cut_at_captions)."""
+"""Tables continued on the next page without a header (convert/tables/continued.py) and booktabs
+stacks cut at a caption (chunkcli.convert.tables.detect.cut_at_captions)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from chunkcli.pipeline import ConvertOptions, convert_pdf
+from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from tests.layout_cases import _annex_rows, _unruled_rows
 from tests.pdf_factory import Text, make_pdf
 

@@ -1,4 +1,4 @@
-"""chunkcli.text: line joins (hyphenation decided with a word list, CJK and Hangul joins)."""
+"""convert/joining.py: line joins (hyphenation decided with a word list, CJK and Hangul joins)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pymupdf
 import pytest
 
 from chunkcli.charclasses import is_cjk
-from chunkcli.pipeline import convert_pdf
-from chunkcli.text import hangul_word_prefixes, join_lines
+from chunkcli.convert.joining import hangul_word_prefixes, join_lines
+from chunkcli.convert.pipeline import convert_pdf
 from tests.pdf_factory import Text, make_pdf, text_width
 
 

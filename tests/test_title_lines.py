@@ -1,8 +1,8 @@
-"""A title set on several lines is one block (chunkcli.layout.headings.join_title_lines)."""
+"""A title set on several lines is one block (chunkcli.convert.layout.headings.join_title_lines)."""
 
 from __future__ import annotations
 
-from chunkcli.layout.headings import NOT_A_HEADING, join_title_lines
+from chunkcli.convert.layout.headings import NOT_A_HEADING, join_title_lines
 from chunkcli.model import BBox, Block, BlockKind, Line, Span
 
 

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from chunkcli.check.deep_tables import check_deep_tables
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.report import DocumentReport, unreadable_report, with_more_issues
-from chunkcli.inputs import STDIN, InputDocument, InputFailure
+from chunkcli.check.rulings import check_table_rulings, table_blocks
+from chunkcli.check.run import check_conversion, check_markdown
+from chunkcli.files import STDIN
+from chunkcli.model import InputDocument, InputFailure
 
 
 def check_documents(
@@ -29,10 +33,6 @@ def check_documents(
 def check_document(document: InputDocument, options: CheckOptions) -> DocumentReport:
     """Check one document: a converted PDF by its layout too, and its tables against the PDF's
     ruling lines (when the PDF is a file that can be read again)."""
-    from chunkcli.check import check_conversion, check_markdown
-    from chunkcli.check.deep_tables import check_deep_tables
-    from chunkcli.check.rulings import check_table_rulings, table_blocks
-
     if document.converted is None:
         return check_markdown(document.markdown, options, source=document.path)
     report = check_conversion(document.converted, options)

@@ -32,6 +32,8 @@ from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
+from chunkcli.split.options import SplitOptions
+from chunkcli.split.run import split_markdown
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
 A4_AREA = 595.0 * 842.0
@@ -76,8 +78,6 @@ def check_conversion(
 
 def make_chunks(markdown: str, options: CheckOptions, source: str) -> list[Chunk]:
     """The chunks `chunkcli split` makes of this Markdown with the check's token limit."""
-    from chunkcli.split import SplitOptions, split_markdown
-
     split_options = SplitOptions(max_tokens=options.max_tokens, mode=options.mode)
     chunks: list[Chunk] = split_markdown(markdown, split_options, source=source)
     return chunks

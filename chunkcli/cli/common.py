@@ -17,21 +17,22 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkcli import __version__, lean_import
+from chunkcli import __version__
 from chunkcli.check.options import CheckOptions
+from chunkcli.cli.lean_import import install_lean_pymupdf
+from chunkcli.convert.ocr.options import OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.inputs import ReadOptions
-from chunkcli.ocr.options import OcrOptions
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 
 # The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
-lean_import.install()
+install_lean_pymupdf()
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from chunkcli.inputs import InputFailure
-    from chunkcli.pipeline import ConvertOptions
+    from chunkcli.convert.pipeline import ConvertOptions
+    from chunkcli.model import InputFailure
 
     ProgressStep = Callable[[str], None]
     PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
@@ -163,8 +164,8 @@ def plural(count: int, noun: str) -> str:
 def make_convert_options(
     pages: str | None, password: str | None, *, tables: bool = True
 ) -> ConvertOptions:
+    from chunkcli.convert.pipeline import ConvertOptions
     from chunkcli.pagespec import parse_page_spec
-    from chunkcli.pipeline import ConvertOptions
 
     selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
     return ConvertOptions(pages=selection, password=password, tables=tables)
@@ -301,8 +302,8 @@ def with_ocr(
     import dataclasses
     import os
 
-    from chunkcli.ocr import OcrMode
-    from chunkcli.ocr.options import ENGINES
+    from chunkcli.convert.ocr import OcrMode
+    from chunkcli.convert.ocr.options import ENGINES
 
     try:
         ocr_mode = OcrMode(mode)
@@ -317,7 +318,7 @@ def with_ocr(
             f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
         )
     if engine == "rapidocr":  # its module (and importlib.metadata) loads only when chosen
-        from chunkcli.ocr.rapidocr import unreadable_languages
+        from chunkcli.convert.ocr.rapidocr import unreadable_languages
 
         if unreadable_languages(lang):
             raise typer.BadParameter(

@@ -44,7 +44,7 @@ from chunkcli.cli.engines import (
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
     from chunkcli.cli.common import PageStep
-    from chunkcli.pipeline import ConvertOptions
+    from chunkcli.convert.pipeline import ConvertOptions
 
 
 @app.command()
@@ -140,7 +140,8 @@ def _convert_stdin(
     output: str | None, options: ConvertOptions, jobs: int | None, timeout: float
 ) -> None:
     """A PDF on standard input -> stdout or a file (named '-' in its provenance)."""
-    from chunkcli.inputs import InputFailure, InputFile, ReadOptions, read_inputs
+    from chunkcli.inputs import InputFile, ReadOptions, read_inputs
+    from chunkcli.model import InputFailure
 
     stdin = sys.stdin.buffer.read()
     read = ReadOptions(convert=options, jobs=jobs, timeout_s=timeout)

@@ -18,8 +18,8 @@ from chunkcli.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from chunkcli.convert.pipeline import ConvertOptions
     from chunkcli.inputs import ReadOptions
-    from chunkcli.pipeline import ConvertOptions
     from chunkcli.split import SplitOptions
 
 

@@ -24,7 +24,8 @@ from chunkcli.cli.common import (
 from chunkcli.errors import UsageError
 
 if TYPE_CHECKING:
-    from chunkcli.inputs import InputFailure, ReadOptions
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.model import InputFailure
 
 
 @app.command("eval")

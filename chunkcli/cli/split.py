@@ -42,8 +42,7 @@ from chunkcli.cli.engines import (
 from chunkcli.gcpause import cycle_collector_paused
 
 if TYPE_CHECKING:
-    from chunkcli.inputs import InputFailure
-    from chunkcli.model import Chunk
+    from chunkcli.model import Chunk, InputFailure
 
 
 @app.command()
@@ -174,7 +173,7 @@ def _collect_chunks(
     results: Iterator[list[Chunk] | InputFailure], total: int, quiet: bool
 ) -> tuple[list[Chunk], list[InputFailure]]:
     """All chunks in input order, and the inputs that failed (each reported as it comes)."""
-    from chunkcli.inputs import InputFailure
+    from chunkcli.model import InputFailure
 
     chunks: list[Chunk] = []
     failures: list[InputFailure] = []

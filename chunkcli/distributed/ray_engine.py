@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,11 @@ from chunkcli.inputs import InputFile
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
+from chunkcli.batch import BatchSummary, FileOutcome
+from chunkcli.convert import load_convert_stage
+from chunkcli.files import write_atomic
 from chunkcli.jsonl import CHUNK_FIELDS, chunk_from_dict, chunk_to_dict, chunk_to_json
+from chunkcli.tokens import load_encoding
 
 # Set before Ray is imported: no usage report to the Ray project (no network at run time),
 # no dashboard process, and no Ray Data progress bars in place of chunkcli's own output.
@@ -157,8 +162,6 @@ class SplitWorker:
     Its constructor pays the imports and the tokenizer load once per worker process."""
 
     def __init__(self, job: SplitJob, names: dict[str, tuple[int, InputFile]]) -> None:
-        from chunkcli.tokens import load_encoding
-
         load_encoding(job.split.encoding)
         self.job, self.names = job, names
 
@@ -176,8 +179,7 @@ class ConvertWorker:
     """A Ray Data actor: convert each PDF of a batch into one Markdown row or an error row."""
 
     def __init__(self, job: ConvertJob, names: dict[str, tuple[int, InputFile]]) -> None:
-        import chunkcli.pipeline  # noqa: F401 - PyMuPDF's import, paid once per worker
-
+        load_convert_stage()  # PyMuPDF's import, paid once per worker
         self.job, self.names = job, names
 
     def __call__(self, batch: Any) -> Any:
@@ -341,11 +343,6 @@ def convert_to_folder(
     """`chunkcli convert` of (pdf, relative .md) pairs on Ray: the driver writes each
     Markdown file (atomically) under `out_dir`, as the local batch does; a failed PDF writes
     nothing. The summary lists the outcomes in input order."""
-    import time
-
-    from chunkcli.batch import BatchSummary, FileOutcome
-    from chunkcli.files import write_atomic
-
     started = time.perf_counter()
     outcomes = []
     for row, (pdf, relative) in zip(

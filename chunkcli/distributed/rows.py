@@ -13,17 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.batch import FileOutcome, convert_catching, converted_outcome
+from chunkcli.convert.pipeline import ConvertOptions
 from chunkcli.errors import ChunkcliError
-from chunkcli.inputs import (
-    DEFAULT_TIMEOUT_S,
-    InputFailure,
-    InputFile,
-    ReadOptions,
-    document_from_bytes,
-)
-from chunkcli.model import Chunk
-from chunkcli.pipeline import ConvertOptions
+from chunkcli.inputs import InputFile, ReadOptions, document_from_bytes
+from chunkcli.model import Chunk, InputFailure
 from chunkcli.split import SplitOptions, split_markdown
+from chunkcli.workers import DEFAULT_TIMEOUT_S
 
 
 @dataclass(frozen=True, slots=True)

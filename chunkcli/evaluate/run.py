@@ -19,6 +19,8 @@ from chunkcli.evaluate.metrics import QuestionScore, Summary, score_question, su
 from chunkcli.evaluate.retriever import Bm25Retriever, Retriever
 from chunkcli.evaluate.sources import load_sources
 from chunkcli.model import Chunk
+from chunkcli.split.run import split_markdown
+from chunkcli.tokens import load_encoding
 
 if TYPE_CHECKING:
     from chunkcli.inputs import ReadOptions
@@ -96,9 +98,6 @@ def _run_config(
     ks: tuple[int, ...],
     make_retriever: RetrieverFactory,
 ) -> ConfigResult:
-    from chunkcli.split import split_markdown
-    from chunkcli.tokens import load_encoding
-
     load_encoding(config.options.encoding)  # loaded once per process: not split time
     started = time.perf_counter()
     chunks: list[Chunk] = []

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from chunkcli.errors import UsageError
-
-if TYPE_CHECKING:
-    from chunkcli.inputs import InputFailure, ReadOptions
+from chunkcli.inputs import InputError, ReadOptions, find_inputs, read_inputs
+from chunkcli.model import InputFailure
 
 
 def read_sources(
@@ -21,8 +19,6 @@ def read_sources(
     worker pool (default convert options, its time limit), exactly as `chunkcli split FILE`
     reads them, so that eval scores the Markdown that split chunks.
     """
-    from chunkcli.inputs import InputFailure, ReadOptions, find_inputs, read_inputs
-
     folders = [p for p in paths if p.is_dir()]
     if folders:
         raise UsageError(f"{folders[0]}: a gold source must be a file, not a folder")
@@ -32,8 +28,6 @@ def read_sources(
 
 def load_sources(paths: Sequence[Path], read: ReadOptions | None = None) -> list[str]:
     """Like read_sources, but the first source that fails raises its one-line error."""
-    from chunkcli.inputs import InputError
-
     markdowns: list[str] = []
     for result in read_sources(paths, read):
         if not isinstance(result, str):

@@ -8,6 +8,7 @@ flags' defaults from SplitOptions without paying for the splitter on `--help`.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from chunkcli.split.options import SPLIT_VERSION, SplitOptions
@@ -23,9 +24,7 @@ if not TYPE_CHECKING:  # mypy reads the imports above: a mistyped name stays an 
 
     def __getattr__(name: str) -> object:
         if name in _LAZY:
-            from chunkcli.split import run
-
-            return getattr(run, name)
+            return getattr(import_module("chunkcli.split.run"), name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -3,7 +3,7 @@
 A row found by a query should still say which table it is from, so table parts carry the
 caption in their prefix (besides the heading path and the header row). A table continued on
 the next page (convert writes one table per page, each under its page's marker, with the first
-page's header: see chunkcli.tables.merge) inherits the caption of the part it continues.
+page's header: see chunkcli.convert.tables.merge) inherits the caption of the part it continues.
 """
 
 from __future__ import annotations

@@ -9,18 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from chunkcli.inputs import InputDocument, InputFailure
-from chunkcli.model import Chunk
+from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
+from chunkcli.split.run import split_markdown
+from chunkcli.tokens import load_encoding
 
 
 def split_documents(
     documents: Iterable[InputDocument | InputFailure], options: SplitOptions
 ) -> Iterator[list[Chunk] | InputFailure]:
     """Each document's chunks (one list per document), or its failure, in input order."""
-    from chunkcli.split import split_markdown
-    from chunkcli.tokens import load_encoding
-
     options = options.validated()
     load_encoding(options.encoding)  # an encoding not available offline fails before any read
     for document in documents:

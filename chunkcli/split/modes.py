@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from chunkcli.split.counting import counter_per_span
 from chunkcli.split.laws import (
     Mark,
     article_cuts,
@@ -17,13 +18,13 @@ from chunkcli.split.laws import (
     law_segments,
     merge_small_articles,
 )
-from chunkcli.split.layout import Layout
+from chunkcli.split.layout import Layout, find_title, make_layout
 from chunkcli.split.lines import text_lines
-from chunkcli.split.options import DEFAULT_MODE
+from chunkcli.split.options import DEFAULT_MODE, SplitOptions
 from chunkcli.split.plan import Plan, plan_chunks
 from chunkcli.split.qa import find_questions, qa_cuts, qa_segments
 from chunkcli.split.rows import plan_rows
-from chunkcli.split.scan import line_start_offsets
+from chunkcli.split.scan import line_start_offsets, scan_markdown
 from chunkcli.split.segments import plan_segments
 
 
@@ -59,11 +60,6 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
 def find_articles(markdown: str) -> list[Mark]:
     """The law structure `--mode laws` sees in `markdown` (articles, 附則, divisions, TOC,
     headings), in order: for `check`, which judges the article numbering."""
-    from chunkcli.split.counting import counter_per_span
-    from chunkcli.split.layout import find_title, make_layout
-    from chunkcli.split.options import SplitOptions
-    from chunkcli.split.scan import scan_markdown
-
     scan = scan_markdown(markdown, counter_per_span(markdown, len))  # counts are not used
     title = find_title(scan.pieces, None, "")
     layout = make_layout(markdown, scan.pieces, title, len, SplitOptions(), sums_exact=False)

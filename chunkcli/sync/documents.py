@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.errors import UsageError
-from chunkcli.inputs import InputDocument, InputFailure, InputFile, ReadOptions, find_inputs
+from chunkcli.inputs import InputFile, ReadOptions, find_inputs
 from chunkcli.inputs import read_inputs as _read_inputs
+from chunkcli.model import InputDocument, InputFailure
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from chunkcli.convert_options import ConvertOptions
+from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError
-from chunkcli.inputs import InputDocument, InputFailure, ReadOptions
-from chunkcli.model import Chunk
+from chunkcli.inputs import ReadOptions
+from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.sync.documents import CorpusFile, file_sha256, list_corpus, read_files
 from chunkcli.sync.manifest import (

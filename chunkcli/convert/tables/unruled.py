@@ -12,9 +12,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from chunkcli.convert.tables.cells import MIN_GUTTER_PT, text_gutters
+from chunkcli.convert.tables.text import Piece, group_rows, is_numeric
 from chunkcli.model import BBox
-from chunkcli.tables.cells import MIN_GUTTER_PT, text_gutters
-from chunkcli.tables.text import Piece, group_rows, is_numeric
 
 # A horizontal gap of at least this many font sizes separates two cells of a row; a word
 # space is ~0.25 em and a justified line stretches it to ~0.6 em at most.

@@ -16,11 +16,10 @@ Output depends on the rapidocr and onnxruntime versions.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import threading
 from typing import Any
 
-from chunkcli.ocr.tesseract import OcrFailed, OcrWord
+from chunkcli.convert.ocr.tesseract import OcrFailed, OcrWord
 
 ENGINE = "rapidocr"
 MODULE = "rapidocr"
@@ -49,6 +48,8 @@ _local = threading.local()
 
 def rapidocr_version() -> str | None:
     """'rapidocr 3.10.0' when the package imports; None when it is not installed."""
+    import importlib.metadata  # ~20 ms: only when the engine is asked about
+
     try:
         importlib.import_module(MODULE)
         return f"{ENGINE} {importlib.metadata.version(MODULE)}"

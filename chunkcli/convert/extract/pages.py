@@ -1,9 +1,9 @@
 """An open PDF -> pages of positioned text (the only module that reads page text).
 
 Each page becomes a `Page` whose blocks are raw PARAGRAPH blocks, one per visual line
-(layout groups them into paragraphs), plus TABLE blocks from `chunkcli.tables`, and a
+(layout groups them into paragraphs), plus TABLE blocks from `chunkcli.convert.tables`, and a
 status (text, blank, image only, garbage). Nothing here decides reading order, headings or
-furniture: that is `chunkcli.layout`.
+furniture: that is `chunkcli.convert.layout`.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -21,9 +21,21 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from chunkcli.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
-from chunkcli.gutters import cut_at_gutters, gutter_positions
+from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
+from chunkcli.convert.extract.symbols import (
+    PRIVATE_USE,
+    dingbat_text,
+    is_dingbat_font,
+    without_private_use,
+)
+from chunkcli.convert.extract.vertical import rebuild_vertical_lines
+from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
+from chunkcli.convert.ocr import OcrMode, OcrOptions
+from chunkcli.convert.ocr.read import PagesDone, ocr_pages
+from chunkcli.convert.source import MUPDF_ERRORS
+from chunkcli.convert.tables import detect_tables
 from chunkcli.model import (
     BBox,
     Block,
@@ -36,15 +48,9 @@ from chunkcli.model import (
     PageStatus,
     Span,
 )
-from chunkcli.ocr import OcrMode, OcrOptions
-from chunkcli.source import MUPDF_ERRORS
-from chunkcli.symbols import PRIVATE_USE, dingbat_text, is_dingbat_font, without_private_use
-from chunkcli.tables import detect_tables
-from chunkcli.vertical import rebuild_vertical_lines
-from chunkcli.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 
 if TYPE_CHECKING:
-    from chunkcli.ocr.read import OcrRun, PagesDone
+    from chunkcli.convert.ocr.read import OcrRun
 
 # Whitespace kept, ligatures expanded by MuPDF (no TEXT_PRESERVE_LIGATURES), no image payloads,
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
@@ -133,9 +139,6 @@ def extract_document(
         else [p.number for p in extracted if needs_ocr(p, ocr.mode)]
     )
     if ocr is not None and wanted:
-        # The OCR runner (and numpy with it, ~0.1 s of CPU) loads only when a page needs it.
-        from chunkcli.ocr.read import ocr_pages
-
         run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
         notes, missing = run.notes, run.missing
@@ -249,9 +252,9 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     raw = page.get_text("dict", textpage=text_page)
     text = page_text(raw)
     rtl = RTL_CHAR.search(text) is not None
-    if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see chunkcli.wordgaps)
+    if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see extract/wordgaps.py)
         raw = with_gap_spaces(page.get_text("rawdict", textpage=text_page))
-    elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see chunkcli.bidi)
+    elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see extract/bidi.py)
         raw = visual_rawdict(page.get_text("rawdict", textpage=text_page))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at

@@ -9,17 +9,17 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chunkcli.convert_options import ConvertOptions
-from chunkcli.extract import extract_document
+from chunkcli.convert.extract.pages import extract_document
+from chunkcli.convert.layout.document import layout_document
+from chunkcli.convert.options import ConvertOptions
+from chunkcli.convert.render import render_markdown
+from chunkcli.convert.source import UNNAMED, PdfInput, damage_notes, open_pdf
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.layout import layout_document
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
-from chunkcli.render import render_markdown
-from chunkcli.source import UNNAMED, PdfInput, damage_notes, open_pdf
 
 if TYPE_CHECKING:
-    from chunkcli.ocr.read import PagesDone
+    from chunkcli.convert.ocr.read import PagesDone
 
 __all__ = ["ConvertOptions", "convert_pdf", "file_sha256"]
 

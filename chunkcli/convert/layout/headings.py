@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from chunkcli.charclasses import UNUSABLE_CHAR
-from chunkcli.layout.numbering import KANJI_NUM, numbering_pattern
-from chunkcli.layout.paragraphs import BULLET, TOC_ENTRY
+from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
+from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
 from chunkcli.model import (
     BBox,
     Block,

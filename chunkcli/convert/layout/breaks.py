@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chunkcli.charclasses import CLOSING_MARKS
-from chunkcli.layout.paragraphs import breaks_mid_sentence, column_edges, sentence_goes_on
+from chunkcli.convert.layout.paragraphs import breaks_mid_sentence, column_edges, sentence_goes_on
 from chunkcli.model import BBox, Block, Line, Page, Span
 
 # The end of a sentence: a full stop with the closing quotes and brackets after it; a Latin

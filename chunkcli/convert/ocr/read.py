@@ -19,31 +19,34 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
 import pymupdf
 
-from chunkcli.model import Line
-from chunkcli.ocr.lines import words_to_lines
-from chunkcli.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
-from chunkcli.ocr.rapidocr import ENGINE as RAPIDOCR
-from chunkcli.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
-from chunkcli.ocr.rapidocr import (
+from chunkcli.convert.ocr.lines import words_to_lines
+from chunkcli.convert.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.convert.ocr.rapidocr import ENGINE as RAPIDOCR
+from chunkcli.convert.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
+from chunkcli.convert.ocr.rapidocr import (
     MODEL_LANG,
     is_vertical,
     rapidocr_version,
     run_rapidocr,
     unreadable_languages,
 )
-from chunkcli.ocr.tesseract import (
+from chunkcli.convert.ocr.tesseract import (
     OcrFailed,
     OcrWord,
     run_tesseract,
     tesseract_languages,
     tesseract_version,
 )
+from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 POINTS_PER_INCH = 72.0
 # Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of
@@ -291,6 +294,8 @@ class PageImage:
 
 def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     """The page as a grayscale PNG at `dpi`, lowered so that it has at most `max_pixels`."""
+    import numpy as np  # numpy (~0.1 s of CPU) loads when a page is rendered for OCR
+
     area_in2 = (page.rect.width / POINTS_PER_INCH) * (page.rect.height / POINTS_PER_INCH)
     if area_in2 > 0 and area_in2 * dpi * dpi > max_pixels:
         dpi = max(1, math.floor(math.sqrt(max_pixels / area_in2)))
@@ -302,6 +307,8 @@ def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
 
 def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+    import numpy as np
+
     height, width = dark.shape
     rows, cols = -(-height // INK_CELL_PX), -(-width // INK_CELL_PX)
     padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
@@ -314,6 +321,8 @@ def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
     total = int(ink.sum())
     if not total:
         return 1.0
+    import numpy as np
+
     covered = np.zeros_like(ink)
     for word in words:
         top, left = word.top // INK_CELL_PX, word.left // INK_CELL_PX

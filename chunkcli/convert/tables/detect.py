@@ -14,9 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from chunkcli.model import BBox, Block, BlockKind, Line
-from chunkcli.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
-from chunkcli.tables.grid import (
+from chunkcli.convert.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
+from chunkcli.convert.tables.grid import (
     MIN_STACK_RULES,
     Grid,
     find_grids,
@@ -24,9 +23,9 @@ from chunkcli.tables.grid import (
     merge_stacked_grids,
     rule_coverage,
 )
-from chunkcli.tables.ruled import cells_of_grid
-from chunkcli.tables.rules import Matrix, Rule, rules_from_drawings
-from chunkcli.tables.text import (
+from chunkcli.convert.tables.ruled import cells_of_grid
+from chunkcli.convert.tables.rules import Matrix, Rule, rules_from_drawings
+from chunkcli.convert.tables.text import (
     CAPTION,
     Piece,
     glue_currency,
@@ -34,7 +33,8 @@ from chunkcli.tables.text import (
     is_numeric,
     pieces_of_lines,
 )
-from chunkcli.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
+from chunkcli.convert.tables.unruled import MIN_UNRULED_ROWS, UnruledTable, find_unruled
+from chunkcli.model import BBox, Block, BlockKind, Line
 
 if TYPE_CHECKING:
     import pymupdf
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 MIN_ROWS = 2
 MIN_COLUMNS = 2
 # Extraction removes every Line whose centre lies within this distance of a table's box
-# (chunkcli.extract._inside_any); the same tolerance decides which Lines fill the cells.
+# (convert/extract/pages.py, _inside_any); the same tolerance decides which Lines fill the cells.
 LINE_TOLERANCE_PT = 1.0
 # Bar charts draw bars as filled boxes with value labels: a "grid" whose cells are numbers and
 # mostly empty (below this share filled). Real sparse tables carry words too.

@@ -11,8 +11,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import BBox
-from chunkcli.tables.rules import Rule
 
 # Rules that end this close to another rule touch it (drawing slop, stroke width).
 TOUCH_PT = 2.5

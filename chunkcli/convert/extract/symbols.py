@@ -6,7 +6,7 @@ that symbol fonts are mapped into), so a Korean proposal's 15 bullets on one pag
 character they show, where that is known, and into a bullet otherwise. A private-use code point
 in any other font (an icon before a heading, U+F000 on the same document) shows nothing a
 reader could search for: it is dropped once the page is known to be real text (a page made of
-such glyphs is a garbage page, which OCR reads; see chunkcli.extract).
+such glyphs is a garbage page, which OCR reads; see chunkcli.convert.extract.pages).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Raw page blocks -> ordered, labelled blocks (pure: no PDF access here).
+"""A document's raw page blocks -> ordered, labelled blocks: the layout stage composed.
 
 Stages, in order: running headers/footers -> tables continued at the top of a page without
 their header -> reading order -> paragraphs -> tables merged
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chunkcli.bidi import RTL_CHAR, is_rtl_text
-from chunkcli.layout.breaks import join_page_breaks
-from chunkcli.layout.furniture import strip_running_headers
-from chunkcli.layout.headings import label_headings
-from chunkcli.layout.order import order_blocks
-from chunkcli.layout.paragraphs import group_paragraphs
-from chunkcli.layout_settings import LayoutSettings
+from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text
+from chunkcli.convert.layout.breaks import join_page_breaks
+from chunkcli.convert.layout.furniture import strip_running_headers
+from chunkcli.convert.layout.headings import label_headings
+from chunkcli.convert.layout.order import order_blocks
+from chunkcli.convert.layout.paragraphs import group_paragraphs
+from chunkcli.convert.layout.settings import LayoutSettings
+from chunkcli.convert.tables import merge_continued_tables
+from chunkcli.convert.tables.continued import continue_tables
 from chunkcli.model import BBox, Block, Document, Line, Page
-from chunkcli.tables import merge_continued_tables
-from chunkcli.tables.continued import continue_tables
 
 
 def layout_document(

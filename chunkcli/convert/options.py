@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chunkcli.layout_settings import LayoutSettings
-from chunkcli.ocr.options import OcrOptions
+from chunkcli.convert.layout.settings import LayoutSettings
+from chunkcli.convert.ocr.options import OcrOptions
 
 
 @dataclass(frozen=True, slots=True)

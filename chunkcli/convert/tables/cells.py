@@ -11,8 +11,15 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from chunkcli.convert.tables.text import (
+    Piece,
+    cell_text,
+    group_rows,
+    is_numeric,
+    join_text,
+    words_of,
+)
 from chunkcli.model import BBox
-from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric, join_text, words_of
 
 # A piece crosses a column boundary only when it reaches this far past it on both sides;
 # less is kerning slop or padding touching a rule.

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from chunkcli.layout.paragraphs import BULLET, ENUMERATOR
+from chunkcli.convert.joining import hangul_word_prefixes, hyphenated_words, join_lines
+from chunkcli.convert.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.markdown_format import (
     PageMarker,
     Provenance,
@@ -20,7 +21,6 @@ from chunkcli.markdown_format import (
     format_table,
 )
 from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
-from chunkcli.text import hangul_word_prefixes, hyphenated_words, join_lines
 
 # A paragraph this short with no letter or digit is decoration, not content.
 ORNAMENT_MAX_CHARS = 3
@@ -40,7 +40,7 @@ def render_markdown(document: Document, provenance: Provenance | None = None) ->
 
 def document_compounds(document: Document) -> frozenset[str]:
     """Hyphenated words written inside lines anywhere in the document ("dual-encoder"), and
-    the starts of the Korean words written inside lines (see chunkcli.text.join_lines)."""
+    the starts of the Korean words written inside lines (see convert/joining.py)."""
     words: set[str] = set()
     for page in document.pages:
         for block in page.blocks:

@@ -9,7 +9,7 @@ per column; layout then reads those columns right-to-left.
 from __future__ import annotations
 
 from chunkcli.charclasses import KANA_HAN_RE
-from chunkcli.edges import high_decile, low_decile
+from chunkcli.convert.edges import high_decile, low_decile
 from chunkcli.model import BBox, Line
 
 # A page is treated as vertical when at least this share of its lines are lone glyphs

@@ -7,6 +7,6 @@ word records) -> lines (words as the Lines a text layer gives).
 The page marker that carries the confidence into Markdown is chunkcli.markdown_format's.
 """
 
-from chunkcli.ocr.options import OcrMode, OcrOptions, OcrSettings
+from chunkcli.convert.ocr.options import OcrMode, OcrOptions, OcrSettings
 
 __all__ = ["OcrMode", "OcrOptions", "OcrSettings"]

@@ -11,8 +11,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunkcli.model import BBox
-from chunkcli.tables.cells import (
+from chunkcli.convert.tables.cells import (
     MIN_GUTTER_PT,
     Cells,
     centring_test,
@@ -23,8 +22,9 @@ from chunkcli.tables.cells import (
     text_gutters,
     tidy_cells,
 )
-from chunkcli.tables.grid import TOUCH_PT, Grid
-from chunkcli.tables.text import Piece, cell_text, group_rows, is_numeric
+from chunkcli.convert.tables.grid import TOUCH_PT, Grid
+from chunkcli.convert.tables.text import Piece, cell_text, group_rows, is_numeric
+from chunkcli.model import BBox
 
 # Text gutters may be crossed by this fraction of visual rows (spanning header cells such as
 # a group title over three sub-columns) and still separate columns.

@@ -12,9 +12,9 @@ import statistics
 from collections.abc import Sequence
 
 from chunkcli.charclasses import is_cjk
+from chunkcli.convert.ocr.options import OcrSettings
+from chunkcli.convert.ocr.tesseract import OcrWord
 from chunkcli.model import BBox, Line, Span
-from chunkcli.ocr.options import OcrSettings
-from chunkcli.ocr.tesseract import OcrWord
 
 OCR_FONT = "ocr"
 # Sizes are rounded to this step (points): OCR boxes jitter by a pixel or two.

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from statistics import median
 
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
-from chunkcli.edges import high_decile, low_decile
-from chunkcli.layout.numbering import numbering_pattern
+from chunkcli.convert.edges import high_decile, low_decile
+from chunkcli.convert.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"; the
-# second row: Wingdings bullets as chunkcli.symbols translates them),
+# second row: Wingdings bullets as chunkcli.convert.extract.symbols translates them),
 # and ASCII marks that need a space after them ("- item", "* item").
 BULLET = re.compile(
     r"^\s*(?:([•●○◦▪▫■□◆◇►▶・※\u2023\u2043\u2219❍❑❒❖➢◉⬧⧫⬥])\s*"

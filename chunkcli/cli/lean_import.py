@@ -5,9 +5,9 @@ PyMuPDF 2 imports `pymupdf.layout` (an ONNX layout model with onnxruntime and nu
 uses neither; measured here, `import pymupdf` costs 1.45 s of CPU with them and 0.28 s
 without (bench/startup_bench.py), most of a small conversion.
 
-`install()` makes the first `import pymupdf` of this process skip them: while PyMuPDF's own
-module runs, the two names are marked absent in `sys.modules` (its `try: import … except
-ImportError` then passes), and the marks are removed as soon as it finishes, so an explicit
+`install_lean_pymupdf()` makes the first `import pymupdf` of this process skip them: while
+PyMuPDF's own module runs, the two names are marked absent in `sys.modules` (its `try: import
+… except ImportError` then passes), and the marks are removed as soon as it finishes, so an explicit
 `import pymupdf.layout` or `import pymupdf4llm` later still works. Only the CLI calls it: it
 owns its process; a program that imports chunkcli as a library keeps PyMuPDF as it is.
 Set CHUNKCLI_FULL_PYMUPDF=1 to turn it off.
@@ -27,7 +27,7 @@ OPTIONAL_IMPORTS = ("pymupdf.layout", "pymupdf4llm")
 OPT_OUT_VARIABLE = "CHUNKCLI_FULL_PYMUPDF"
 
 
-def install() -> None:
+def install_lean_pymupdf() -> None:
     """Arrange for the first `import pymupdf` to skip OPTIONAL_IMPORTS (a no-op once PyMuPDF
     is imported, when opted out, or when called twice)."""
     if "pymupdf" in sys.modules or os.environ.get(OPT_OUT_VARIABLE) == "1":

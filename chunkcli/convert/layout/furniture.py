@@ -13,10 +13,10 @@ import re
 from collections import defaultdict
 from dataclasses import replace
 
-from chunkcli.layout.sizes import typical_size
-from chunkcli.layout_settings import FurnitureSettings
+from chunkcli.convert.layout.settings import FurnitureSettings
+from chunkcli.convert.layout.sizes import typical_size
+from chunkcli.convert.tables.text import CAPTION
 from chunkcli.model import Block, BlockKind, Page, PageStatus
-from chunkcli.tables.text import CAPTION
 
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
 STAMP = re.compile(

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunkcli.layout.sizes import typical_size
-from chunkcli.layout_settings import OrderSettings
+from chunkcli.convert.layout.settings import OrderSettings
+from chunkcli.convert.layout.sizes import typical_size
 from chunkcli.model import BBox, Block, BlockKind
 
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from chunkcli.model import BBox, Block, BlockKind, Line, Page
-from chunkcli.tables.cells import column_of, text_gutters
-from chunkcli.tables.text import (
+from chunkcli.convert.tables.cells import column_of, text_gutters
+from chunkcli.convert.tables.text import (
     CAPTION,
     Piece,
     cell_text,
@@ -27,6 +26,7 @@ from chunkcli.tables.text import (
     pieces_of_lines,
     same_row,
 )
+from chunkcli.model import BBox, Block, BlockKind, Line, Page
 
 # The continued lines lie within the table's left and right edges, give or take this much.
 EDGE_TOLERANCE_PT = 8.0
