@@ -1,25 +1,48 @@
 # Every target creates .venv when missing and installs what it needs:
 # on a fresh machine with python3 (>= 3.11) and make, `make run` and `make test` are one command each.
+#   make run      what running chunkcli needs (pip install -e .), then the samples job
+#   make test     + the dev extras, the eval and Ray extras (their tests run too), lint, the tests
+#   make install  links chunkcli onto PATH ($(PREFIX)/bin/chunkcli)
 PYTHON ?= python3
-VENV := .venv
+VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-dev
+PREFIX ?= $(HOME)/.local
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+EVAL_STAMP := $(VENV)/.installed-eval
+RAY_STAMP := $(VENV)/.installed-ray
 BENCH_STAMP := $(VENV)/.installed-bench
-JOBS ?=
 
-.PHONY: run test lint bench golden samples clean fuzz ocr-deps
+.PHONY: run test lint install eval-deps ray-deps dev-deps bench golden samples clean fuzz ocr-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray]'
-	touch $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
 
-$(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,eval,ray,bench]'
-	touch $(BENCH_STAMP)
+$(DEV_STAMP): pyproject.toml $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(EVAL_STAMP): pyproject.toml $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[eval]'
+	touch $@
+
+$(RAY_STAMP): pyproject.toml $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[ray]'
+	touch $@
+
+$(BENCH_STAMP): pyproject.toml $(DEV_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	touch $@
+
+## dev-deps / eval-deps / ray-deps: the optional extras (tests; `chunkcli eval`; --engine ray)
+dev-deps: $(DEV_STAMP)
+eval-deps: $(EVAL_STAMP)
+ray-deps: $(RAY_STAMP)
 
 # OCR's default engine: Tesseract 5 and its language data, Debian packages. Installed with
 # apt-get when missing and permitted (root, or sudo without a password); otherwise the command to
@@ -46,18 +69,27 @@ ocr-deps:
 	fi
 
 ## run: PDFs in samples/ -> out/*.md -> out/chunks.jsonl -> check report
-run: ocr-deps $(STAMP)
+run: ocr-deps $(RUN_STAMP)
 	$(BIN)/chunkcli convert samples -o out
 	$(BIN)/chunkcli split out -o out/chunks.jsonl
 	$(BIN)/chunkcli check out
 
-## test: the whole test suite
-test: ocr-deps $(STAMP)
+## test: lint (ruff, format, mypy --strict), then the whole test suite (eval and Ray included)
+test: ocr-deps $(DEV_STAMP) $(EVAL_STAMP) $(RAY_STAMP) lint
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
-	$(BIN)/ruff check chunkcli tests bench
-	$(BIN)/mypy chunkcli
+## lint: what CI checks before the tests
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check chunkcli tests bench samples
+	$(BIN)/ruff format --check chunkcli tests bench samples
+	$(BIN)/mypy --strict chunkcli
+
+## install: put chunkcli on PATH: a link $(PREFIX)/bin/chunkcli -> this checkout's .venv
+install: $(RUN_STAMP)
+	mkdir -p $(PREFIX)/bin
+	ln -sf $(abspath $(BIN))/chunkcli $(PREFIX)/bin/chunkcli
+	@echo "installed $(PREFIX)/bin/chunkcli -> $(abspath $(BIN))/chunkcli"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/convert_bench.py $(BENCH_DIR)
@@ -65,14 +97,14 @@ bench: $(BENCH_STAMP)
 
 ## fuzz: the reliability campaign (>= 500 PDF mutants through convert/split/check, then the
 ## pathological Markdown speed table); slow: run it alone, niced
-fuzz: $(STAMP)
+fuzz: $(DEV_STAMP)
 	nice -n 10 $(BIN)/python bench/fuzz/run.py --mutants 500 --markdown
 
 ## samples: regenerate the sample PDFs; golden: regenerate their expected outputs (review the diff!)
-samples: $(STAMP)
+samples: $(DEV_STAMP)
 	$(BIN)/python samples/make_samples.py
 
-golden: $(STAMP)
+golden: $(DEV_STAMP)
 	UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/test_samples.py tests/test_split_golden.py
 	@echo '--- what changed in samples/ (review it before committing):'
 	@git --no-pager diff --stat -- samples/ tests/fixtures/

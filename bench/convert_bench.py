@@ -242,6 +242,7 @@ def find_files(folder: Path) -> tuple[list[PdfFile], list[str]]:
 def time_folder_mode(files: Sequence[PdfFile], jobs: int, timeout_s: float) -> tuple[float, int]:
     """Wall-clock seconds and failures for chunkcli's folder mode over `files` with `jobs`."""
     from chunkcli.convert.pipeline import ConvertOptions
+    from chunkcli.workers import WorkerPool
 
     paths = [pdf.path for pdf in files]
     started = time.perf_counter()
@@ -250,7 +251,7 @@ def time_folder_mode(files: Sequence[PdfFile], jobs: int, timeout_s: float) -> t
     except ImportError:
         return _time_process_pool(paths, jobs), -1
     pairs = [(path, Path(f"{index}.md")) for index, path in enumerate(paths)]
-    summary = convert_many(pairs, None, ConvertOptions(), jobs=jobs, timeout_s=timeout_s)
+    summary = convert_many(pairs, None, ConvertOptions(), pool=WorkerPool(jobs, timeout_s))
     return time.perf_counter() - started, len(summary.failures)
 
 

@@ -21,6 +21,7 @@ from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
 from chunkcli.jsonl import chunks_to_jsonl
 from chunkcli.split import SplitOptions
 from chunkcli.split.documents import split_documents
+from chunkcli.workers import WorkerPool
 
 
 def main() -> None:
@@ -32,13 +33,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ray-bench-") as scratch:
         files = _sample(args.folder, args.limit, Path(scratch))
         pages = _pages(files)
-        read = ReadOptions(jobs=args.jobs)
+        read = ReadOptions(pool=WorkerPool(args.jobs))
         started = time.perf_counter()
         results = split_documents(read_inputs(files, read), SplitOptions())
         local = chunks_to_jsonl(c for r in results if isinstance(r, list) for c in r)
         local_s = time.perf_counter() - started
         started = time.perf_counter()
-        with ray_cluster(RaySettings(jobs=args.jobs)):
+        with ray_cluster(RaySettings(pool=WorkerPool(args.jobs))):
             start_s = time.perf_counter() - started
             started = time.perf_counter()
             outcome = split_to_jsonl(files, SplitJob(SplitOptions(), read), RaySettings())

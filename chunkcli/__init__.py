@@ -1,6 +1,6 @@
 """chunkcli: PDF -> GitHub-Flavored Markdown -> retrieval chunks -> pre-indexing check.
 
-The CLI calls exactly these functions; see README.md for a tour.
+The CLI calls exactly these functions; see README.md for a tour and docs/ for the reference.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import glob
-import os
 import re
 import tempfile
 import time
@@ -27,7 +26,7 @@ from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, walk_folder, write_atomic
 from chunkcli.model import ConvertResult
 from chunkcli.pagespec import format_page_ranges as page_ranges
-from chunkcli.workers import DEFAULT_TIMEOUT_S, OnPages, run_in_workers, time_limit
+from chunkcli.workers import OnPages, WorkerPool, run_in_workers, time_limit
 
 if TYPE_CHECKING:  # the OCR runner (and numpy) loads only when a page needs OCR
     from chunkcli.convert.ocr.read import PagesDone
@@ -176,13 +175,13 @@ def convert_with_time_limit(
 
 
 def convert_one(
-    path: Path, options: ConvertOptions, timeout_s: float, *, jobs: int | None = None
+    path: Path, options: ConvertOptions, *, pool: WorkerPool = WorkerPool()
 ) -> ConvertResult:
     """Convert one file into a full ConvertResult (document and Markdown); every failure, a
-    crash or hang of MuPDF too, is a ChunkcliError naming the file. jobs=1 converts in this
-    process (no crash isolation, no hard kill)."""
-    work = functools.partial(_convert_catching, options=options, timeout_s=timeout_s)
-    [(_, result, _)] = list(_run_all([path], work, jobs, timeout_s, _itself))
+    crash or hang of MuPDF too, is a ChunkcliError naming the file. A pool of jobs=1 converts
+    in this process (no crash isolation, no hard kill)."""
+    work = functools.partial(_convert_catching, options=options, timeout_s=pool.timeout_s)
+    [(_, result, _)] = list(_run_all([path], work, pool, _itself))
     if isinstance(result, ChunkcliError):
         raise result
     return result
@@ -193,8 +192,7 @@ def convert_file(
     target: Path | None,
     options: ConvertOptions,
     *,
-    jobs: int | None = None,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
+    pool: WorkerPool = WorkerPool(),
     on_pages: Callable[[Path, int], None] | None = None,
 ) -> tuple[FileOutcome, str | None]:
     """Convert one PDF (for the CLI): write `target` atomically, or, when `target` is None,
@@ -202,14 +200,14 @@ def convert_file(
     for convert_many."""
     if target is None:
         with tempfile.TemporaryDirectory(prefix="chunkcli-") as folder:
-            outcome, _ = convert_file(pdf, Path(folder, "out.md"), options, jobs=jobs,
-                                      timeout_s=timeout_s, on_pages=on_pages)  # fmt: skip
+            outcome, _ = convert_file(
+                pdf, Path(folder, "out.md"), options, pool=pool, on_pages=on_pages
+            )
             markdown = Path(folder, "out.md").read_text(encoding="utf-8")
         return dataclasses.replace(outcome, output=None), markdown
     summary = convert_many(
-        [(pdf, Path(target.name))], target.parent, options, jobs=jobs, timeout_s=timeout_s,
-        on_pages=on_pages,
-    )  # fmt: skip
+        [(pdf, Path(target.name))], target.parent, options, pool=pool, on_pages=on_pages
+    )
     [outcome] = summary.outcomes
     if outcome.error is not None:
         raise ChunkcliError(outcome.error)
@@ -253,8 +251,7 @@ convert_catching = _convert_catching  # for engines that hand a worker the bytes
 def _run_all(
     items: Sequence[Item],
     work: Callable[..., Result],
-    jobs: int | None,
-    timeout_s: float,
+    pool: WorkerPool,
     source_of: Callable[[Item], Path],
     on_pages: OnPages | None = None,
 ) -> Iterator[tuple[int, Result | ChunkcliError, float]]:
@@ -264,7 +261,7 @@ def _run_all(
     Worker processes (default: one per CPU) even for one file, so that a crash or a hang
     inside MuPDF costs only that file; jobs=1 converts in this process, simpler to debug.
     """
-    if jobs == 1:
+    if pool.in_process:
         for index, item in enumerate(items):
             started = time.perf_counter()
             if on_pages is None:
@@ -276,11 +273,8 @@ def _run_all(
     # Biggest files first, so that one long file does not run alone at the end of the batch.
     order = sorted(range(len(items)), key=lambda i: (-_size_bytes(source_of(items[i])), i))
     queue = [items[i] for i in order]
-    processes = jobs or os.cpu_count() or 1
     moved = None if on_pages is None else functools.partial(_reindexed, order, on_pages)
-    finished = run_in_workers(
-        queue, work, jobs=processes, timeout_s=timeout_s, source_of=source_of, on_pages=moved
-    )
+    finished = run_in_workers(queue, work, pool=pool, source_of=source_of, on_pages=moved)
     for position, outcome, seconds in finished:
         yield order[position], outcome, seconds
 
@@ -320,15 +314,14 @@ def iter_conversions(
     pdfs: Sequence[Path],
     options: ConvertOptions,
     *,
-    jobs: int | None = None,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
+    pool: WorkerPool = WorkerPool(),
 ) -> Iterator[tuple[Path, ConvertResult | ChunkcliError]]:
     """Convert in memory, yielding (pdf, result or error) in input order (for `check`).
 
     Each whole document travels back from its worker (pickling costs about 2 ms a page);
     map_conversions avoids that when only a summary of each document is needed.
     """
-    return map_conversions(pdfs, options, _keep_result, jobs=jobs, timeout_s=timeout_s)
+    return map_conversions(pdfs, options, _keep_result, pool=pool)
 
 
 def map_conversions(
@@ -336,16 +329,15 @@ def map_conversions(
     options: ConvertOptions,
     then: Callable[[Path, WorkResult], Result],
     *,
-    jobs: int | None = None,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
+    pool: WorkerPool = WorkerPool(),
 ) -> Iterator[tuple[Path, Result | ChunkcliError]]:
     """Convert each PDF and run `then(pdf, result or error)` in the same worker; yield
     (pdf, what `then` returned) in input order. `then` must be picklable (a module-level
     function or a functools.partial of one); an exception in it becomes a ChunkcliError."""
-    work = functools.partial(_convert_then, options=options, timeout_s=timeout_s, then=then)
+    work = functools.partial(_convert_then, options=options, timeout_s=pool.timeout_s, then=then)
     waiting: dict[int, Result | ChunkcliError] = {}
     next_index = 0
-    for index, outcome, _seconds in _run_all(pdfs, work, jobs, timeout_s, _itself):
+    for index, outcome, _seconds in _run_all(pdfs, work, pool, _itself):
         waiting[index] = outcome
         while next_index in waiting:
             yield pdfs[next_index], waiting.pop(next_index)
@@ -373,13 +365,12 @@ def _keep_result(path: Path, result: WorkResult) -> WorkResult:
     return result
 
 
-def convert_many(  # noqa: PLR0913 - the files, where to, how, and two progress hooks
+def convert_many(
     pdfs: Sequence[tuple[Path, Path]],
     out_dir: Path | None,
     options: ConvertOptions,
     *,
-    jobs: int | None = None,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
+    pool: WorkerPool = WorkerPool(),
     on_progress: Callable[[FileOutcome], None] | None = None,
     on_pages: Callable[[Path, int], None] | None = None,
 ) -> BatchSummary:
@@ -391,10 +382,10 @@ def convert_many(  # noqa: PLR0913 - the files, where to, how, and two progress 
     """
     started = time.perf_counter()
     files = [(pdf, out_dir / relative if out_dir is not None else None) for pdf, relative in pdfs]
-    work = functools.partial(_convert_and_write, options=options, timeout_s=timeout_s)
+    work = functools.partial(_convert_and_write, options=options, timeout_s=pool.timeout_s)
     outcomes: dict[int, FileOutcome] = {}
     named = None if on_pages is None else functools.partial(_named, pdfs, on_pages)
-    for index, result, seconds in _run_all(files, work, jobs, timeout_s, _source, named):
+    for index, result, seconds in _run_all(files, work, pool, _source, named):
         if isinstance(result, ChunkcliError):  # its worker crashed or was killed
             result = _lost(files[index], result, seconds)
         outcomes[index] = result

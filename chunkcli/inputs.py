@@ -30,7 +30,7 @@ from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import STDIN, is_pdf_file, looks_like_pdf, walk_folder
 from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import ConvertResult, InputDocument, InputFailure
-from chunkcli.workers import DEFAULT_TIMEOUT_S
+from chunkcli.workers import WorkerPool
 
 
 class InputError(ChunkcliError):
@@ -48,11 +48,10 @@ class InputFile:
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
-    """How inputs are read: the convert options for PDFs and the worker pool's settings."""
+    """How inputs are read: the convert options for PDFs and the worker pool they run in."""
 
     convert: ConvertOptions | None = None  # None: ConvertOptions()
-    jobs: int | None = None  # worker processes for PDFs; None = one per CPU; 1 = in-process
-    timeout_s: float = DEFAULT_TIMEOUT_S  # per PDF; 0 = no limit
+    pool: WorkerPool = WorkerPool()  # PDFs only: Markdown is read in this process
     keep_documents: bool = False  # carry each PDF's ConvertResult (check needs the layout)
     stdin_name: str | None = None  # the source name of standard input (--source)
 
@@ -104,7 +103,7 @@ def read_inputs(
     """Each input as a document or a failure, in the order of `files`.
 
     PDFs (and a PDF on standard input) are converted in worker processes, all of them at once
-    across `options.jobs`; Markdown is read in this process.
+    in `options.pool`; Markdown is read in this process.
     """
     if any(f.path == STDIN for f in files) and stdin is None:
         raise UsageError("'-' needs standard input")
@@ -129,13 +128,13 @@ def document_from_bytes(
     item: InputFile, data: bytes, options: ReadOptions = ReadOptions()
 ) -> InputDocument | InputFailure:
     """The document read_inputs makes of `item`, from its bytes read elsewhere (a distributed
-    engine's reader): a PDF is converted in this process under `options.timeout_s`, errors
+    engine's reader): a PDF is converted in this process under `options.pool.timeout_s`, errors
     name `item.path`, never a temporary file."""
     if not item.is_pdf:
         return _markdown_document(item, data, options.stdin_name)
     path = Path(item.path)
-    result = convert_catching(path, options.convert or ConvertOptions(), options.timeout_s,
-                              data=data)  # fmt: skip
+    convert = options.convert or ConvertOptions()
+    result = convert_catching(path, convert, options.pool.timeout_s, data=data)
     return _as_document(item, path, _markdown_only(path, result), options.stdin_name)
 
 
@@ -199,17 +198,13 @@ def _convert_all(
     convert = options.convert or ConvertOptions()
     then = _keep_converted if options.keep_documents else _markdown_only
     files = [f for f in pdfs if f.path != STDIN]
-    results = iter(map_conversions(
-        [Path(f.path) for f in files], convert, then, jobs=options.jobs,
-        timeout_s=options.timeout_s,
-    )) if files else iter(())  # fmt: skip
+    paths = [Path(f.path) for f in files]
+    results = iter(map_conversions(paths, convert, then, pool=options.pool))
     for item in pdfs:
         if item.path == STDIN and stdin_pdf is not None:
             # Standard input converts on its own, under the name it is given (or '-').
             named = dataclasses.replace(convert, source_name=options.stdin_name or STDIN)
-            [(path, result)] = map_conversions(
-                [stdin_pdf], named, then, jobs=options.jobs, timeout_s=options.timeout_s
-            )
+            [(path, result)] = map_conversions([stdin_pdf], named, then, pool=options.pool)
         else:
             path, result = next(results)
         yield _as_document(item, path, result, options.stdin_name)

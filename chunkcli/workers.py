@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -35,6 +36,30 @@ from chunkcli.errors import ChunkcliError, ConversionTimeout
 # enough for a few hundred text pages on a slow machine, short enough that a file MuPDF hangs
 # on does not hold a batch for long.
 DEFAULT_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerPool:
+    """How a command's documents are worked on, built once from --jobs and --timeout and
+    passed whole down to the worker runner.
+
+    `jobs`: worker processes (None: one per CPU; 1: in this process, simpler to debug, with no
+    crash isolation and no hard kill). `timeout_s`: wall-clock seconds allowed per document
+    (0: no limit)."""
+
+    jobs: int | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    @property
+    def processes(self) -> int:
+        """How many worker processes run at once."""
+        return self.jobs or os.cpu_count() or 1
+
+    @property
+    def in_process(self) -> bool:
+        return self.jobs == 1
+
+
 # The work function's own alarm stops a runaway file at timeout_s, but only once MuPDF hands
 # control back to Python (between pages). A worker still busy this much later is killed.
 KILL_GRACE_S = 5.0
@@ -57,24 +82,25 @@ def run_in_workers(
     items: Sequence[Item],
     work: Callable[..., Result],
     *,
-    jobs: int,
-    timeout_s: float,
+    pool: WorkerPool,
     source_of: Callable[[Item], Path],
     on_pages: OnPages | None = None,
 ) -> Iterator[Finished[Result]]:
-    """Run `work(item)` for every item in `jobs` processes; yield each result as it finishes.
+    """Run `work(item)` for every item in `pool.processes` processes; yield each result as it
+    finishes (a worker still busy `pool.timeout_s` + KILL_GRACE_S after it started is killed).
     With `on_pages`, the call is `work(item, on_pages=report)`, and `report(n)` in the worker
     reaches `on_pages(index, n)` here.
 
     `work` must be picklable (a module-level function or a functools.partial of one), must
     catch its own errors, and take and return picklable values. `source_of` names an item's
     file in the error that replaces the result of a crashed or killed worker.
-    timeout_s <= 0: no kill deadline.
+    pool.timeout_s <= 0: no kill deadline.
     """
+    timeout_s = pool.timeout_s
     context = _start_method()
     pending = deque(enumerate(items))
     reports = on_pages is not None
-    count = min(jobs, len(items))
+    count = min(pool.processes, len(items))
     workers: list[_Worker[Item, Result]] = [_Worker(context, work, reports) for _ in range(count)]
     try:
         while pending or any(w.busy for w in workers):

@@ -23,6 +23,9 @@ from chunkcli.cli import app
 from chunkcli.convert.pipeline import ConvertOptions
 from chunkcli.convert.source import describe_content, open_pdf
 from chunkcli.errors import ChunkcliError, PdfOpenError
+from chunkcli.workers import WorkerPool
+
+POOL = WorkerPool(timeout_s=30)  # one per CPU, 30 s per file
 
 BODY = "Birch trees grow in cold climates and shed their bark in thin papery layers."
 PASSWORD = "pw-1234"
@@ -113,7 +116,7 @@ def test_truncated_file_keeps_the_pages_it_still_has(folder: Path) -> None:
     data = good_pdf(folder / "good.pdf", pages=3).read_bytes()
     # Cut inside the last page's objects: MuPDF repairs the rest.
     cut = write(folder / "cut.pdf", data[: int(len(data) * 0.9)])
-    result = convert_one(cut, ConvertOptions(), timeout_s=30)
+    result = convert_one(cut, ConvertOptions(), pool=POOL)
     assert "Page 1 says" in result.markdown
     assert len(result.pages) == 3
 
@@ -132,7 +135,7 @@ def test_cli_warns_that_a_truncated_file_was_repaired(folder: Path) -> None:
 def test_header_after_leading_junk_is_accepted(folder: Path) -> None:
     data = good_pdf(folder / "good.pdf").read_bytes()
     shifted = write(folder / "shifted.pdf", b"X-Mailer: junk\r\n" + data)
-    assert "Page 2 says" in convert_one(shifted, ConvertOptions(), timeout_s=30).markdown
+    assert "Page 2 says" in convert_one(shifted, ConvertOptions(), pool=POOL).markdown
 
 
 # --- encryption -------------------------------------------------------------------------------
@@ -157,7 +160,9 @@ def test_encrypted_wrong_password(encrypted: Path) -> None:
 
 
 def test_encrypted_right_password(encrypted: Path) -> None:
-    result = convert_one(encrypted, ConvertOptions(password=PASSWORD), timeout_s=30)
+    result = convert_one(
+        encrypted, ConvertOptions(password=PASSWORD), pool=WorkerPool(timeout_s=30)
+    )
     assert "Page 3 says" in result.markdown
 
 
@@ -166,7 +171,7 @@ def test_owner_password_only_opens_without_password(folder: Path) -> None:
     target = folder / "protected.pdf"
     doc.save(target, encryption=pymupdf.PDF_ENCRYPT_AES_128, user_pw="", owner_pw="owner",
              permissions=0)  # fmt: skip
-    assert "Page 1 says" in convert_one(target, ConvertOptions(), timeout_s=30).markdown
+    assert "Page 1 says" in convert_one(target, ConvertOptions(), pool=POOL).markdown
 
 
 def test_password_on_a_plain_file_is_ignored(folder: Path) -> None:
@@ -216,7 +221,7 @@ def test_any_truncation_converts_or_fails_cleanly(folder: Path, fraction: float)
     data = source.read_bytes()
     path = write(folder / "cut.pdf", data[: int(len(data) * fraction)])
     try:
-        result = convert_one(path, ConvertOptions(), timeout_s=30)
+        result = convert_one(path, ConvertOptions(), pool=POOL)
     except ChunkcliError as exc:
         assert str(exc).startswith(f"{path}: ") and "\n" not in str(exc)
     else:

@@ -37,6 +37,7 @@ from chunkcli.files import OutputWriteError
 from chunkcli.files import write_atomic as write_atomically
 from chunkcli.model import ConvertResult, Document
 from chunkcli.pagespec import parse_page_spec
+from chunkcli.workers import WorkerPool
 
 BODY = "Oak trees live for centuries and their acorns feed jays, squirrels and wild boar."
 OPTIONS = ConvertOptions()
@@ -107,7 +108,7 @@ def test_convert_many_writes_a_mirrored_tree_and_reports_in_input_order(
     out = tmp_path / "out"
     seen: list[str] = []
     summary = convert_many(
-        find_pdfs([corpus]), out, OPTIONS, jobs=1, timeout_s=60,
+        find_pdfs([corpus]), out, OPTIONS, pool=WorkerPool(1, 60),
         on_progress=lambda outcome: seen.append(outcome.source.name),
     )  # fmt: skip
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.md")) == [
@@ -127,15 +128,15 @@ def test_convert_many_writes_a_mirrored_tree_and_reports_in_input_order(
 def test_failed_file_leaves_an_earlier_output_untouched(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     touch(out / "broken.md", b"from an earlier run\n")
-    convert_many(find_pdfs([corpus]), out, OPTIONS, jobs=1, timeout_s=60)
+    convert_many(find_pdfs([corpus]), out, OPTIONS, pool=WorkerPool(1, 60))
     assert (out / "broken.md").read_bytes() == b"from an earlier run\n"
     assert list(out.rglob("*.tmp")) == []
 
 
 def test_output_is_identical_whatever_the_number_of_jobs(corpus: Path, tmp_path: Path) -> None:
     pairs = find_pdfs([corpus])
-    one = convert_many(pairs, tmp_path / "one", OPTIONS, jobs=1, timeout_s=60)
-    two = convert_many(pairs, tmp_path / "two", OPTIONS, jobs=2, timeout_s=60)
+    one = convert_many(pairs, tmp_path / "one", OPTIONS, pool=WorkerPool(1, 60))
+    two = convert_many(pairs, tmp_path / "two", OPTIONS, pool=WorkerPool(2, 60))
     for _, relative in pairs:
         first, second = tmp_path / "one" / relative, tmp_path / "two" / relative
         assert first.exists() == second.exists()
@@ -146,32 +147,32 @@ def test_output_is_identical_whatever_the_number_of_jobs(corpus: Path, tmp_path:
 
 def test_unwritable_output_is_a_failure_not_a_crash(corpus: Path, tmp_path: Path) -> None:
     blocker = touch(tmp_path / "out")  # a file where the output folder should be
-    summary = convert_many(find_pdfs([corpus / "gamma.pdf"]), blocker, OPTIONS, jobs=1,
-                           timeout_s=60)  # fmt: skip
+    pdfs = find_pdfs([corpus / "gamma.pdf"])
+    summary = convert_many(pdfs, blocker, OPTIONS, pool=WorkerPool(1, 60))
     [failure] = summary.failures
     assert failure.error is not None and "cannot write" in failure.error
 
 
 def test_dry_run_writes_nothing(corpus: Path, tmp_path: Path) -> None:
-    summary = convert_many(find_pdfs([corpus]), None, OPTIONS, jobs=1, timeout_s=60)
+    summary = convert_many(find_pdfs([corpus]), None, OPTIONS, pool=WorkerPool(1, 60))
     assert summary.pages == 7
     assert all(o.output is None for o in summary.outcomes)
 
 
 def test_convert_file_writes_or_returns_the_markdown(corpus: Path, tmp_path: Path) -> None:
     source = corpus / "gamma.pdf"
-    outcome, markdown = convert_file(source, None, OPTIONS, jobs=2, timeout_s=60)
+    outcome, markdown = convert_file(source, None, OPTIONS, pool=WorkerPool(2, 60))
     assert markdown is not None and "Gamma p1" in markdown
     assert outcome.output is None and outcome.pages == 2
     target = tmp_path / "x" / "gamma.md"
-    outcome, nothing = convert_file(source, target, OPTIONS, jobs=2, timeout_s=60)
+    outcome, nothing = convert_file(source, target, OPTIONS, pool=WorkerPool(2, 60))
     assert nothing is None and outcome.output == target
     assert target.read_text(encoding="utf-8") == markdown
 
 
 def test_convert_file_raises_with_the_reason(corpus: Path) -> None:
     with pytest.raises(ChunkcliError, match="broken.pdf: not a PDF"):
-        convert_file(corpus / "broken.pdf", None, OPTIONS, jobs=1)
+        convert_file(corpus / "broken.pdf", None, OPTIONS, pool=WorkerPool(1))
 
 
 def test_a_killed_worker_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -208,7 +209,7 @@ def test_slow_file_times_out_and_the_batch_goes_on(
         return real_convert(path, options)
 
     monkeypatch.setattr(batch, "convert_pdf", slow_on_alpha)
-    summary = convert_many(find_pdfs([corpus]), None, OPTIONS, jobs=1, timeout_s=0.3)
+    summary = convert_many(find_pdfs([corpus]), None, OPTIONS, pool=WorkerPool(1, 0.3))
     errors = {o.source.name: o.error for o in summary.outcomes}
     assert errors["alpha.pdf"] is not None and "timed out after 0.3 s" in errors["alpha.pdf"]
     assert errors["gamma.pdf"] is None and errors["beta.pdf"] is None
@@ -219,8 +220,7 @@ def run(work: object, names: Sequence[str], timeout_s: float) -> dict[str, objec
     finished = workers.run_in_workers(
         paths,
         work,
-        jobs=2,
-        timeout_s=timeout_s,
+        pool=WorkerPool(2, timeout_s),
         source_of=Path,  # type: ignore[arg-type]
     )
     return {paths[index].name: result for index, result, _ in finished}
@@ -278,9 +278,9 @@ import sys
 from pathlib import Path
 sys.path[:0] = {paths!r}
 from batch_work import name_or_hang
-from chunkcli.workers import run_in_workers
+from chunkcli.workers import WorkerPool, run_in_workers
 items = [Path("hang1.pdf"), Path("hang2.pdf")]
-for _ in run_in_workers(items, name_or_hang, jobs=2, timeout_s=0, source_of=Path):
+for _ in run_in_workers(items, name_or_hang, pool=WorkerPool(2, 0), source_of=Path):
     pass
 """
 
@@ -331,13 +331,13 @@ def test_iter_conversions_yields_in_input_order(monkeypatch: pytest.MonkeyPatch)
     paths = [Path(f"{n}.pdf") for n in range(5)]
 
     def reversed_completion(
-        pdfs: Sequence[Path], work: object, jobs: int | None, timeout_s: float, source_of: object
+        pdfs: Sequence[Path], work: object, pool: WorkerPool, source_of: object
     ) -> Iterator[tuple[int, ConvertResult | ChunkcliError, float]]:
         for index in reversed(range(len(pdfs))):
             yield index, ConvertResult(Document(str(pdfs[index]), ()), f"md {index}"), 0.0
 
     monkeypatch.setattr(batch, "_run_all", reversed_completion)
-    got = [(path, result) for path, result in iter_conversions(paths, OPTIONS, jobs=2)]
+    got = [(path, result) for path, result in iter_conversions(paths, OPTIONS, pool=WorkerPool(2))]
     assert [path for path, _ in got] == paths
     assert [r.markdown for _, r in got if isinstance(r, ConvertResult)] == [
         f"md {n}" for n in range(5)
@@ -346,7 +346,7 @@ def test_iter_conversions_yields_in_input_order(monkeypatch: pytest.MonkeyPatch)
 
 def test_iter_conversions_in_workers(corpus: Path) -> None:
     pdfs = [pdf_path for pdf_path, _ in find_pdfs([corpus])]
-    got = list(iter_conversions(pdfs, OPTIONS, jobs=2, timeout_s=60))
+    got = list(iter_conversions(pdfs, OPTIONS, pool=WorkerPool(2, 60)))
     assert [path for path, _ in got] == pdfs
     assert isinstance(got[1][1], ChunkcliError) and "JPEG" in str(got[1][1])
     assert isinstance(got[0][1], ConvertResult) and "Alpha p2" in got[0][1].markdown
@@ -355,7 +355,7 @@ def test_iter_conversions_in_workers(corpus: Path) -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_map_conversions_runs_then_in_the_worker(corpus: Path, jobs: int) -> None:
     pdfs = [pdf_path for pdf_path, _ in find_pdfs([corpus])]
-    got = dict(map_conversions(pdfs, OPTIONS, pages_or_fail, jobs=jobs, timeout_s=60))
+    got = dict(map_conversions(pdfs, OPTIONS, pages_or_fail, pool=WorkerPool(jobs, 60)))
     assert list(got) == pdfs
     assert got[corpus / "alpha.pdf"] == 3 and got[corpus / "broken.pdf"] == -1
     failure = got[corpus / "sub" / "beta.pdf"]

@@ -292,8 +292,9 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
      ("sync", "chunkcli.split.options:SplitOptions"),
      ("check", "chunkcli.check.options:CheckOptions"),
      ("convert", "chunkcli.convert.ocr.options:OcrOptions"),
-     ("split", "chunkcli.inputs:ReadOptions"), ("check", "chunkcli.inputs:ReadOptions"),
-     ("convert", "chunkcli.inputs:ReadOptions"), ("eval", "chunkcli.inputs:ReadOptions")],
+     ("split", "chunkcli.workers:WorkerPool"), ("check", "chunkcli.workers:WorkerPool"),
+     ("convert", "chunkcli.workers:WorkerPool"), ("eval", "chunkcli.workers:WorkerPool"),
+     ("sync", "chunkcli.workers:WorkerPool")],
 )  # fmt: skip
 def test_every_flag_defaults_to_its_option_field(command: str, options: str) -> None:
     """Every flag's default is its option field's (the CLI reads them off the classes)."""
@@ -319,7 +320,7 @@ def test_every_flag_defaults_to_its_option_field(command: str, options: str) -> 
 
 def test_loading_the_cli_loads_no_document_machinery() -> None:
     """`--help` and option defaults come from light modules: the splitter, the checks and
-    PyMuPDF load only when a command runs (start-up cost, README)."""
+    PyMuPDF load only when a command runs (start-up cost, docs/conventions.md)."""
     code = (
         "import sys, chunkcli.cli;"
         "heavy = ('chunkcli.split.run', 'chunkcli.check.run', 'markdown_it', 'pymupdf', 'numpy');"

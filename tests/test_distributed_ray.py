@@ -18,6 +18,7 @@ from chunkcli.inputs import InputFile, ReadOptions, find_inputs, read_documents
 from chunkcli.jsonl import chunks_to_jsonl
 from chunkcli.model import Chunk
 from chunkcli.split.documents import split_documents
+from chunkcli.workers import WorkerPool
 
 pytest.importorskip("ray")
 pytestmark = pytest.mark.slow
@@ -32,7 +33,7 @@ def ray_session() -> Iterator[Any]:
     """One local cluster for the whole session: every --engine ray call below reuses it."""
     from chunkcli.distributed.ray_engine import RaySettings, ray_cluster
 
-    with ray_cluster(RaySettings(jobs=2)) as ray:
+    with ray_cluster(RaySettings(pool=WorkerPool(2))) as ray:
         yield ray
 
 
@@ -57,7 +58,7 @@ def good_sources(corpus: Path) -> list[str]:
 
 def split_sources(paths: list[str], options: Any) -> list[Chunk]:
     """The local run's chunks (jobs=1: in this process)."""
-    results = split_documents(read_documents(paths, ReadOptions(jobs=1)), options)
+    results = split_documents(read_documents(paths, ReadOptions(pool=WorkerPool(1))), options)
     return [chunk for result in results if isinstance(result, list) for chunk in result]
 
 

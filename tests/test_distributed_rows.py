@@ -25,11 +25,12 @@ from chunkcli.jsonl import chunk_to_json
 from chunkcli.model import Chunk
 from chunkcli.split import SplitOptions
 from chunkcli.split.documents import split_documents
+from chunkcli.workers import WorkerPool
 
 
 def split_sources(paths: list[str], options: SplitOptions) -> list[Chunk]:
     """The local run's chunks (jobs=1: in this process)."""
-    results = split_documents(read_documents(paths, ReadOptions(jobs=1)), options)
+    results = split_documents(read_documents(paths, ReadOptions(pool=WorkerPool(1))), options)
     return [chunk for result in results if isinstance(result, list) for chunk in result]
 
 

@@ -18,6 +18,7 @@ from chunkcli.convert.ocr.tesseract import tesseract_version
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import PageStatus
 from chunkcli.split import split_markdown
+from chunkcli.workers import WorkerPool
 from tests.pdf_factory import Text, make_pdf, vertical_column, wrapped_paragraph
 from tests.scan_factory import DEGRADED, char_accuracy, page_texts, scan_pdf
 
@@ -149,7 +150,7 @@ def test_a_missing_engine_keeps_the_page_marked_and_says_what_to_install(
         "tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-eng)"
     )
     pairs = [(scans[k][0], Path(f"{k}.md")) for k in ("en", "ko")]
-    summary = convert_many(pairs, tmp_path / "out", options, jobs=1)
+    summary = convert_many(pairs, tmp_path / "out", options, pool=WorkerPool(1))
     said = [line for line in summary_lines(summary) if "OCR did not run" in line]
     assert said == [f"OCR did not run on 2 files: {result.document.ocr_missing}"]
 

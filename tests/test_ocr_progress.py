@@ -13,7 +13,7 @@ from chunkcli.batch import convert_many, pages_to_convert
 from chunkcli.cli.convert import _PagesTold
 from chunkcli.convert.ocr import OcrOptions
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
-from chunkcli.workers import run_in_workers
+from chunkcli.workers import WorkerPool, run_in_workers
 from tests.batch_work import name_after_pages
 from tests.pdf_factory import make_pdf, wrapped_paragraph
 from tests.scan_factory import scan_pdf
@@ -50,8 +50,10 @@ def test_ocr_tells_the_pages_done_in_order(tmp_path: Path) -> None:
 def test_worker_processes_pass_page_reports_to_the_parent() -> None:
     heard, hear = recorder()
     items = [Path("ab.pdf"), Path("xyz.pdf")]
-    finished = list(run_in_workers(items, name_after_pages, jobs=2, timeout_s=0,
-                                   source_of=Path, on_pages=hear))  # fmt: skip
+    pool = WorkerPool(2, 0)
+    finished = list(
+        run_in_workers(items, name_after_pages, pool=pool, source_of=Path, on_pages=hear)
+    )
     assert sorted(result for _, result, _ in finished) == ["ab.pdf", "xyz.pdf"]
     assert sorted(heard) == [(0, 1), (0, 2), (1, 1), (1, 2), (1, 3)]
 
@@ -60,7 +62,9 @@ def test_convert_many_names_the_file_whose_pages_are_done(tmp_path: Path) -> Non
     heard, hear = recorder()
     pdf = scanned_with_a_text_page(tmp_path)
     options = ConvertOptions(ocr=OcrOptions(lang="eng"))
-    summary = convert_many([(pdf, Path("mixed.md"))], None, options, jobs=2, on_pages=hear)
+    summary = convert_many(
+        [(pdf, Path("mixed.md"))], None, options, pool=WorkerPool(2), on_pages=hear
+    )
     assert summary.outcomes[0].ocr == (1, 3)
     assert heard in ([(pdf, 1), (pdf, 2)], [(pdf, 2)])
     assert pages_to_convert(pdf, None) == 3 and pages_to_convert(pdf, (2, 3, 9)) == 2

@@ -66,7 +66,7 @@ class CheckOptions:
     # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
     mode: str = "heading"
     # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
-    # Measured with bench/ocr_bench.py (README "OCR"): see the value's evidence there.
+    # Measured with bench/ocr_bench.py (docs/convert.md, "OCR"): see the value's evidence there.
     ocr_min_confidence: float = 0.75
     # How many findings of a kind it takes to warn or fail.
     limits: FindingLimits = FindingLimits()

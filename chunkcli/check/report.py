@@ -117,7 +117,7 @@ def issue_to_dict(issue: Issue) -> dict[str, object]:
 
 
 def report_to_dict(report: DocumentReport) -> dict[str, object]:
-    """One document as JSON-ready data; field names are documented in README.md and stable."""
+    """One document as JSON-ready data; field names are documented in docs/check.md and stable."""
     return {
         "source": report.source,
         "status": report.status.value,

@@ -14,7 +14,7 @@ from rich.markup import escape
 from chunkcli.cli.common import (
     CHECK_DEFAULTS,
     EXIT_FAILED,
-    READ_DEFAULTS,
+    POOL_DEFAULTS,
     JobsOption,
     MaxTokensOption,
     OcrMinConfidenceOption,
@@ -32,6 +32,7 @@ from chunkcli.cli.common import (
     stdin_bytes,
     write_output,
 )
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.check import CheckOptions, DocumentReport
@@ -86,7 +87,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     ] = False,
     password: PasswordOption = None,
     jobs: JobsOption = None,
-    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     quiet: QuietOption = False,
     # --- split modes (issue 12) ---
     mode: Annotated[
@@ -138,7 +139,7 @@ def _read_options(password: str | None, jobs: int | None, timeout: float) -> Rea
     from chunkcli.inputs import ReadOptions
 
     convert_options = make_convert_options(None, password)
-    return ReadOptions(convert_options, jobs, timeout, keep_documents=True)
+    return ReadOptions(convert_options, WorkerPool(jobs, timeout), keep_documents=True)
 
 
 def _check_mode(mode: str) -> str:

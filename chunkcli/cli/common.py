@@ -24,6 +24,7 @@ from chunkcli.convert.ocr.options import OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.inputs import ReadOptions
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
+from chunkcli.workers import WorkerPool
 
 # The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
 install_lean_pymupdf()
@@ -49,6 +50,7 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 SPLIT_DEFAULTS = SplitOptions()
 CHECK_DEFAULTS = CheckOptions()
 READ_DEFAULTS = ReadOptions()
+POOL_DEFAULTS = WorkerPool()
 OCR_DEFAULTS = OcrOptions()
 
 app = typer.Typer(

@@ -12,7 +12,7 @@ from chunkcli.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
     OCR_DEFAULTS,
-    READ_DEFAULTS,
+    POOL_DEFAULTS,
     JobsOption,
     OcrDpiOption,
     OcrEngineOption,
@@ -40,6 +40,7 @@ from chunkcli.cli.engines import (
     chosen_engine,
     convert_on_ray,
 )
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
@@ -65,7 +66,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ] = None,
     pages: PagesOption = None,
     password: PasswordOption = None,
-    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     no_tables: Annotated[
         bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
@@ -107,15 +108,15 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         options = make_convert_options(pages, password, tables=not no_tables)
     folder_mode = _is_folder_mode(inputs, output)
     options = with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs, ocr_engine)
+    pool = WorkerPool(jobs, timeout)
     if chosen_engine(engine, ray_address) == "ray":
-        convert_on_ray(inputs, _folder_output(output), options, jobs, timeout, ray_address)
+        convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
-        out_dir = _folder_output(output)
-        _convert_folder(inputs, out_dir, options, jobs, timeout, quiet)
+        _convert_folder(inputs, _folder_output(output), options, pool=pool, quiet=quiet)
     elif inputs == ["-"]:
-        _convert_stdin(output, options, jobs, timeout)
+        _convert_stdin(output, options, pool=pool)
     else:
-        _convert_file(Path(inputs[0]), output, options, timeout, jobs, quiet)
+        _convert_file(Path(inputs[0]), output, options, pool=pool, quiet=quiet)
 
 
 def _is_folder_mode(inputs: list[str], output: str | None) -> bool:
@@ -136,15 +137,13 @@ def _folder_output(output: str | None) -> Path:
     return out_dir
 
 
-def _convert_stdin(
-    output: str | None, options: ConvertOptions, jobs: int | None, timeout: float
-) -> None:
+def _convert_stdin(output: str | None, options: ConvertOptions, *, pool: WorkerPool) -> None:
     """A PDF on standard input -> stdout or a file (named '-' in its provenance)."""
     from chunkcli.inputs import InputFile, ReadOptions, read_inputs
     from chunkcli.model import InputFailure
 
     stdin = sys.stdin.buffer.read()
-    read = ReadOptions(convert=options, jobs=jobs, timeout_s=timeout)
+    read = ReadOptions(convert=options, pool=pool)
     [document] = list(read_inputs([InputFile("-", is_pdf=True)], read, stdin))
     if isinstance(document, InputFailure):
         print_error(document.error)
@@ -157,8 +156,8 @@ def _convert_file(
     pdf: Path,
     output: str | None,
     options: ConvertOptions,
-    timeout: float,
-    jobs: int | None,
+    *,
+    pool: WorkerPool,
     quiet: bool,
 ) -> None:
     """One PDF -> stdout or a file; warnings about pages without text go to stderr.
@@ -176,9 +175,7 @@ def _convert_file(
     counts = _page_counts([pdf], options, quiet)
     with reporting_errors(), page_progress_bar("pages", counts[pdf], quiet) as step:
         told = _PagesTold(counts, step)
-        outcome, markdown = convert_file(
-            pdf, target, options, jobs=jobs, timeout_s=timeout, on_pages=told.pages
-        )
+        outcome, markdown = convert_file(pdf, target, options, pool=pool, on_pages=told.pages)
     for warning in page_warnings(outcome):
         print_note(f"warning: {warning}", quiet)
     if markdown is not None:
@@ -189,8 +186,8 @@ def _convert_folder(
     inputs: list[str],
     out_dir: Path,
     options: ConvertOptions,
-    jobs: int | None,
-    timeout: float,
+    *,
+    pool: WorkerPool,
     quiet: bool,
 ) -> None:
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
@@ -203,7 +200,7 @@ def _convert_folder(
         pdfs = find_pdfs([Path(i) for i in inputs])
     done = [0]
     with interruptible("PDF", done, len(pdfs), f"their Markdown is in {out_dir}/"):
-        summary = _run_batch(pdfs, out_dir, options, (jobs, timeout), quiet, done)
+        summary = _run_batch(pdfs, out_dir, options, pool=pool, quiet=quiet, done=done)
     for line in summary_lines(summary):
         print_note(line, quiet)
     if summary.failures:
@@ -217,7 +214,8 @@ def _run_batch(
     pdfs: list[tuple[Path, Path]],
     out_dir: Path,
     options: ConvertOptions,
-    pool: tuple[int | None, float],
+    *,
+    pool: WorkerPool,
     quiet: bool,
     done: list[int],
 ) -> BatchSummary:
@@ -225,7 +223,6 @@ def _run_batch(
     file's OCR pages as they are read, its other pages when it is done."""
     from chunkcli.batch import convert_many
 
-    jobs, timeout = pool
     counts = _page_counts([pdf for pdf, _ in pdfs], options, quiet)
     with page_progress_bar("pages", sum(counts.values()), quiet) as step:
         told = _PagesTold(counts, step)
@@ -235,9 +232,8 @@ def _run_batch(
             told.finished(getattr(outcome, "source", Path("")))
 
         return convert_many(
-            pdfs, out_dir, options, jobs=jobs, timeout_s=timeout, on_progress=finished,
-            on_pages=told.pages,
-        )  # fmt: skip
+            pdfs, out_dir, options, pool=pool, on_progress=finished, on_pages=told.pages
+        )
 
 
 def _page_counts(pdfs: list[Path], options: ConvertOptions, quiet: bool) -> dict[Path, int]:

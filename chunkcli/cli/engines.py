@@ -16,6 +16,7 @@ from chunkcli.cli.common import (
     reporting_errors,
     write_output,
 )
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.convert.pipeline import ConvertOptions
@@ -54,9 +55,9 @@ def convert_on_ray(
     inputs: list[str],
     out_dir: Path,
     options: ConvertOptions,
-    jobs: int | None,
-    timeout: float,
-    ray_address: str | None,
+    *,
+    pool: WorkerPool,
+    address: str | None,
 ) -> None:
     """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
     the local folder mode."""
@@ -66,20 +67,22 @@ def convert_on_ray(
 
     with reporting_errors():
         pdfs = find_pdfs([Path(i) for i in inputs])
-        job = ConvertJob(options, timeout)
-        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(ray_address, jobs))
+        job = ConvertJob(options, pool)
+        summary = convert_to_folder(pdfs, out_dir, job, RaySettings(address, pool))
     for line in summary_lines(summary):
         err_console.print(line, markup=False, soft_wrap=True)
     if summary.failures:
         raise typer.Exit(EXIT_FAILED)
 
 
-def split_on_ray(
+def split_on_ray(  # noqa: PLR0913 - split's flags for Ray, passed on by name
     paths: list[str],
     output: str | None,
     options: SplitOptions,
     read: ReadOptions,
-    where: tuple[str | None, str],
+    *,
+    address: str | None,
+    output_format: str,
     quiet: bool,
 ) -> None:
     """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
@@ -89,7 +92,6 @@ def split_on_ray(
     from chunkcli.distributed.rows import SplitJob
     from chunkcli.inputs import find_inputs
 
-    ray_address, output_format = where
     if output_format not in ("jsonl", "parquet"):
         raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
     if output_format == "parquet" and output in (None, "-"):
@@ -98,7 +100,7 @@ def split_on_ray(
         raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
     skip = Path(output) if output not in (None, "-") and output_format == "jsonl" else None
     files = find_inputs(paths, skip=skip)
-    job, settings = SplitJob(options, read), RaySettings(ray_address, read.jobs)
+    job, settings = SplitJob(options, read), RaySettings(address, read.pool)
     if output_format == "parquet":
         errors = split_to_parquet(files, job, settings, str(output))
         written = f"wrote Parquet to {output}"

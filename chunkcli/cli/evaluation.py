@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from chunkcli.cli.common import (
-    READ_DEFAULTS,
+    POOL_DEFAULTS,
     JobsOption,
     OutputOption,
     QuietOption,
@@ -22,6 +22,7 @@ from chunkcli.cli.common import (
     write_output,
 )
 from chunkcli.errors import UsageError
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.inputs import ReadOptions
@@ -68,7 +69,7 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     make_gold: Annotated[
         bool, typer.Option("--make-gold", help="Write a template gold file for DOC... instead.")
     ] = False,
-    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -88,7 +89,7 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     """
     from chunkcli.inputs import ReadOptions
 
-    read = ReadOptions(jobs=jobs, timeout_s=timeout)
+    read = ReadOptions(pool=WorkerPool(jobs, timeout))
     failures: list[InputFailure] = []
     with reporting_errors():
         if make_gold:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from chunkcli.cli.common import (
-    READ_DEFAULTS,
+    POOL_DEFAULTS,
     SPLIT_DEFAULTS,
     FlatMetadataOption,
     JobsOption,
@@ -40,6 +40,7 @@ from chunkcli.cli.engines import (
     split_on_ray,
 )
 from chunkcli.gcpause import cycle_collector_paused
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.model import Chunk, InputFailure
@@ -90,7 +91,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     ] = SPLIT_DEFAULTS.split_on,
     pages: PagesOption = None,
     password: PasswordOption = None,
-    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
@@ -154,9 +155,12 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         if flat_metadata:
             check_flat_metadata(options.metadata, options.config())
         skip = Path(output) if output not in (None, "-") else None
-        read = ReadOptions(convert_options, jobs, timeout, stdin_name=source)
+        read = ReadOptions(convert_options, WorkerPool(jobs, timeout), stdin_name=source)
         if on_ray:
-            split_on_ray(paths, output, options, read, (ray_address, output_format), quiet)
+            split_on_ray(
+                paths, output, options, read,
+                address=ray_address, output_format=output_format, quiet=quiet,
+            )  # fmt: skip
             return
         files = find_inputs(paths, skip=skip)
         documents = read_inputs(files, read, stdin_bytes(paths))

@@ -9,7 +9,7 @@ import typer
 
 from chunkcli.cli.common import (
     EXIT_FAILED,
-    READ_DEFAULTS,
+    POOL_DEFAULTS,
     SPLIT_DEFAULTS,
     FlatMetadataOption,
     JobsOption,
@@ -24,6 +24,7 @@ from chunkcli.cli.common import (
     reporting_errors,
     require_max_tokens_floor,
 )
+from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.sync import SyncPlan
@@ -77,7 +78,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
         typer.Option(metavar="KEY=VALUE", help="Copied into every chunk; repeatable."),
     ] = None,
     password: PasswordOption = None,
-    timeout: TimeoutOption = READ_DEFAULTS.timeout_s,
+    timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
@@ -109,7 +110,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
 
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        read = ReadOptions(make_convert_options(None, password), jobs, timeout)
+        read = ReadOptions(make_convert_options(None, password), WorkerPool(jobs, timeout))
         split_options = SplitOptions(
             max_tokens=max_tokens,
             min_tokens=min_tokens,

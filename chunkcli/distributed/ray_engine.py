@@ -46,6 +46,7 @@ from chunkcli.convert import load_convert_stage
 from chunkcli.files import write_atomic
 from chunkcli.jsonl import CHUNK_FIELDS, chunk_from_dict, chunk_to_dict, chunk_to_json
 from chunkcli.tokens import load_encoding
+from chunkcli.workers import WorkerPool
 
 # Set before Ray is imported: no usage report to the Ray project (no network at run time),
 # no dashboard process, and no Ray Data progress bars in place of chunkcli's own output.
@@ -67,11 +68,12 @@ INSTALL_HINT = "--engine ray needs Ray: pip install 'chunkcli[ray]'"
 
 @dataclass(frozen=True, slots=True)
 class RaySettings:
-    """Where to run: an existing cluster's address (None: start a local one for this run) and
-    how many workers (None: one per CPU of the cluster); a local cluster gets `jobs` CPUs."""
+    """Where to run: an existing cluster's address (None: start a local one for this run), and
+    the worker pool: `pool.jobs` workers (None: one per CPU of the cluster; a local cluster
+    gets `pool.jobs` CPUs), each document under `pool.timeout_s`."""
 
     address: str | None = None
-    jobs: int | None = None
+    pool: WorkerPool = WorkerPool()
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,7 @@ def import_ray() -> Any:
 
 @contextlib.contextmanager
 def ray_cluster(settings: RaySettings) -> Iterator[Any]:
-    """Connect to `settings.address`, or start a local cluster with `jobs` CPUs; shut down on
+    """Connect to `settings.address`, or start a local cluster with `pool.jobs` CPUs; shut down on
     exit what this call started. An already initialised Ray (a test session) is reused."""
     ray = import_ray()
     if ray.is_initialized():
@@ -128,7 +130,7 @@ def ray_cluster(settings: RaySettings) -> Iterator[Any]:
     else:
         ray.init(
             address="local",
-            num_cpus=settings.jobs or os.cpu_count() or 1,
+            num_cpus=settings.pool.processes,
             include_dashboard=False,
             _node_ip_address=LOCAL_NODE_IP,
             logging_level=logging.WARNING,
@@ -148,8 +150,8 @@ def _quiet_data(ray: Any) -> None:
 
 
 def _workers(ray: Any, settings: RaySettings) -> int:
-    if settings.jobs is not None:
-        return settings.jobs
+    if settings.pool.jobs is not None:
+        return settings.pool.jobs
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 

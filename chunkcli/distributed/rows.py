@@ -18,7 +18,7 @@ from chunkcli.errors import ChunkcliError
 from chunkcli.inputs import InputFile, ReadOptions, document_from_bytes
 from chunkcli.model import Chunk, InputFailure
 from chunkcli.split import SplitOptions, split_markdown
-from chunkcli.workers import DEFAULT_TIMEOUT_S
+from chunkcli.workers import WorkerPool
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class ConvertJob:
     """What `chunkcli convert` does to each PDF."""
 
     convert: ConvertOptions = ConvertOptions()
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    pool: WorkerPool = WorkerPool()  # its time limit per PDF; the engine runs the workers
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ def convert_document(source: str, data: bytes, job: ConvertJob) -> MarkdownRow |
     """The Markdown of the PDF named `source` whose content is `data`, as `chunkcli convert`
     writes it; or its error row."""
     started = time.perf_counter()
-    result = convert_catching(Path(source), job.convert, job.timeout_s, data=data)
+    result = convert_catching(Path(source), job.convert, job.pool.timeout_s, data=data)
     if isinstance(result, ChunkcliError):
         return ErrorRow(source, str(result))
     outcome = converted_outcome(Path(source), None, result, time.perf_counter() - started)

@@ -21,7 +21,7 @@ AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
 # Tesseract (the default, Debian packages) or RapidOCR (the `rapidocr` extra, models in its wheel).
 ENGINES = ("tesseract", "rapidocr")
-# What to install when the engine is missing (Debian/Ubuntu; the README lists other systems).
+# What to install when the engine is missing (Debian/Ubuntu; docs/convert.md lists other systems).
 INSTALL_HINT = (
     "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert "
     "tesseract-ocr-kor tesseract-ocr-eng"
@@ -30,7 +30,7 @@ INSTALL_HINT = (
 
 @dataclass(frozen=True, slots=True)
 class OcrSettings:
-    """Thresholds of the OCR stage (measured with bench/ocr_bench.py, see README "OCR")."""
+    """Thresholds of the OCR stage (measured with bench/ocr_bench.py; docs/convert.md, "OCR")."""
 
     # Auto language detection OCRs the first page needing OCR once per candidate language at
     # this resolution and keeps the most confident: at 100 dpi the right language led by 55+
@@ -71,7 +71,7 @@ class OcrOptions:
     mode: OcrMode = OcrMode.AUTO
     # A Tesseract language string ("jpn", "kor+eng") or "auto" (see AUTO_LANGUAGES).
     lang: str = AUTO
-    # 200 dpi: Japanese at 0.97-0.998 character similarity; see the README's OCR table.
+    # 200 dpi: Japanese at 0.97-0.998 character similarity; see the OCR table in docs/convert.md.
     dpi: int = 200
     engine: str = "tesseract"  # one of ENGINES
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).

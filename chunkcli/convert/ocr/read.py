@@ -195,7 +195,7 @@ def _read_all(
 _clock = time.monotonic
 # OCR ends this long before the file's deadline, for the stages after it (tables on the OCR
 # lines, layout, Markdown) and the way back from the worker: 1 s, plus this much per page of
-# the document: chunkcli converts 112-129 text pages/s on one core (README, Benchmarks), under
+# the document: chunkcli converts 112-129 text pages/s on one core (bench/RESULTS.md), under
 # 0.01 s a page; twice that leaves room for a loaded machine (j-bunpu2023, 19 pages, spent
 # 0.2 s after OCR at load 6.6).
 AFTER_OCR_S = 1.0
