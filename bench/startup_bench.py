@@ -34,6 +34,9 @@ def two_page_pdf(folder: Path) -> Path:
     return make_pdf(folder / "two.pdf", [lines, lines])
 
 
+NOTES = "# Field notes\n\n## Pumps\n\nCheck the seals weekly.\n\n## Valves\n\nGrease monthly.\n"
+
+
 def cpu_seconds(command: list[str]) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -50,6 +53,8 @@ def main() -> None:
     chunkcli = [sys.executable, "-m", "chunkcli"]
     with tempfile.TemporaryDirectory() as folder:
         pdf = str(two_page_pdf(Path(folder)))
+        notes = str(Path(folder, "notes.md"))
+        Path(notes).write_text(NOTES, encoding="utf-8")
         cases = {
             "python -c pass (floor)": [sys.executable, "-c", "pass"],
             "python -c 'import pymupdf' (PyMuPDF 2 as it imports itself)":
@@ -59,6 +64,9 @@ def main() -> None:
             "chunkcli convert two.pdf --jobs 1 (in process)":
                 [*chunkcli, "convert", pdf, "-j", "1"],
             "chunkcli split two.pdf": [*chunkcli, "split", pdf],
+            "chunkcli --version": [*chunkcli, "--version"],
+            "chunkcli split notes.md": [*chunkcli, "split", notes],
+            "chunkcli check notes.md": [*chunkcli, "check", notes],
         }  # fmt: skip
         print(f"Start-up CPU, median of {args.runs} runs, "
               f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chunkcli.split.options import SplitMode
+
 
 @dataclass(frozen=True, slots=True)
 class FindingLimits:
@@ -64,7 +66,7 @@ class CheckOptions:
     deep: bool = False
     # The split mode the chunks are made (and judged) with: heading, laws or auto (split's
     # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
-    mode: str = "heading"
+    mode: SplitMode = SplitMode.HEADING
     # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
     # Measured with bench/ocr_bench.py (docs/convert.md, "OCR"): see the value's evidence there.
     ocr_min_confidence: float = 0.75

@@ -32,7 +32,7 @@ from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
-from chunkcli.split.options import SplitOptions
+from chunkcli.split.options import SplitMode, SplitOptions
 from chunkcli.split.run import split_markdown
 
 # A4 in square points: min_chars_per_page is meant for a page of about this size.
@@ -127,6 +127,6 @@ def build_report(
 
 def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:
     """Whether the chunks were made by the laws mode (auto records the mode it picked)."""
-    if options.mode == "laws":
+    if options.mode == SplitMode.LAWS:
         return True
     return bool(chunks) and chunks[0].split_config.get("mode") == "laws"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from chunkcli.check.options import CheckOptions
+from chunkcli.check.report import corpus_to_dict, github_annotations, summarize_corpus
 from chunkcli.cli.common import (
     CHECK_DEFAULTS,
     EXIT_FAILED,
@@ -32,6 +37,8 @@ from chunkcli.cli.common import (
     stdin_bytes,
     write_output,
 )
+from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+from chunkcli.split.options import SplitMode
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -39,7 +46,15 @@ if TYPE_CHECKING:
     from chunkcli.inputs import ReadOptions
 
 
-CHECK_FORMATS = ("table", "json", "github")
+class ReportFormat(StrEnum):
+    """check --format: how the reports are written."""
+
+    TABLE = "table"  # a table for a person
+    JSON = "json"  # one JSON document (--json)
+    GITHUB = "github"  # GitHub Actions annotations
+
+
+CHECK_FORMATS = tuple(ReportFormat)
 CHECK_STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
 # The full table needs about this many columns; narrower terminals get one block per document.
 CHECK_TABLE_MIN_WIDTH = 120
@@ -117,7 +132,6 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
 
     Exit codes: 0 nothing failed, 1 a document failed (--strict: or warned), 2 bad usage.
     """
-    from chunkcli.check import CheckOptions
 
     fmt = _check_format(output_format, as_json)
     options = CheckOptions(
@@ -136,32 +150,33 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
 
 
 def _read_options(password: str | None, jobs: int | None, timeout: float) -> ReadOptions:
-    from chunkcli.inputs import ReadOptions
 
     convert_options = make_convert_options(None, password)
     return ReadOptions(convert_options, WorkerPool(jobs, timeout), keep_documents=True)
 
 
-def _check_mode(mode: str) -> str:
-    if mode not in ("heading", "laws", "auto"):
+CHECK_MODES = (SplitMode.HEADING, SplitMode.LAWS, SplitMode.AUTO)
+
+
+def _check_mode(mode: str) -> SplitMode:
+    if mode not in CHECK_MODES:
         raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
-    return mode
+    return SplitMode(mode)
 
 
-def _check_format(output_format: str, as_json: bool) -> str:
+def _check_format(output_format: str, as_json: bool) -> ReportFormat:
     if output_format not in CHECK_FORMATS:
         choices = ", ".join(CHECK_FORMATS)
         raise typer.BadParameter(f"must be one of {choices}", param_hint="--format")
-    if as_json and output_format not in ("table", "json"):
+    if as_json and output_format not in (ReportFormat.TABLE, ReportFormat.JSON):
         raise typer.BadParameter("--json and --format github exclude each other")
-    return "json" if as_json else output_format
+    return ReportFormat.JSON if as_json else ReportFormat(output_format)
 
 
 def _run_checks(
     paths: list[str], options: CheckOptions, read: ReadOptions, quiet: bool
 ) -> list[DocumentReport]:
     from chunkcli.check.corpus import check_documents
-    from chunkcli.inputs import find_inputs, read_inputs
 
     files = find_inputs(paths)
     reports = check_documents(read_inputs(files, read, stdin_bytes(paths)), options)
@@ -179,15 +194,12 @@ def _run_checks(
 
 
 def _check_text(
-    reports: list[DocumentReport], options: CheckOptions, fmt: str, output: str | None
+    reports: list[DocumentReport], options: CheckOptions, fmt: ReportFormat, output: str | None
 ) -> str:
-    import json
 
-    from chunkcli.check import corpus_to_dict, github_annotations
-
-    if fmt == "json":
+    if fmt == ReportFormat.JSON:
         return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
-    if fmt == "github":
+    if fmt == ReportFormat.GITHUB:
         return "".join(line + "\n" for line in github_annotations(reports)) + (
             _check_summary_text(reports) + "\n"
         )
@@ -196,7 +208,6 @@ def _check_text(
 
 def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
     """The report as the terminal (or COLUMNS) is wide: a table, or a block per document."""
-    import os
 
     width = None if to_terminal else int(os.environ.get("COLUMNS", PIPE_WIDTH))
     console = Console(
@@ -267,7 +278,6 @@ def _headings_cell(by_level: tuple[int, ...]) -> str:
 
 
 def _check_summary_text(reports: list[DocumentReport]) -> str:
-    from chunkcli.check import summarize_corpus
 
     s = summarize_corpus(reports)
     text = (

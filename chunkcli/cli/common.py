@@ -8,6 +8,8 @@ the same exit code everywhere.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +22,13 @@ from rich.markup import escape
 from chunkcli import __version__
 from chunkcli.check.options import CheckOptions
 from chunkcli.cli.lean_import import install_lean_pymupdf
-from chunkcli.convert.ocr.options import OcrOptions
+from chunkcli.convert.ocr import OcrMode
+from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrOptions
+from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.inputs import ReadOptions
+from chunkcli.jsonl import write_atomic
+from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
 
@@ -32,7 +38,6 @@ install_lean_pymupdf()
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from chunkcli.convert.pipeline import ConvertOptions
     from chunkcli.model import InputFailure
 
     ProgressStep = Callable[[str], None]
@@ -166,9 +171,6 @@ def plural(count: int, noun: str) -> str:
 def make_convert_options(
     pages: str | None, password: str | None, *, tables: bool = True
 ) -> ConvertOptions:
-    from chunkcli.convert.pipeline import ConvertOptions
-    from chunkcli.pagespec import parse_page_spec
-
     selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
     return ConvertOptions(pages=selection, password=password, tables=tables)
 
@@ -182,7 +184,6 @@ def write_output(output: str | None, text: str) -> None:
     if output in (None, "-"):
         write_stdout(text)
         return
-    from chunkcli.jsonl import write_atomic
 
     write_atomic(Path(output), text)
 
@@ -301,11 +302,6 @@ def with_ocr(
 ) -> ConvertOptions:
     """--ocr* flags on top of the convert options; one file's pages are OCR'd by up to --jobs
     engine processes or threads (in folder mode the files run in parallel instead: jobs=1)."""
-    import dataclasses
-    import os
-
-    from chunkcli.convert.ocr import OcrMode
-    from chunkcli.convert.ocr.options import ENGINES
 
     try:
         ocr_mode = OcrMode(mode)
@@ -319,7 +315,7 @@ def with_ocr(
         raise typer.BadParameter(
             f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
         )
-    if engine == "rapidocr":  # its module (and importlib.metadata) loads only when chosen
+    if engine == OcrEngine.RAPIDOCR:  # its module (and importlib.metadata) loads only when chosen
         from chunkcli.convert.ocr.rapidocr import unreadable_languages
 
         if unreadable_languages(lang):
@@ -328,6 +324,7 @@ def with_ocr(
                 "use --ocr-engine tesseract", param_hint="--ocr-lang",
             )  # fmt: skip
     ocr = OcrOptions(
-        mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1, engine=engine
-    )
+        mode=ocr_mode, lang=lang, dpi=dpi, jobs=jobs or os.cpu_count() or 1,
+        engine=OcrEngine(engine),
+    )  # fmt: skip
     return dataclasses.replace(options, ocr=ocr)

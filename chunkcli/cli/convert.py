@@ -8,6 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from chunkcli.batch import (
+    convert_file,
+    convert_many,
+    find_pdfs,
+    page_warnings,
+    pages_to_convert,
+    summary_lines,
+)
 from chunkcli.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -37,15 +45,18 @@ from chunkcli.cli.common import (
 from chunkcli.cli.engines import (
     ENGINE_OPTION,
     RAY_ADDRESS_OPTION,
+    Engine,
     chosen_engine,
     convert_on_ray,
 )
+from chunkcli.inputs import InputFile, ReadOptions, read_inputs
+from chunkcli.model import InputFailure
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.batch import BatchSummary
     from chunkcli.cli.common import PageStep
-    from chunkcli.convert.pipeline import ConvertOptions
+    from chunkcli.convert.options import ConvertOptions
 
 
 @app.command()
@@ -109,7 +120,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     folder_mode = _is_folder_mode(inputs, output)
     options = with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs, ocr_engine)
     pool = WorkerPool(jobs, timeout)
-    if chosen_engine(engine, ray_address) == "ray":
+    if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
         _convert_folder(inputs, _folder_output(output), options, pool=pool, quiet=quiet)
@@ -139,8 +150,6 @@ def _folder_output(output: str | None) -> Path:
 
 def _convert_stdin(output: str | None, options: ConvertOptions, *, pool: WorkerPool) -> None:
     """A PDF on standard input -> stdout or a file (named '-' in its provenance)."""
-    from chunkcli.inputs import InputFile, ReadOptions, read_inputs
-    from chunkcli.model import InputFailure
 
     stdin = sys.stdin.buffer.read()
     read = ReadOptions(convert=options, pool=pool)
@@ -164,7 +173,6 @@ def _convert_file(
 
     It is converted in a worker process (unless --jobs 1), so that a MuPDF crash or hang
     becomes a one-line error like any other."""
-    from chunkcli.batch import convert_file, page_warnings
 
     if not pdf.exists():
         print_error(f"{pdf}: no such file or folder")
@@ -192,7 +200,6 @@ def _convert_folder(
 ) -> None:
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
     any failed."""
-    from chunkcli.batch import find_pdfs, summary_lines
 
     if "-" in inputs:
         raise typer.BadParameter("'-' (stdin) cannot be mixed with other inputs")
@@ -221,7 +228,6 @@ def _run_batch(
 ) -> BatchSummary:
     """convert_many, counting finished files (for Ctrl-C) and drawing progress in pages: a
     file's OCR pages as they are read, its other pages when it is done."""
-    from chunkcli.batch import convert_many
 
     counts = _page_counts([pdf for pdf, _ in pdfs], options, quiet)
     with page_progress_bar("pages", sum(counts.values()), quiet) as step:
@@ -239,7 +245,6 @@ def _run_batch(
 def _page_counts(pdfs: list[Path], options: ConvertOptions, quiet: bool) -> dict[Path, int]:
     """Each file's pages when a bar is drawn (opening every file costs ~1 ms each); 1 each
     otherwise."""
-    from chunkcli.batch import pages_to_convert
 
     if not progress_drawn(quiet):
         return dict.fromkeys(pdfs, 1)

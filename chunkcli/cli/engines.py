@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from chunkcli.batch import find_pdfs, summary_lines
 from chunkcli.cli.common import (
     EXIT_FAILED,
     err_console,
@@ -16,10 +18,11 @@ from chunkcli.cli.common import (
     reporting_errors,
     write_output,
 )
+from chunkcli.inputs import find_inputs
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
-    from chunkcli.convert.pipeline import ConvertOptions
+    from chunkcli.convert.options import ConvertOptions
     from chunkcli.inputs import ReadOptions
     from chunkcli.split import SplitOptions
 
@@ -40,15 +43,37 @@ SPLIT_FORMAT_OPTION = typer.Option(
     metavar="jsonl|parquet",
     help="parquet (--engine ray): -o DIR/ or a URI gets chunks/ and errors/ Parquet datasets.",
 )
-ENGINES = ("local", "ray")
 
 
-def chosen_engine(engine: str, ray_address: str | None) -> str:
+class Engine(StrEnum):
+    """--engine: where documents are worked on."""
+
+    LOCAL = "local"  # this machine's worker processes
+    RAY = "ray"  # a Ray cluster
+
+
+class SplitFormat(StrEnum):
+    """split --format: how chunks are written."""
+
+    JSONL = "jsonl"  # JSON Lines, one chunk a line (every engine)
+    PARQUET = "parquet"  # Parquet datasets of chunks and errors (--engine ray)
+
+
+ENGINES = tuple(Engine)
+
+
+def chosen_engine(engine: str, ray_address: str | None) -> Engine:
     if engine not in ENGINES:
         raise typer.BadParameter("must be local or ray", param_hint="--engine")
-    if ray_address is not None and engine != "ray":
+    if ray_address is not None and engine != Engine.RAY:
         raise typer.BadParameter("needs --engine ray", param_hint="--ray-address")
-    return engine
+    return Engine(engine)
+
+
+def split_format(output_format: str) -> SplitFormat:
+    if output_format not in tuple(SplitFormat):
+        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
+    return SplitFormat(output_format)
 
 
 def convert_on_ray(
@@ -61,7 +86,6 @@ def convert_on_ray(
 ) -> None:
     """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
     the local folder mode."""
-    from chunkcli.batch import find_pdfs, summary_lines
     from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
     from chunkcli.distributed.rows import ConvertJob
 
@@ -82,7 +106,7 @@ def split_on_ray(  # noqa: PLR0913 - split's flags for Ray, passed on by name
     read: ReadOptions,
     *,
     address: str | None,
-    output_format: str,
+    output_format: SplitFormat,
     quiet: bool,
 ) -> None:
     """split --engine ray: the chunks of every input, JSON Lines identical to the local run's
@@ -90,18 +114,17 @@ def split_on_ray(  # noqa: PLR0913 - split's flags for Ray, passed on by name
     written."""
     from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
     from chunkcli.distributed.rows import SplitJob
-    from chunkcli.inputs import find_inputs
 
-    if output_format not in ("jsonl", "parquet"):
-        raise typer.BadParameter("must be jsonl or parquet", param_hint="--format")
-    if output_format == "parquet" and output in (None, "-"):
+    if output_format == SplitFormat.PARQUET and output in (None, "-"):
         raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")
     if "-" in paths:
         raise typer.BadParameter("--engine ray reads files, not stdin ('-')")
-    skip = Path(output) if output not in (None, "-") and output_format == "jsonl" else None
+    skip = (
+        Path(output) if output not in (None, "-") and output_format == SplitFormat.JSONL else None
+    )
     files = find_inputs(paths, skip=skip)
     job, settings = SplitJob(options, read), RaySettings(address, read.pool)
-    if output_format == "parquet":
+    if output_format == SplitFormat.PARQUET:
         errors = split_to_parquet(files, job, settings, str(output))
         written = f"wrote Parquet to {output}"
     else:

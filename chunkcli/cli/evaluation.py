@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -22,6 +23,7 @@ from chunkcli.cli.common import (
     write_output,
 )
 from chunkcli.errors import UsageError
+from chunkcli.inputs import ReadOptions
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -87,7 +89,6 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
 
     Exit code 1: a source cannot be read or an answer is not found; 2: bad options or input.
     """
-    from chunkcli.inputs import ReadOptions
 
     read = ReadOptions(pool=WorkerPool(jobs, timeout))
     failures: list[InputFailure] = []
@@ -106,7 +107,7 @@ def _eval_report(  # noqa: PLR0913 - the command's options, passed on
     paths: list[str], configs: list[str], ks: str, embed: str | None, read: ReadOptions,
     as_json: bool, timings: bool,
 ) -> str:  # fmt: skip
-    from chunkcli import evaluate
+    from chunkcli import evaluate  # the eval stage (BM25, the splitter) loads when eval runs
 
     if len(paths) != 1:
         raise UsageError(f"eval takes one gold file, got {len(paths)} (--make-gold takes many)")
@@ -135,7 +136,6 @@ def _draft_gold(
 ) -> str:
     """The template gold file, its sources relative to where it is written; a document that
     cannot be read is reported (and added to `failures`), the others are still drafted."""
-    import os
 
     from chunkcli.evaluate import make_gold
     from chunkcli.evaluate.sources import read_sources

@@ -36,10 +36,18 @@ from chunkcli.cli.engines import (
     ENGINE_OPTION,
     RAY_ADDRESS_OPTION,
     SPLIT_FORMAT_OPTION,
+    Engine,
+    SplitFormat,
     chosen_engine,
+    split_format,
     split_on_ray,
 )
 from chunkcli.gcpause import cycle_collector_paused
+from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+from chunkcli.jsonl import check_flat_metadata, chunks_to_jsonl
+from chunkcli.model import InputFailure
+from chunkcli.split import SplitOptions
+from chunkcli.split.options import SplitMode, parse_meta
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -134,14 +142,11 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     A file that cannot be read or converted gets a one-line error; the other files' chunks
     are still written and the exit code is 1. Exit code 2: bad options or no input.
     """
-    from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
-    from chunkcli.jsonl import check_flat_metadata
-    from chunkcli.split import SplitOptions
     from chunkcli.split.documents import split_documents
-    from chunkcli.split.options import parse_meta
 
-    on_ray = chosen_engine(engine, ray_address) == "ray"
-    if output_format != "jsonl" and not on_ray:
+    on_ray = chosen_engine(engine, ray_address) == Engine.RAY
+    chunk_format = split_format(output_format)
+    if chunk_format != SplitFormat.JSONL and not on_ray:
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
@@ -150,7 +155,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
             encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),
             split_on=split_on,
-            mode=mode, rows_per_chunk=rows_per_chunk,
+            mode=SplitMode.parse(mode), rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
         if flat_metadata:
             check_flat_metadata(options.metadata, options.config())
@@ -159,7 +164,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         if on_ray:
             split_on_ray(
                 paths, output, options, read,
-                address=ray_address, output_format=output_format, quiet=quiet,
+                address=ray_address, output_format=chunk_format, quiet=quiet,
             )  # fmt: skip
             return
         files = find_inputs(paths, skip=skip)
@@ -177,7 +182,6 @@ def _collect_chunks(
     results: Iterator[list[Chunk] | InputFailure], total: int, quiet: bool
 ) -> tuple[list[Chunk], list[InputFailure]]:
     """All chunks in input order, and the inputs that failed (each reported as it comes)."""
-    from chunkcli.model import InputFailure
 
     chunks: list[Chunk] = []
     failures: list[InputFailure] = []
@@ -200,6 +204,5 @@ def _collect_chunks(
 
 
 def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
-    from chunkcli.jsonl import chunks_to_jsonl
 
     write_output(output, chunks_to_jsonl(chunks, flat=flat))

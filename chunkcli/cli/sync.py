@@ -24,6 +24,10 @@ from chunkcli.cli.common import (
     reporting_errors,
     require_max_tokens_floor,
 )
+from chunkcli.inputs import ReadOptions
+from chunkcli.jsonl import check_flat_metadata
+from chunkcli.split import SplitOptions
+from chunkcli.split.options import parse_meta
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -102,10 +106,6 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     Example:
       chunkcli sync docs/ --manifest index.db -o changes.jsonl --flat-metadata
     """
-    from chunkcli.inputs import ReadOptions
-    from chunkcli.jsonl import check_flat_metadata
-    from chunkcli.split import SplitOptions
-    from chunkcli.split.options import parse_meta
     from chunkcli.sync import SyncOptions, sync_corpus
 
     with reporting_errors():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 from chunkcli.errors import UsageError
 
@@ -10,9 +11,29 @@ from chunkcli.errors import UsageError
 SPLIT_VERSION = "split-1"
 
 SPLIT_LEVELS = {"h2": 2, "h3": 3}
-# --mode: heading (the default: cut on headings), laws, rows, qa, auto (laws or heading).
-DEFAULT_MODE = "heading"
-SPLIT_MODES = (DEFAULT_MODE, "laws", "rows", "qa", "auto")
+
+
+class SplitMode(StrEnum):
+    """--mode: how a document is cut (the value is the flag's word and the chunks' `mode`)."""
+
+    HEADING = "heading"  # the default: cut on headings
+    LAWS = "laws"  # by article (第N条, Article N), divisions as the heading path
+    ROWS = "rows"  # tables by row, each row with its header
+    QA = "qa"  # one question with its answer
+    AUTO = "auto"  # laws when the document is mostly articles, else heading
+
+    @classmethod
+    def parse(cls, value: str) -> SplitMode:
+        """The mode a --mode word names; UsageError listing the choices for any other."""
+        try:
+            return cls(value)
+        except ValueError:
+            choices = "|".join(cls)
+            raise UsageError(f"--mode must be one of {choices}, got {value!r}") from None
+
+
+DEFAULT_MODE = SplitMode.HEADING
+SPLIT_MODES = tuple(SplitMode)
 # The smallest --max-tokens the CLI accepts: a title and a two-level heading path alone take
 # 10-15 tokens, so a lower limit makes every chunk an oversize crumb. (The library accepts any
 # limit >= 1, for counters other than tokens.)
@@ -59,7 +80,7 @@ class SplitOptions:
     doc_id: str | None = None  # default: the path (relative to a folder given); stdin: a hash
     metadata: tuple[tuple[str, str], ...] = ()
     split_on: str = "h2"  # "h2" | "h3"
-    mode: str = DEFAULT_MODE  # one of SPLIT_MODES
+    mode: SplitMode = DEFAULT_MODE
     rows_per_chunk: int = 1  # rows mode: up to this many table rows per chunk
     settings: SplitSettings = SplitSettings()  # thresholds; defaults add nothing to ids
 
@@ -76,9 +97,7 @@ class SplitOptions:
             raise UsageError(f"--overlap-sentences must be >= 0, got {self.overlap_sentences}")
         if self.split_on not in SPLIT_LEVELS:
             raise UsageError(f"--split-on must be h2 or h3, got {self.split_on!r}")
-        if self.mode not in SPLIT_MODES:
-            choices = "|".join(SPLIT_MODES)
-            raise UsageError(f"--mode must be one of {choices}, got {self.mode!r}")
+        SplitMode.parse(self.mode)  # a library caller may pass the word
         if self.rows_per_chunk < 1:
             raise UsageError(f"--rows-per-chunk must be at least 1, got {self.rows_per_chunk}")
         self.settings.validate()
@@ -104,14 +123,15 @@ class SplitOptions:
         }
         if self.mode != DEFAULT_MODE:
             config["mode"] = used_mode
-            if self.mode == "auto":
+            if self.mode == SplitMode.AUTO:
                 config["mode_requested"] = "auto"
-        if used_mode == "rows":
+        if used_mode == SplitMode.ROWS:
             config["rows_per_chunk"] = self.rows_per_chunk
+        auto = self.mode == SplitMode.AUTO  # auto's own thresholds count only when it chooses
         tuned = {
             k: v
             for k, v in asdict(self.settings).items()
-            if v != _DEFAULT_SETTINGS[k] and (self.mode == "auto" or not k.startswith("auto_"))
+            if v != _DEFAULT_SETTINGS[k] and (auto or not k.startswith("auto_"))
         }
         if tuned:  # a tuned threshold can move a boundary: it is part of the ids
             config["settings"] = tuned

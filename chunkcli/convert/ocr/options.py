@@ -19,8 +19,16 @@ class OcrMode(StrEnum):
 # -kor, -eng), in the order auto-detection tries them.
 AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
-# Tesseract (the default, Debian packages) or RapidOCR (the `rapidocr` extra, models in its wheel).
-ENGINES = ("tesseract", "rapidocr")
+
+
+class OcrEngine(StrEnum):
+    """--ocr-engine (the value is the flag's word and the page marker's `engine=`)."""
+
+    TESSERACT = "tesseract"  # the default: Debian packages
+    RAPIDOCR = "rapidocr"  # the `rapidocr` extra, its ONNX models inside its wheel
+
+
+ENGINES = tuple(OcrEngine)
 # What to install when the engine is missing (Debian/Ubuntu; docs/convert.md lists other systems).
 INSTALL_HINT = (
     "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert "
@@ -73,7 +81,7 @@ class OcrOptions:
     lang: str = AUTO
     # 200 dpi: Japanese at 0.97-0.998 character similarity; see the OCR table in docs/convert.md.
     dpi: int = 200
-    engine: str = "tesseract"  # one of ENGINES
+    engine: OcrEngine = OcrEngine.TESSERACT
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
     tesseract_cmd: str = "tesseract"
     # Pages read at once for one document (Tesseract processes or RapidOCR threads, one thread
