@@ -12,9 +12,7 @@ that crashes (a segfault in MuPDF) is replaced the same way, and the batch goes 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
-import multiprocessing
 import os
 import signal
 import sys
@@ -23,14 +21,16 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from multiprocessing.context import BaseContext
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import FrameType
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from chunkcli.errors import ChunkcliError, ConversionTimeout
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
 
 # Wall-clock seconds allowed for one PDF unless --timeout says otherwise (0 = no limit): long
 # enough for a few hundred text pages on a slow machine, short enough that a file MuPDF hangs
@@ -96,6 +96,8 @@ def run_in_workers(
     file in the error that replaces the result of a crashed or killed worker.
     pool.timeout_s <= 0: no kill deadline.
     """
+    from multiprocessing import connection  # ~15 ms with socket: only when workers start
+
     timeout_s = pool.timeout_s
     context = _start_method()
     pending = deque(enumerate(items))
@@ -111,7 +113,7 @@ def run_in_workers(
                         workers[slot] = worker = _Worker(context, work, reports)
                     worker.assign(*pending.popleft())
             busy = [w for w in workers if w.busy]
-            ready = wait([w.conn for w in busy], timeout=_time_to_next_kill(busy, timeout_s))
+            ready = connection.wait([w.conn for w in busy], _time_to_next_kill(busy, timeout_s))
             for slot, worker in enumerate(workers):
                 finished = _collect(worker, ready, timeout_s, source_of, on_pages)
                 if finished is not None:
@@ -158,6 +160,8 @@ def _start_method() -> BaseContext:
     bar) could hold a lock at the moment of the fork and deadlock the child. spawn starts a
     fresh interpreter that imports PyMuPDF again, about a second per worker.
     """
+    import multiprocessing
+
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         # A forked child flushes the streams it inherits: flush first, or output doubles.
         sys.stdout.flush()
@@ -199,6 +203,8 @@ def _die_with_parent(parent_pid: int) -> None:
     """Linux: ask the kernel to kill this worker when the parent dies (kill -9, OOM killer),
     so that no orphan goes on converting; elsewhere the closed pipe ends the loop."""
     if sys.platform.startswith("linux"):
+        import ctypes  # in the worker only
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

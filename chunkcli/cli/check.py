@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from enum import StrEnum
@@ -15,7 +14,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.report import corpus_to_dict, github_annotations, summarize_corpus
 from chunkcli.cli.common import (
     CHECK_DEFAULTS,
     EXIT_FAILED,
@@ -37,7 +35,6 @@ from chunkcli.cli.common import (
     stdin_bytes,
     write_output,
 )
-from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
 from chunkcli.split.options import SplitMode
 from chunkcli.workers import WorkerPool
 
@@ -151,6 +148,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
 
 def _read_options(password: str | None, jobs: int | None, timeout: float) -> ReadOptions:
 
+    from chunkcli.inputs import ReadOptions
+
     convert_options = make_convert_options(None, password)
     return ReadOptions(convert_options, WorkerPool(jobs, timeout), keep_documents=True)
 
@@ -177,6 +176,7 @@ def _run_checks(
     paths: list[str], options: CheckOptions, read: ReadOptions, quiet: bool
 ) -> list[DocumentReport]:
     from chunkcli.check.corpus import check_documents
+    from chunkcli.inputs import find_inputs, read_inputs
 
     files = find_inputs(paths)
     reports = check_documents(read_inputs(files, read, stdin_bytes(paths)), options)
@@ -196,6 +196,10 @@ def _run_checks(
 def _check_text(
     reports: list[DocumentReport], options: CheckOptions, fmt: ReportFormat, output: str | None
 ) -> str:
+
+    import json
+
+    from chunkcli.check.report import corpus_to_dict, github_annotations
 
     if fmt == ReportFormat.JSON:
         return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
@@ -278,6 +282,8 @@ def _headings_cell(by_level: tuple[int, ...]) -> str:
 
 
 def _check_summary_text(reports: list[DocumentReport]) -> str:
+
+    from chunkcli.check.report import summarize_corpus
 
     s = summarize_corpus(reports)
     text = (

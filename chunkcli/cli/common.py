@@ -22,12 +22,9 @@ from rich.markup import escape
 from chunkcli import __version__
 from chunkcli.check.options import CheckOptions
 from chunkcli.cli.lean_import import install_lean_pymupdf
-from chunkcli.convert.ocr import OcrMode
-from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrOptions
-from chunkcli.convert.options import ConvertOptions
+from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrMode, OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.inputs import ReadOptions
-from chunkcli.jsonl import write_atomic
+from chunkcli.files import write_atomic
 from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
@@ -38,6 +35,7 @@ install_lean_pymupdf()
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from chunkcli.convert.options import ConvertOptions
     from chunkcli.model import InputFailure
 
     ProgressStep = Callable[[str], None]
@@ -54,7 +52,6 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 # machinery on first use), so `--help` does not pay for them.
 SPLIT_DEFAULTS = SplitOptions()
 CHECK_DEFAULTS = CheckOptions()
-READ_DEFAULTS = ReadOptions()
 POOL_DEFAULTS = WorkerPool()
 OCR_DEFAULTS = OcrOptions()
 
@@ -171,6 +168,8 @@ def plural(count: int, noun: str) -> str:
 def make_convert_options(
     pages: str | None, password: str | None, *, tables: bool = True
 ) -> ConvertOptions:
+    from chunkcli.convert.options import ConvertOptions
+
     selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
     return ConvertOptions(pages=selection, password=password, tables=tables)
 

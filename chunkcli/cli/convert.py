@@ -8,14 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from chunkcli.batch import (
-    convert_file,
-    convert_many,
-    find_pdfs,
-    page_warnings,
-    pages_to_convert,
-    summary_lines,
-)
 from chunkcli.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -49,12 +41,13 @@ from chunkcli.cli.engines import (
     chosen_engine,
     convert_on_ray,
 )
-from chunkcli.inputs import InputFile, ReadOptions, read_inputs
 from chunkcli.model import InputFailure
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
-    from chunkcli.batch import BatchSummary
+    from chunkcli.batch import (
+        BatchSummary,
+    )
     from chunkcli.cli.common import PageStep
     from chunkcli.convert.options import ConvertOptions
 
@@ -151,6 +144,8 @@ def _folder_output(output: str | None) -> Path:
 def _convert_stdin(output: str | None, options: ConvertOptions, *, pool: WorkerPool) -> None:
     """A PDF on standard input -> stdout or a file (named '-' in its provenance)."""
 
+    from chunkcli.inputs import InputFile, ReadOptions, read_inputs
+
     stdin = sys.stdin.buffer.read()
     read = ReadOptions(convert=options, pool=pool)
     [document] = list(read_inputs([InputFile("-", is_pdf=True)], read, stdin))
@@ -173,6 +168,8 @@ def _convert_file(
 
     It is converted in a worker process (unless --jobs 1), so that a MuPDF crash or hang
     becomes a one-line error like any other."""
+
+    from chunkcli.batch import convert_file, page_warnings
 
     if not pdf.exists():
         print_error(f"{pdf}: no such file or folder")
@@ -200,6 +197,8 @@ def _convert_folder(
 ) -> None:
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
     any failed."""
+
+    from chunkcli.batch import find_pdfs, summary_lines
 
     if "-" in inputs:
         raise typer.BadParameter("'-' (stdin) cannot be mixed with other inputs")
@@ -229,6 +228,8 @@ def _run_batch(
     """convert_many, counting finished files (for Ctrl-C) and drawing progress in pages: a
     file's OCR pages as they are read, its other pages when it is done."""
 
+    from chunkcli.batch import convert_many
+
     counts = _page_counts([pdf for pdf, _ in pdfs], options, quiet)
     with page_progress_bar("pages", sum(counts.values()), quiet) as step:
         told = _PagesTold(counts, step)
@@ -245,6 +246,8 @@ def _run_batch(
 def _page_counts(pdfs: list[Path], options: ConvertOptions, quiet: bool) -> dict[Path, int]:
     """Each file's pages when a bar is drawn (opening every file costs ~1 ms each); 1 each
     otherwise."""
+
+    from chunkcli.batch import pages_to_convert
 
     if not progress_drawn(quiet):
         return dict.fromkeys(pdfs, 1)

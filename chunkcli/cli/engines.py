@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from chunkcli.batch import find_pdfs, summary_lines
 from chunkcli.cli.common import (
     EXIT_FAILED,
     err_console,
@@ -18,7 +17,6 @@ from chunkcli.cli.common import (
     reporting_errors,
     write_output,
 )
-from chunkcli.inputs import find_inputs
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -86,6 +84,7 @@ def convert_on_ray(
 ) -> None:
     """Every PDF under `inputs` converted on Ray -> out_dir, the same files and summary as
     the local folder mode."""
+    from chunkcli.batch import find_pdfs, summary_lines
     from chunkcli.distributed.ray_engine import RaySettings, convert_to_folder
     from chunkcli.distributed.rows import ConvertJob
 
@@ -114,6 +113,7 @@ def split_on_ray(  # noqa: PLR0913 - split's flags for Ray, passed on by name
     written."""
     from chunkcli.distributed.ray_engine import RaySettings, split_to_jsonl, split_to_parquet
     from chunkcli.distributed.rows import SplitJob
+    from chunkcli.inputs import find_inputs
 
     if output_format == SplitFormat.PARQUET and output in (None, "-"):
         raise typer.BadParameter("--format parquet needs -o DIR/ or a URI", param_hint="--output")

@@ -23,7 +23,6 @@ from chunkcli.cli.common import (
     write_output,
 )
 from chunkcli.errors import UsageError
-from chunkcli.inputs import ReadOptions
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -89,6 +88,8 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
 
     Exit code 1: a source cannot be read or an answer is not found; 2: bad options or input.
     """
+
+    from chunkcli.inputs import ReadOptions
 
     read = ReadOptions(pool=WorkerPool(jobs, timeout))
     failures: list[InputFailure] = []

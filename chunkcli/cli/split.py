@@ -43,8 +43,6 @@ from chunkcli.cli.engines import (
     split_on_ray,
 )
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
-from chunkcli.jsonl import check_flat_metadata, chunks_to_jsonl
 from chunkcli.model import InputFailure
 from chunkcli.split import SplitOptions
 from chunkcli.split.options import SplitMode, parse_meta
@@ -142,6 +140,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     A file that cannot be read or converted gets a one-line error; the other files' chunks
     are still written and the exit code is 1. Exit code 2: bad options or no input.
     """
+    from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
+    from chunkcli.jsonl import check_flat_metadata
     from chunkcli.split.documents import split_documents
 
     on_ray = chosen_engine(engine, ray_address) == Engine.RAY
@@ -204,5 +204,7 @@ def _collect_chunks(
 
 
 def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
+
+    from chunkcli.jsonl import chunks_to_jsonl
 
     write_output(output, chunks_to_jsonl(chunks, flat=flat))

@@ -24,8 +24,6 @@ from chunkcli.cli.common import (
     reporting_errors,
     require_max_tokens_floor,
 )
-from chunkcli.inputs import ReadOptions
-from chunkcli.jsonl import check_flat_metadata
 from chunkcli.split import SplitOptions
 from chunkcli.split.options import parse_meta
 from chunkcli.workers import WorkerPool
@@ -106,6 +104,8 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     Example:
       chunkcli sync docs/ --manifest index.db -o changes.jsonl --flat-metadata
     """
+    from chunkcli.inputs import ReadOptions
+    from chunkcli.jsonl import check_flat_metadata
     from chunkcli.sync import SyncOptions, sync_corpus
 
     with reporting_errors():

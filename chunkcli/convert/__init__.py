@@ -5,11 +5,11 @@
 
 `pipeline.convert_pdf` composes them: read that first.
 
-This face of the stage is the one place where it loads lazily: `convert_pdf` and
-`page_count_of` import the stage (and PyMuPDF, 0.1-0.3 s of CPU) on first use, so that the
-input layer, the batch runner and the CLI import this package at the top while `chunkcli
---help` and Markdown-only work (`split notes.md`) never load PyMuPDF. Options and settings
-are plain data and load at once.
+This face of the stage is the one place where it loads lazily: each name imports its module
+on first use (`convert_pdf` the whole stage and PyMuPDF, 0.1-0.3 s of CPU), so that the input
+layer and the batch runner import this package at the top while `chunkcli --help` and
+Markdown-only work (`split notes.md`) never load PyMuPDF, and reading
+`chunkcli.convert.ocr.options` (the CLI's defaults) does not build the layout settings.
 """
 
 from __future__ import annotations
@@ -18,16 +18,20 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from chunkcli.convert.layout.settings import LayoutSettings
-from chunkcli.convert.options import ConvertOptions
-
 if TYPE_CHECKING:
+    from chunkcli.convert.layout.settings import LayoutSettings
+    from chunkcli.convert.options import ConvertOptions
     from chunkcli.convert.pipeline import convert_pdf
     from chunkcli.convert.source import page_count_of
 
 __all__ = ["ConvertOptions", "LayoutSettings", "convert_pdf", "load_convert_stage", "page_count_of"]
 
-_LAZY = {"convert_pdf": "chunkcli.convert.pipeline", "page_count_of": "chunkcli.convert.source"}
+_LAZY = {
+    "ConvertOptions": "chunkcli.convert.options",
+    "LayoutSettings": "chunkcli.convert.layout.settings",
+    "convert_pdf": "chunkcli.convert.pipeline",
+    "page_count_of": "chunkcli.convert.source",
+}
 
 
 def load_convert_stage() -> ModuleType:
