@@ -123,7 +123,7 @@ def test_a_pdf_is_converted_first_with_the_page_selection(tmp_path: Path) -> Non
         (["GOOD", "--split-on", "h5"], "--split-on", 2),
         (["GOOD", "--max-tokens", "8"], "at least 16", 2),
         (["GOOD", "--encoding", "nope_base"], "TIKTOKEN_CACHE_DIR", 1),
-        (["GOOD", "-o", "no/such/dir/out.jsonl"], "no/such/dir/out.jsonl: cannot write", 1),
+        (["GOOD", "-o", "GOOD/out.jsonl"], "GOOD/out.jsonl: cannot write", 1),
     ],
 )
 def test_bad_input_is_one_line_and_no_output_file(

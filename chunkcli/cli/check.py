@@ -17,17 +17,24 @@ from chunkcli.check.options import CheckOptions
 from chunkcli.cli.common import (
     CHECK_DEFAULTS,
     EXIT_FAILED,
+    OCR_DEFAULTS,
     POOL_DEFAULTS,
+    ConvertFlags,
     JobsOption,
     MaxTokensOption,
+    NoTablesOption,
+    OcrDpiOption,
+    OcrEngineOption,
+    OcrLangOption,
     OcrMinConfidenceOption,
+    OcrModeOption,
     OutputOption,
+    PagesOption,
     PasswordOption,
     QuietOption,
     TimeoutOption,
     app,
     interruptible,
-    make_convert_options,
     plural,
     progress_bar,
     reporting_errors,
@@ -97,7 +104,13 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
             "--deep", help="PDFs: recount each table with pdfplumber (slow: ~10 table pages/s)."
         ),
     ] = False,
+    pages: PagesOption = None,
     password: PasswordOption = None,
+    no_tables: NoTablesOption = False,
+    ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
+    ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
+    ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
+    ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     jobs: JobsOption = None,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     quiet: QuietOption = False,
@@ -130,6 +143,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     Exit codes: 0 nothing failed, 1 a document failed (--strict: or warned), 2 bad usage.
     """
 
+    from chunkcli.inputs import ReadOptions
+
     fmt = _check_format(output_format, as_json)
     options = CheckOptions(
         max_tokens=max_tokens, strict=strict, min_chunk_tokens=min_chunk_tokens,
@@ -139,19 +154,12 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     )  # fmt: skip
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        read = _read_options(password, jobs, timeout)
+        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
         reports = _run_checks(paths, options, read, quiet)
         write_output(output, _check_text(reports, options, fmt, output))
     if any(report.status == "fail" for report in reports):
         raise typer.Exit(EXIT_FAILED)
-
-
-def _read_options(password: str | None, jobs: int | None, timeout: float) -> ReadOptions:
-
-    from chunkcli.inputs import ReadOptions
-
-    convert_options = make_convert_options(None, password)
-    return ReadOptions(convert_options, WorkerPool(jobs, timeout), keep_documents=True)
 
 
 CHECK_MODES = (SplitMode.HEADING, SplitMode.LAWS, SplitMode.AUTO)

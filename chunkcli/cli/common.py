@@ -12,6 +12,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -103,6 +104,26 @@ PagesOption = Annotated[
 PasswordOption = Annotated[
     str | None, typer.Option("--password", metavar="TEXT", help="Password of encrypted PDFs.")
 ]
+ModeOption = Annotated[
+    str,
+    typer.Option(
+        "--mode",
+        metavar="heading|laws|rows|qa|auto",
+        help="heading: cut on headings (default). laws: one chunk per article "
+        "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
+        "lines. qa: one chunk per question with its answer. auto: laws when the "
+        "document is mostly articles, else heading. Example: --mode laws",
+    ),
+]
+RowsPerChunkOption = Annotated[
+    int,
+    typer.Option(
+        "--rows-per-chunk", min=1, metavar="N", help="rows mode: up to N table rows per chunk."
+    ),
+]
+NoTablesOption = Annotated[
+    bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
+]
 TimeoutOption = Annotated[
     float,
     typer.Option(
@@ -174,17 +195,38 @@ def make_convert_options(
     return ConvertOptions(pages=selection, password=password, tables=tables)
 
 
+@dataclass(frozen=True, slots=True)
+class ConvertFlags:
+    """The conversion flags of every command that reads PDFs (convert, split, check, sync,
+    eval), as typed: `options()` is the one place they become ConvertOptions."""
+
+    pages: str | None = None
+    password: str | None = None
+    no_tables: bool = False
+    ocr: str = OcrMode.AUTO.value
+    ocr_lang: str = OCR_DEFAULTS.lang
+    ocr_dpi: int = OCR_DEFAULTS.dpi
+    ocr_engine: str = OCR_DEFAULTS.engine.value
+
+    def options(self, *, ocr_jobs: int | None = 1) -> ConvertOptions:
+        """ConvertOptions, every value checked (UsageError or BadParameter: exit 2).
+        `ocr_jobs`: pages of one PDF read at once (None: one per CPU); 1 when the worker pool
+        already runs several PDFs side by side."""
+        options = make_convert_options(self.pages, self.password, tables=not self.no_tables)
+        return with_ocr(options, self.ocr, self.ocr_lang, self.ocr_dpi, ocr_jobs, self.ocr_engine)
+
+
 def stdin_bytes(paths: list[str]) -> bytes | None:
     return sys.stdin.buffer.read() if "-" in paths else None
 
 
 def write_output(output: str | None, text: str) -> None:
-    """To stdout (None or '-'), else to a file, atomically."""
+    """To stdout (None or '-'), else to a file, atomically; missing folders are created, as
+    `convert -o DIR/` creates its output folder."""
     if output in (None, "-"):
         write_stdout(text)
         return
-
-    write_atomic(Path(output), text)
+    write_atomic(Path(output), text, make_parents=True)
 
 
 def write_stdout(text: str) -> None:
@@ -296,6 +338,22 @@ def exit_on_failures(failures: list[InputFailure], total: int, quiet: bool) -> N
         raise typer.Exit(EXIT_FAILED)
 
 
+def _require_tesseract_languages(lang: str) -> None:
+    """A language Tesseract has no data for is a usage error naming the installed ones. When
+    Tesseract itself is missing, conversion goes on: pages that need OCR are marked and the
+    run says what to install (convert's own note)."""
+    from chunkcli.convert.ocr.options import AUTO
+    from chunkcli.convert.ocr.tesseract import tesseract_languages
+
+    installed = tesseract_languages(OCR_DEFAULTS.tesseract_cmd) - {"osd"}
+    unknown = [part for part in lang.split("+") if lang != AUTO and part not in installed]
+    if installed and unknown:
+        raise typer.BadParameter(
+            f"no Tesseract data for {'+'.join(unknown)}; installed: "
+            f"{', '.join(sorted(installed))}", param_hint="--ocr-lang",
+        )  # fmt: skip
+
+
 def with_ocr(
     options: ConvertOptions, mode: str, lang: str, dpi: int, jobs: int | None, engine: str
 ) -> ConvertOptions:
@@ -314,6 +372,8 @@ def with_ocr(
         raise typer.BadParameter(
             f"{engine!r} is not one of {', '.join(ENGINES)}", param_hint="--ocr-engine"
         )
+    if engine == OcrEngine.TESSERACT and mode != OcrMode.NEVER:
+        _require_tesseract_languages(lang)
     if engine == OcrEngine.RAPIDOCR:  # its module (and importlib.metadata) loads only when chosen
         from chunkcli.convert.ocr.rapidocr import unreadable_languages
 

@@ -13,7 +13,9 @@ from chunkcli.cli.common import (
     EXIT_USAGE,
     OCR_DEFAULTS,
     POOL_DEFAULTS,
+    ConvertFlags,
     JobsOption,
+    NoTablesOption,
     OcrDpiOption,
     OcrEngineOption,
     OcrLangOption,
@@ -24,13 +26,11 @@ from chunkcli.cli.common import (
     TimeoutOption,
     app,
     interruptible,
-    make_convert_options,
     page_progress_bar,
     print_error,
     print_note,
     progress_drawn,
     reporting_errors,
-    with_ocr,
     write_output,
     write_stdout,
 )
@@ -72,9 +72,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     password: PasswordOption = None,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
-    no_tables: Annotated[
-        bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
-    ] = False,
+    no_tables: NoTablesOption = False,
     quiet: QuietOption = False,
     engine: Annotated[str, ENGINE_OPTION] = "local",
     ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
@@ -108,10 +106,10 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     error naming it and exit code 1, and nothing is written for it; in a folder the other
     files still convert. Exit code 2: bad options or no input.
     """
-    with reporting_errors():
-        options = make_convert_options(pages, password, tables=not no_tables)
     folder_mode = _is_folder_mode(inputs, output)
-    options = with_ocr(options, ocr, ocr_lang, ocr_dpi, 1 if folder_mode else jobs, ocr_engine)
+    flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+    with reporting_errors():
+        options = flags.options(ocr_jobs=1 if folder_mode else jobs)
     pool = WorkerPool(jobs, timeout)
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)

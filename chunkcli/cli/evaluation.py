@@ -10,9 +10,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from chunkcli.cli.common import (
+    OCR_DEFAULTS,
     POOL_DEFAULTS,
+    ConvertFlags,
     JobsOption,
+    NoTablesOption,
+    OcrDpiOption,
+    OcrEngineOption,
+    OcrLangOption,
+    OcrModeOption,
     OutputOption,
+    PagesOption,
+    PasswordOption,
     QuietOption,
     TimeoutOption,
     app,
@@ -70,6 +79,13 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     make_gold: Annotated[
         bool, typer.Option("--make-gold", help="Write a template gold file for DOC... instead.")
     ] = False,
+    pages: PagesOption = None,
+    password: PasswordOption = None,
+    no_tables: NoTablesOption = False,
+    ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
+    ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
+    ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
+    ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
@@ -88,12 +104,12 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
 
     Exit code 1: a source cannot be read or an answer is not found; 2: bad options or input.
     """
-
     from chunkcli.inputs import ReadOptions
 
-    read = ReadOptions(pool=WorkerPool(jobs, timeout))
     failures: list[InputFailure] = []
     with reporting_errors():
+        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
         if make_gold:
             text = _draft_gold(paths, output, read, failures)
         else:

@@ -9,20 +9,28 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from chunkcli.cli.common import (
+    OCR_DEFAULTS,
     POOL_DEFAULTS,
     SPLIT_DEFAULTS,
+    ConvertFlags,
     FlatMetadataOption,
     JobsOption,
     MaxTokensOption,
+    ModeOption,
+    NoTablesOption,
+    OcrDpiOption,
+    OcrEngineOption,
+    OcrLangOption,
+    OcrModeOption,
     OutputOption,
     PagesOption,
     PasswordOption,
     QuietOption,
+    RowsPerChunkOption,
     TimeoutOption,
     app,
     exit_on_failures,
     interruptible,
-    make_convert_options,
     plural,
     print_error,
     print_note,
@@ -97,25 +105,18 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     ] = SPLIT_DEFAULTS.split_on,
     pages: PagesOption = None,
     password: PasswordOption = None,
+    no_tables: NoTablesOption = False,
+    ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
+    ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
+    ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
+    ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
     # --- split modes (issue 12) ---
-    mode: Annotated[
-        str,
-        typer.Option(
-            metavar="heading|laws|rows|qa|auto",
-            help="heading: cut on headings (default). laws: one chunk per article "
-            "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
-            "lines. qa: one chunk per question with its answer. auto: laws when the "
-            "document is mostly articles, else heading. Example: --mode laws",
-        ),
-    ] = SPLIT_DEFAULTS.mode,
-    rows_per_chunk: Annotated[
-        int,
-        typer.Option(min=1, metavar="N", help="rows mode: up to N table rows per chunk."),
-    ] = SPLIT_DEFAULTS.rows_per_chunk,
+    mode: ModeOption = SPLIT_DEFAULTS.mode,
+    rows_per_chunk: RowsPerChunkOption = SPLIT_DEFAULTS.rows_per_chunk,
     engine: Annotated[str, ENGINE_OPTION] = "local",
     ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
     output_format: Annotated[str, SPLIT_FORMAT_OPTION] = "jsonl",
@@ -150,7 +151,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        convert_options = make_convert_options(pages, password)
+        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        convert_options = flags.options()
         options = SplitOptions(
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
             encoding=encoding, title=title, doc_id=doc_id, metadata=parse_meta(meta or []),

@@ -9,15 +9,23 @@ import typer
 
 from chunkcli.cli.common import (
     EXIT_FAILED,
+    OCR_DEFAULTS,
     POOL_DEFAULTS,
     SPLIT_DEFAULTS,
+    ConvertFlags,
     FlatMetadataOption,
     JobsOption,
+    ModeOption,
+    NoTablesOption,
+    OcrDpiOption,
+    OcrEngineOption,
+    OcrLangOption,
+    OcrModeOption,
     PasswordOption,
     QuietOption,
+    RowsPerChunkOption,
     TimeoutOption,
     app,
-    make_convert_options,
     plural,
     print_error,
     print_note,
@@ -25,7 +33,7 @@ from chunkcli.cli.common import (
     require_max_tokens_floor,
 )
 from chunkcli.split import SplitOptions
-from chunkcli.split.options import parse_meta
+from chunkcli.split.options import SplitMode, parse_meta
 from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -80,10 +88,17 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
         typer.Option(metavar="KEY=VALUE", help="Copied into every chunk; repeatable."),
     ] = None,
     password: PasswordOption = None,
+    no_tables: NoTablesOption = False,
+    ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
+    ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
+    ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
+    ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
+    mode: ModeOption = SPLIT_DEFAULTS.mode,
+    rows_per_chunk: RowsPerChunkOption = SPLIT_DEFAULTS.rows_per_chunk,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the summary; write no file, no manifest.")
     ] = False,
@@ -110,7 +125,9 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
 
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        read = ReadOptions(make_convert_options(None, password), WorkerPool(jobs, timeout))
+        # No --pages: an index of a page selection would change with the selection unseen.
+        flags = ConvertFlags(None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
         split_options = SplitOptions(
             max_tokens=max_tokens,
             min_tokens=min_tokens,
@@ -118,6 +135,8 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
             encoding=encoding,
             metadata=parse_meta(meta or []),
             split_on=split_on,
+            mode=SplitMode.parse(mode),
+            rows_per_chunk=rows_per_chunk,
         ).validated()
         if flat_metadata:
             check_flat_metadata(split_options.metadata, split_options.config())

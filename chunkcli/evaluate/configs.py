@@ -10,15 +10,16 @@ import shlex
 from dataclasses import dataclass
 
 from chunkcli.errors import UsageError
-from chunkcli.split.options import SplitOptions
+from chunkcli.split.options import SplitMode, SplitOptions
 
 # split's flags that move chunk boundaries -> their SplitOptions field.
 _INT_FLAGS = {
     "--max-tokens": "max_tokens",
     "--min-tokens": "min_tokens",
     "--overlap-sentences": "overlap_sentences",
+    "--rows-per-chunk": "rows_per_chunk",
 }
-_TEXT_FLAGS = {"--encoding": "encoding", "--split-on": "split_on"}
+_TEXT_FLAGS = {"--encoding": "encoding", "--split-on": "split_on", "--mode": "mode"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,8 @@ def parse_config(given: str) -> EvalConfig:
             texts[_TEXT_FLAGS[flag]] = value
         else:
             numbers[_INT_FLAGS[flag]] = _number(value, flag, name)
-    options = _options(numbers, texts)
     try:
-        options.validated()
+        options = _options(numbers, texts).validated()
     except UsageError as exc:
         raise UsageError(f"--config {name}: {exc}") from None
     return EvalConfig(name, spec.strip(), options)
@@ -75,6 +75,8 @@ def _options(numbers: dict[str, int], texts: dict[str, str]) -> SplitOptions:
         overlap_sentences=numbers.get("overlap_sentences", default.overlap_sentences),
         encoding=texts.get("encoding", default.encoding),
         split_on=texts.get("split_on", default.split_on),
+        mode=SplitMode.parse(texts.get("mode", default.mode)),
+        rows_per_chunk=numbers.get("rows_per_chunk", default.rows_per_chunk),
     )
 
 

@@ -45,7 +45,7 @@ def write_changes(plan: SyncPlan, output: str) -> None:
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
     else:
-        write_atomic(output, text)
+        write_atomic(output, text, make_parents=True)  # as every command's -o does
 
 
 def commit_plan(manifest: Manifest, plan: SyncPlan) -> None:
