@@ -51,6 +51,7 @@ class PageMarker:
     status: PageStatus = PageStatus.TEXT
     ocr_confidence: float | None = None  # 0..1, the page's mean word confidence
     ocr_engine: str | None = None
+    hidden_runs: int = 0  # runs of hidden text convert removed from the page
 
 
 def format_page_marker(marker: PageMarker) -> str:
@@ -62,8 +63,18 @@ def format_page_marker(marker: PageMarker) -> str:
         if marker.ocr_engine:
             details.append(f"engine={marker.ocr_engine}")
         return f"<!-- page {marker.number}: {' '.join(['ocr', *details])} -->"
-    note = _STATUS_NOTES[marker.status]
-    return f"<!-- page {marker.number}: {note} -->" if note else f"<!-- page {marker.number} -->"
+    notes = [_STATUS_NOTES[marker.status]] if _STATUS_NOTES[marker.status] else []
+    if marker.hidden_runs:
+        notes.append(f"hidden text removed ({marker.hidden_runs})")
+    return (
+        f"<!-- page {marker.number}: {'; '.join(notes)} -->"
+        if notes
+        else (f"<!-- page {marker.number} -->")
+    )
+
+
+# convert's note on a page whose hidden text it removed: "hidden text removed (3)".
+_HIDDEN_RUNS_RE = re.compile(r"hidden text removed \((\d+)\)")
 
 
 def parse_page_marker(line: str) -> PageMarker | None:
@@ -74,8 +85,10 @@ def parse_page_marker(line: str) -> PageMarker | None:
     number = int(match.group(1))
     note = (match.group(2) or "").lower()
     status = _status_of(note)
+    hidden = _HIDDEN_RUNS_RE.search(note)
+    hidden_runs = int(hidden.group(1)) if hidden else 0
     if status is not PageStatus.OCR:
-        return PageMarker(number, status)
+        return PageMarker(number, status, hidden_runs=hidden_runs)
     confidence = _OCR_CONFIDENCE_RE.search(note)
     engine = _OCR_ENGINE_RE.search(note)
     return PageMarker(

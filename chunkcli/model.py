@@ -193,6 +193,19 @@ class OcrInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class HiddenText:
+    """Text on a page that a reader cannot see, removed from the Markdown (convert's default;
+    see convert/extract/hidden.py)."""
+
+    counts: tuple[tuple[str, int], ...]  # (kind, text runs) for each kind found, by kind
+    sample: str  # the start of the first run removed
+
+    @property
+    def runs(self) -> int:
+        return sum(count for _, count in self.counts)
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     number: int  # 1-based physical page
     width: float
@@ -200,6 +213,7 @@ class Page:
     blocks: tuple[Block, ...]
     status: PageStatus = PageStatus.TEXT
     ocr: OcrInfo | None = None  # set when the text came from OCR (status is then TEXT)
+    hidden: HiddenText | None = None  # hidden text removed from this page
 
 
 @dataclass(frozen=True, slots=True)

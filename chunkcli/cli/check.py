@@ -21,6 +21,7 @@ from chunkcli.cli.common import (
     POOL_DEFAULTS,
     ConvertFlags,
     JobsOption,
+    KeepHiddenTextOption,
     MaxTokensOption,
     NoTablesOption,
     OcrDpiOption,
@@ -107,6 +108,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     no_tables: NoTablesOption = False,
+    keep_hidden_text: KeepHiddenTextOption = False,
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
@@ -154,7 +156,9 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     )  # fmt: skip
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        flags = ConvertFlags(
+            pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+        )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
         reports = _run_checks(paths, options, read, quiet)
         write_output(output, _check_text(reports, options, fmt, output))

@@ -121,6 +121,14 @@ RowsPerChunkOption = Annotated[
         "--rows-per-chunk", min=1, metavar="N", help="rows mode: up to N table rows per chunk."
     ),
 ]
+KeepHiddenTextOption = Annotated[
+    bool,
+    typer.Option(
+        "--keep-hidden-text",
+        help="Keep text a reader cannot see (invisible, the colour of its background, under "
+        "1 pt); by default it is removed and each page says so.",
+    ),
+]
 NoTablesOption = Annotated[
     bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
 ]
@@ -207,12 +215,14 @@ class ConvertFlags:
     ocr_lang: str = OCR_DEFAULTS.lang
     ocr_dpi: int = OCR_DEFAULTS.dpi
     ocr_engine: str = OCR_DEFAULTS.engine.value
+    keep_hidden_text: bool = False
 
     def options(self, *, ocr_jobs: int | None = 1) -> ConvertOptions:
         """ConvertOptions, every value checked (UsageError or BadParameter: exit 2).
         `ocr_jobs`: pages of one PDF read at once (None: one per CPU); 1 when the worker pool
         already runs several PDFs side by side."""
         options = make_convert_options(self.pages, self.password, tables=not self.no_tables)
+        options = dataclasses.replace(options, keep_hidden_text=self.keep_hidden_text)
         return with_ocr(options, self.ocr, self.ocr_lang, self.ocr_dpi, ocr_jobs, self.ocr_engine)
 
 

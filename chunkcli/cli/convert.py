@@ -15,6 +15,7 @@ from chunkcli.cli.common import (
     POOL_DEFAULTS,
     ConvertFlags,
     JobsOption,
+    KeepHiddenTextOption,
     NoTablesOption,
     OcrDpiOption,
     OcrEngineOption,
@@ -73,6 +74,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
     jobs: JobsOption = None,
     no_tables: NoTablesOption = False,
+    keep_hidden_text: KeepHiddenTextOption = False,
     quiet: QuietOption = False,
     engine: Annotated[str, ENGINE_OPTION] = "local",
     ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
@@ -107,7 +109,9 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     files still convert. Exit code 2: bad options or no input.
     """
     folder_mode = _is_folder_mode(inputs, output)
-    flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+    flags = ConvertFlags(
+        pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+    )
     with reporting_errors():
         options = flags.options(ocr_jobs=1 if folder_mode else jobs)
     pool = WorkerPool(jobs, timeout)

@@ -14,6 +14,7 @@ from chunkcli.cli.common import (
     POOL_DEFAULTS,
     ConvertFlags,
     JobsOption,
+    KeepHiddenTextOption,
     NoTablesOption,
     OcrDpiOption,
     OcrEngineOption,
@@ -82,6 +83,7 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     no_tables: NoTablesOption = False,
+    keep_hidden_text: KeepHiddenTextOption = False,
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
@@ -108,7 +110,9 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
 
     failures: list[InputFailure] = []
     with reporting_errors():
-        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        flags = ConvertFlags(
+            pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+        )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
         if make_gold:
             text = _draft_gold(paths, output, read, failures)

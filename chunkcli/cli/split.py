@@ -15,6 +15,7 @@ from chunkcli.cli.common import (
     ConvertFlags,
     FlatMetadataOption,
     JobsOption,
+    KeepHiddenTextOption,
     MaxTokensOption,
     ModeOption,
     NoTablesOption,
@@ -106,6 +107,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     no_tables: NoTablesOption = False,
+    keep_hidden_text: KeepHiddenTextOption = False,
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
@@ -151,7 +153,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
-        flags = ConvertFlags(pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        flags = ConvertFlags(
+            pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+        )
         convert_options = flags.options()
         options = SplitOptions(
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,

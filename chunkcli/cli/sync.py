@@ -15,6 +15,7 @@ from chunkcli.cli.common import (
     ConvertFlags,
     FlatMetadataOption,
     JobsOption,
+    KeepHiddenTextOption,
     ModeOption,
     NoTablesOption,
     OcrDpiOption,
@@ -89,6 +90,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     ] = None,
     password: PasswordOption = None,
     no_tables: NoTablesOption = False,
+    keep_hidden_text: KeepHiddenTextOption = False,
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
@@ -126,7 +128,9 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
         # No --pages: an index of a page selection would change with the selection unseen.
-        flags = ConvertFlags(None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine)
+        flags = ConvertFlags(
+            None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+        )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
         split_options = SplitOptions(
             max_tokens=max_tokens,

@@ -17,6 +17,9 @@ class ConvertOptions:
     password: str | None = None
     tables: bool = True  # detect tables (the expensive part)
     strip_furniture: bool = True  # drop running headers, footers, page numbers
+    # Keep text a reader cannot see (invisible, the background's colour, tiny): by default it
+    # is removed, as it is how instructions are planted in documents (extract/hidden.py).
+    keep_hidden_text: bool = False
     source_name: str | None = None  # the name the provenance comment gives; None = the file's
     ocr: OcrOptions = OcrOptions()  # which pages are read by OCR, and how
     layout: LayoutSettings = LayoutSettings()  # the layout stage's thresholds

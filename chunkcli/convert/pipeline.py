@@ -53,9 +53,7 @@ def _convert(
     on_ocr_pages: PagesDone | None,
 ) -> ConvertResult:
     with open_pdf(data, options.password, name=name) as doc:
-        document = extract_document(
-            name, doc, options.pages, options.tables, options.ocr, on_ocr_pages
-        )
+        document = extract_document(name, doc, options, on_ocr_pages)
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
     document = layout_document(document, options.strip_furniture, options.layout)

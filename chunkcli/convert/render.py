@@ -57,7 +57,8 @@ def page_marker(page: Page) -> str:
         return format_page_marker(
             PageMarker(page.number, PageStatus.OCR, page.ocr.confidence, page.ocr.engine)
         )
-    return format_page_marker(PageMarker(page.number, page.status))
+    hidden = page.hidden.runs if page.hidden is not None else 0
+    return format_page_marker(PageMarker(page.number, page.status, hidden_runs=hidden))
 
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:

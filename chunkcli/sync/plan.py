@@ -57,6 +57,7 @@ def convert_shaping(options: ConvertOptions) -> dict[str, object]:
     return {
         "tables": options.tables,
         "strip_furniture": options.strip_furniture,
+        "keep_hidden_text": options.keep_hidden_text,
         "layout": asdict(options.layout),
         "ocr": {"mode": str(ocr.mode), "lang": ocr.lang, "dpi": ocr.dpi, "engine": ocr.engine,
                 "settings": asdict(ocr.settings)},

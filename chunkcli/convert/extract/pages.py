@@ -24,6 +24,7 @@ import pymupdf
 from chunkcli.charclasses import LATIN1_LETTER, unusable_share
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
+from chunkcli.convert.extract.hidden import remove_hidden_text
 from chunkcli.convert.extract.symbols import (
     PRIVATE_USE,
     dingbat_text,
@@ -32,8 +33,9 @@ from chunkcli.convert.extract.symbols import (
 )
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
-from chunkcli.convert.ocr import OcrMode, OcrOptions
+from chunkcli.convert.ocr import OcrMode
 from chunkcli.convert.ocr.read import PagesDone, ocr_pages
+from chunkcli.convert.options import ConvertOptions
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables import detect_tables
 from chunkcli.model import (
@@ -41,6 +43,7 @@ from chunkcli.model import (
     Block,
     BlockKind,
     Document,
+    HiddenText,
     Line,
     OcrInfo,
     OutlineEntry,
@@ -120,18 +123,19 @@ DAMAGE_WARNING_RE = re.compile(r"\berror\b|\bcannot\b|overflow|truncated", re.IG
 def extract_document(
     source: Path | str,
     doc: pymupdf.Document,
-    pages: tuple[int, ...] | None = None,
-    find_tables: bool = True,
-    ocr: OcrOptions | None = None,
+    options: ConvertOptions = ConvertOptions(),
     on_ocr_pages: PagesDone | None = None,
 ) -> Document:
-    """Read every selected page of an open PDF into a Document of raw blocks; with `ocr`,
-    pages without a usable text layer (or every page, OcrMode.FORCE) are read by OCR
-    (`on_ocr_pages` hears how many of them are done, for progress)."""
+    """Read the pages `options` select of an open PDF into a Document of raw blocks; with
+    `options.ocr`, pages without a usable text layer (or every page, OcrMode.FORCE) are read by
+    OCR (`on_ocr_pages` hears how many of them are done, for progress). Hidden text is removed
+    unless `options.keep_hidden_text` (see extract/hidden.py)."""
+    pages, find_tables, ocr = options.pages, options.tables, options.ocr
+    keep_hidden = options.keep_hidden_text
     selected = None if pages is None else frozenset(pages)  # "2-" selects up to 100,000 pages
     numbers = [n for n in range(1, doc.page_count + 1) if selected is None or n in selected]
-    extracted = tuple(_extract_page_safely(doc, n, find_tables) for n in numbers)
-    notes: tuple[str, ...] = ()
+    extracted = tuple(_extract_page_safely(doc, n, find_tables, keep_hidden) for n in numbers)
+    notes: tuple[str, ...] = hidden_text_notes(extracted)
     missing = ""
     wanted = (
         []
@@ -141,9 +145,10 @@ def extract_document(
     if ocr is not None and wanted:
         run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
-        notes, missing = run.notes, run.missing
+        notes, missing = notes + run.notes, run.missing
     context = tuple(
-        _extract_page_safely(doc, n, False) for n in context_page_numbers(doc.page_count, numbers)
+        _extract_page_safely(doc, n, False, keep_hidden)
+        for n in context_page_numbers(doc.page_count, numbers)
     )
     return Document(
         source=str(source),
@@ -154,6 +159,17 @@ def extract_document(
         context_pages=context,
         notes=notes,
         ocr_missing=missing,
+    )
+
+
+def hidden_text_notes(pages: tuple[Page, ...]) -> tuple[str, ...]:
+    """One line per page whose hidden text was removed (they reach stderr as warnings)."""
+    return tuple(
+        f"page {page.number}: removed {page.hidden.runs} run(s) of hidden text "
+        f"({', '.join(f'{kind} {count}' for kind, count in page.hidden.counts)}): "
+        f"{page.hidden.sample!r}"
+        for page in pages
+        if page.hidden is not None
     )
 
 
@@ -192,7 +208,9 @@ def context_page_numbers(page_count: int, selected: list[int]) -> list[int]:
     return sorted(others[: CONTEXT_PAGES - len(selected)])
 
 
-def _extract_page_safely(doc: pymupdf.Document, number: int, find_tables: bool) -> Page:
+def _extract_page_safely(
+    doc: pymupdf.Document, number: int, find_tables: bool, keep_hidden: bool = False
+) -> Page:
     """One damaged page must not cost the document: it is read as far as MuPDF can, and a
     page MuPDF could not fully interpret (it logged a damage warning, or failed) is DAMAGED.
 
@@ -200,21 +218,32 @@ def _extract_page_safely(doc: pymupdf.Document, number: int, find_tables: bool) 
     `source.damage_notes` reports after the conversion."""
     seen = len(pymupdf.TOOLS.mupdf_warnings())
     try:
-        page = extract_page(doc[number - 1], number, find_tables)
+        page = extract_page(doc[number - 1], number, find_tables, keep_hidden=keep_hidden)
     except MUPDF_ERRORS:
         return Page(number, 0.0, 0.0, (), PageStatus.DAMAGED)
     if DAMAGE_WARNING_RE.search(pymupdf.TOOLS.mupdf_warnings()[seen:]):
-        return Page(page.number, page.width, page.height, page.blocks, PageStatus.DAMAGED)
+        return dataclasses.replace(page, status=PageStatus.DAMAGED)
     return page
 
 
-def extract_page(page: pymupdf.Page, number: int, find_tables: bool = True) -> Page:
-    """One PDF page -> Page with raw line blocks, table blocks and a status."""
+def extract_page(
+    page: pymupdf.Page, number: int, find_tables: bool = True, *, keep_hidden: bool = False
+) -> Page:
+    """One PDF page -> Page with raw line blocks, table blocks and a status, and the hidden
+    text removed from it (unless `keep_hidden`)."""
     rect = page.rect  # ~15 us a read: PyMuPDF computes it anew each time
     width, height = finite(rect.width), finite(rect.height)
     if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
         return Page(number, width, height, (), PageStatus.DAMAGED)
-    lines = page_lines(page)
+    lines, hidden = read_lines(page, keep_hidden=keep_hidden)
+    if hidden is not None:
+        return dataclasses.replace(_text_page(page, number, lines, find_tables), hidden=hidden)
+    return _text_page(page, number, lines, find_tables)
+
+
+def _text_page(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
+    """A page of these text-layer lines: blank, garbage or a text page with its tables."""
+    width, height = finite(page.rect.width), finite(page.rect.height)
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
     text = "".join(line.text for line in lines)
@@ -246,16 +275,16 @@ def _inside_any(line: Line, tables: list[Block]) -> bool:
 
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The page's visual text lines, split where one MuPDF line holds far-apart text."""
-    # One text page feeds both readings: a page read again with character boxes is not
-    # interpreted a second time.
-    text_page = page.get_textpage(flags=DICT_FLAGS)
-    raw = page.get_text("dict", textpage=text_page)
-    text = page_text(raw)
+    return read_lines(page, keep_hidden=True)[0]
+
+
+def read_lines(
+    page: pymupdf.Page, *, keep_hidden: bool = False
+) -> tuple[list[Line], HiddenText | None]:
+    """The page's visual text lines, and the hidden text removed from them (unless
+    `keep_hidden`)."""
+    raw, text, hidden = _page_text_dict(page, keep_hidden)
     rtl = RTL_CHAR.search(text) is not None
-    if lacks_word_spaces(text):  # Korean word spaces drawn only as gaps (see extract/wordgaps.py)
-        raw = with_gap_spaces(page.get_text("rawdict", textpage=text_page))
-    elif rtl:  # Arabic, Hebrew: glyphs in visual order, then reordered (see extract/bidi.py)
-        raw = visual_rawdict(page.get_text("rawdict", textpage=text_page))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
@@ -272,7 +301,29 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
     if rtl:
         rtl_page = is_rtl_text(text)
         lines = [logical_line(line, rtl_page) for line in lines]
-    return attach_drop_caps(rebuild_vertical_lines(lines))
+    return attach_drop_caps(rebuild_vertical_lines(lines)), hidden
+
+
+def _page_text_dict(
+    page: pymupdf.Page, keep_hidden: bool
+) -> tuple[dict[str, Any], str, HiddenText | None]:
+    """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
+    where word gaps or right-to-left glyphs need them), its text, and the hidden text removed."""
+    # One text page feeds both readings: a page read again with character boxes is not
+    # interpreted a second time.
+    text_page = page.get_textpage(flags=DICT_FLAGS)
+    raw, hidden = page.get_text("dict", textpage=text_page), None
+    if not keep_hidden:
+        raw, hidden = remove_hidden_text(page, raw)
+    text = page_text(raw)
+    if lacks_word_spaces(text) or RTL_CHAR.search(text) is not None:
+        chars = page.get_text("rawdict", textpage=text_page)
+        if not keep_hidden:
+            chars = remove_hidden_text(page, chars)[0]
+        # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
+        # glyphs in visual order, then reordered (see extract/bidi.py).
+        raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
+    return raw, text, hidden
 
 
 def attach_drop_caps(lines: list[Line]) -> list[Line]:

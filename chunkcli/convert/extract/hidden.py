@@ -1,0 +1,212 @@
+"""Text a reader cannot see: found in a page's text dict and removed before lines are built.
+
+Hidden text is how instructions are planted in documents fed to a RAG system ("ignore all
+previous instructions ..."): nobody reading the PDF sees them, every chunk built from it
+carries them. Three kinds are recognised, each from evidence MuPDF reports for every span:
+
+- invisible: drawn with neither fill nor stroke (text render mode 3) or fully transparent,
+  and with nothing painted under it. The invisible text layer of a scanned page lies over the
+  page image, and PDF writers that draw a title as glyph outlines (a Korean HWP export in the
+  corpus) lay invisible text over the outlines: both are the page's text and stay.
+- background: its colour is the colour under it (white on a white page, black on a black
+  box): a contrast ratio below MIN_CONTRAST against the topmost fill under its centre, or the
+  white page when none.
+- tiny: set below MIN_SIZE_PT.
+Text outside the page box is already cut by MuPDF (TEXT_MEDIABOX_CLIP).
+
+Not caught yet: text covered by an opaque box painted after it in another colour (the
+paint order of text and paths is not compared).
+"""
+
+# pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
+# mypy: disallow-untyped-calls=False
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from chunkcli.model import HiddenText
+
+if TYPE_CHECKING:
+    import pymupdf
+
+# MuPDF's per-character flags (fz_stext_char): the glyph is filled, or stroked, when drawn.
+CHAR_FILLED = 16
+CHAR_STROKED = 32
+# The text and everything else on the page is assumed to be on white paper.
+PAGE_COLOUR = (1.0, 1.0, 1.0)
+# Paint that makes invisible text the page's own: images and shadings (a scan under its OCR
+# layer) and vector paths (glyph outlines under a searchable text layer).
+IMAGE_LOG_TYPES = ("fill-image", "fill-imgmask", "fill-shade")
+PATH_LOG_TYPES = ("fill-path", "stroke-path")
+# A sample of hidden text in the page note is cut to this many characters.
+SAMPLE_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenTextSettings:
+    """Thresholds of hidden text, with their evidence (scan of the corpus, retrieval-ja and
+    DP-Bench PDFs, 2026-12-03: 202,223 text spans)."""
+
+    # Below 1 pt no print is legible; the sets hold 8 spans under 1 pt (zero-width spaces of
+    # one maths PDF) and 2 more under 3 pt.
+    min_size_pt: float = 1.0
+    # WCAG contrast ratio (1 = the same colour, 21 = black on white): below this the text is
+    # the colour of what lies under it. Pale-grey watermarks are about 1.3-1.6.
+    min_contrast: float = 1.1
+    # Invisible text is drawn by paths that cover at least this share of its box's width
+    # (glyph outlines), or by any image or shading under it.
+    outline_share: float = 0.5
+
+
+class HiddenKind(StrEnum):
+    INVISIBLE = "invisible"
+    BACKGROUND = "background colour"
+    TINY = "tiny"
+
+
+def remove_hidden_text(
+    page: pymupdf.Page, raw: dict[str, Any], settings: HiddenTextSettings = HiddenTextSettings()
+) -> tuple[dict[str, Any], HiddenText | None]:
+    """`raw` (PyMuPDF's text dict of `page`) without its hidden spans, and what was removed."""
+    painted = _Painted(page)
+    kinds: Counter[str] = Counter()
+    sample = ""
+    for block in raw.get("blocks", ()):
+        for line in block.get("lines", ()):
+            kept = []
+            for span in line["spans"]:
+                text = span.get("text") or "".join(c["c"] for c in span.get("chars", ()))
+                shows = any(c.isprintable() and not c.isspace() for c in text)
+                kind = hidden_kind(span, painted, settings) if shows else None
+                if kind is None:
+                    kept.append(span)
+                    continue
+                kinds[kind] += 1
+                sample = sample or " ".join(text.split())[:SAMPLE_CHARS]
+            line["spans"] = kept
+    if not kinds:
+        return raw, None
+    return raw, HiddenText(tuple(sorted(kinds.items())), sample)
+
+
+def hidden_kind(
+    span: dict[str, Any], painted: _Painted, settings: HiddenTextSettings
+) -> HiddenKind | None:
+    """Why a reader cannot see `span`, or None when it is visible."""
+    if span["size"] < settings.min_size_pt:
+        return HiddenKind.TINY
+    bbox = span["bbox"]
+    if span.get("alpha", 255) == 0 or not span.get("char_flags", CHAR_FILLED) & (
+        CHAR_FILLED | CHAR_STROKED
+    ):
+        return None if painted.draws(bbox, settings.outline_share) else HiddenKind.INVISIBLE
+    colour = _rgb(span["color"])
+    under = painted.fill_under(bbox)
+    if under is None or contrast(colour, under) >= settings.min_contrast:
+        return None
+    return HiddenKind.BACKGROUND
+
+
+class _Painted:
+    """What is painted on a page besides text, read once and only when a span asks (the
+    drawings, the costly part, only when a filled path lies under a span)."""
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        self.page = page
+        self._log: list[tuple[str, tuple[float, float, float, float]]] | None = None
+        self._fills: list[tuple[tuple[float, ...], tuple[float, ...] | None]] | None = None
+
+    @property
+    def log(self) -> list[tuple[str, tuple[float, float, float, float]]]:
+        if self._log is None:
+            self._log = [(kind, tuple(box)) for kind, box in self.page.get_bboxlog()]
+        return self._log
+
+    def draws(self, bbox: tuple[float, float, float, float], share: float) -> bool:
+        """An image or shading under `bbox`, or paths inside it covering `share` of its width."""
+        x0, y0, x1, y1 = bbox
+        covered = 0.0
+        for kind, (bx0, by0, bx1, by1) in self.log:
+            if bx1 <= x0 or bx0 >= x1 or by1 <= y0 or by0 >= y1:
+                continue
+            if kind in IMAGE_LOG_TYPES:
+                return True
+            if kind in PATH_LOG_TYPES and bx0 >= x0 - 1 and bx1 <= x1 + 1:
+                covered += bx1 - bx0  # a glyph outline lies within the text's box
+        return x1 > x0 and covered >= share * (x1 - x0)
+
+    def fill_under(self, bbox: tuple[float, float, float, float]) -> tuple[float, ...] | None:
+        """The colour under `bbox`'s centre: the topmost opaque filled rectangle, the page when
+        nothing is filled there, None when an image or a fill of another shape lies there (its
+        colour there is unknown: the text counts as seen)."""
+        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+        if any(_holds(box, cx, cy) for kind, box in self.log if kind in IMAGE_LOG_TYPES):
+            return None
+        if any(_holds(box, cx, cy) for kind, box in self.log if kind == "stroke-path"):
+            return None  # a thick stroke can be a label's background: its extent is unknown
+        if not any(_holds(box, cx, cy) for kind, box in self.log if kind == "fill-path"):
+            return PAGE_COLOUR  # the common case: no drawing is read
+        for box, colour in reversed(self.fills):  # the topmost first
+            if _holds(box, cx, cy):
+                return colour  # None: a fill of another shape (a ring, a curve) lies there
+        return None
+
+    @property
+    def fills(self) -> list[tuple[tuple[float, ...], tuple[float, ...] | None]]:
+        """Opaque fills in paint order: a rectangle painted whole with its colour, or the box
+        of any other shape with None (what it paints inside its box is not known)."""
+        if self._fills is None:
+            self._fills = []
+            for path in self.page.get_drawings():
+                opacity = path.get("fill_opacity")
+                if path.get("fill") is None or (opacity is not None and opacity < 0.5):
+                    continue  # (a fill at opacity 0 is a slide template's placeholder box)
+                boxes = solid_boxes(path)
+                colour = tuple(path["fill"])
+                self._fills += [(box, colour) for box in boxes] or [(tuple(path["rect"]), None)]
+        return self._fills
+
+
+def solid_boxes(path: dict[str, Any]) -> list[tuple[float, ...]]:
+    """The rectangles a filled path paints whole; none when it is not made of rectangles
+    only, or when one holds another (a ring: the usual frame of a sidebar, outer box minus
+    inner box, paints only its edge)."""
+    items = path.get("items", ())
+    boxes = [tuple(item[1]) for item in items if item[0] == "re"]
+    if len(boxes) != len(items):
+        return []
+    nested = any(a != b and _inside(a, b) for a in boxes for b in boxes)
+    return [] if nested else boxes
+
+
+def _inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
+    left, top, right, bottom = outer[:4]
+    return left <= inner[0] and top <= inner[1] and inner[2] <= right and inner[3] <= bottom
+
+
+def _holds(box: tuple[float, ...], x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _rgb(colour: int) -> tuple[float, float, float]:
+    return ((colour >> 16) & 255) / 255, ((colour >> 8) & 255) / 255, (colour & 255) / 255
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (grey levels and CMYK read as grey)."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _luminance(colour: tuple[float, ...]) -> float:
+    if len(colour) == 1:  # grey
+        colour = (colour[0],) * 3
+    elif len(colour) == 4:  # CMYK, roughly
+        c, m, y, k = colour
+        colour = ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    r, g, b = (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
