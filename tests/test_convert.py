@@ -249,10 +249,12 @@ def test_a_page_that_fails_to_load_is_reported_not_fatal(
     pdf = make_pdf(tmp_path / "bad.pdf", [[Text(50, 300, word)] for word in words])
     real = extract.extract_page
 
-    def failing(page: pymupdf.Page, number: int, find_tables: bool = True) -> object:
+    def failing(
+        page: pymupdf.Page, number: int, find_tables: bool = True, *, keep_hidden: bool = False
+    ) -> object:
         if number == 2:
             raise RuntimeError("code=2: cannot parse content stream")
-        return real(page, number, find_tables)
+        return real(page, number, find_tables, keep_hidden=keep_hidden)
 
     monkeypatch.setattr(extract, "extract_page", failing)
     result = convert_pdf(pdf, ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
