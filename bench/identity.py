@@ -6,9 +6,9 @@ checkouts (a refactor must leave every output byte-identical).
 
 Each Markdown file goes through the same functions as the CLI (`split FILE`, `split FILE
 --max-tokens 300`, `check FILE --json`), in this process, one file at a time; the hash of each
-output is recorded. The pathological cases of bench/fuzz/markdown_cases.py are written to a
-scratch folder at --cases-kb and included. Run it with the checkout under test first on
-PYTHONPATH: the chunkcli it imports is the one measured.
+output is recorded. The pathological cases of bench/fuzz/markdown_cases.py are written to
+--cases-dir (a fixed folder: outputs name their source) at --cases-kb and included. Run it
+with the checkout under test first on PYTHONPATH: the chunkcli it imports is the one measured.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import argparse
 import hashlib
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -102,19 +101,20 @@ def main() -> int:
     parser.add_argument("--out")
     parser.add_argument("--cases-kb", type=int, default=200)
     parser.add_argument("--skip-cases", action="store_true")
+    parser.add_argument("--cases-dir", default="/tmp/chunkcli-identity-cases")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args()
     if args.compare:
         return compare(*args.compare)
     files = markdown_files(args.paths)
-    with tempfile.TemporaryDirectory() as scratch:
-        if not args.skip_cases:
-            files += write_cases(Path(scratch), args.cases_kb * 1000)
-        hashes = {}
-        for path in files:
-            key = path.name if path.name.startswith("case-") else str(path)
-            hashes[key] = output_hashes(path)
-            print(key, file=sys.stderr)
+    if not args.skip_cases:  # (a fixed folder: chunks and reports name their source file)
+        folder = Path(args.cases_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        files += write_cases(folder, args.cases_kb * 1000)
+    hashes = {}
+    for path in files:
+        hashes[str(path)] = output_hashes(path)
+        print(path, file=sys.stderr)
     Path(args.out).write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
     print(f"{len(hashes)} files hashed -> {args.out}")
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import LineKind, ScannedMarkdown
+from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import quote
 from chunkcli.model import Chunk, Issue, Severity
 
@@ -41,7 +41,7 @@ def line_key(text: str) -> str:
 def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
     """Line numbers among the first or last PAGE_EDGE_LINES content lines of each page."""
     by_page: dict[int | None, list[int]] = defaultdict(list)
-    for page, number in zip(scan.lines.pages, scan.lines.numbers, strict=True):
+    for page, number in zip(scan.lines.pages(), scan.lines.numbers(), strict=True):
         by_page[page].append(number)
     edges: set[int] = set()
     for numbers in by_page.values():
@@ -49,23 +49,20 @@ def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
     return edges
 
 
-def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[int]]:
-    """Rows of scan.lines by line_key: paragraph lines with letters (at a page's edge, when
-    there are pages)."""
-    groups: dict[str, list[int]] = defaultdict(list)
+def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
+    """Paragraph lines with letters by line_key (at a page's edge, when there are pages)."""
+    groups: dict[str, list[TextLine]] = defaultdict(list)
     edges = page_edge_lines(scan) if scan.markers else None
     keys = KeyCache()
-    paragraph, lines = LineKind.PARAGRAPH, scan.lines
-    for row, (kind, number, text) in enumerate(
-        zip(lines.kinds, lines.numbers, lines.texts, strict=True)
-    ):
-        if kind is not paragraph:  # list items repeat by design ("- Source: ECHA")
-            continue
-        if edges is not None and number not in edges:
+    # (list items repeat by design: "- Source: ECHA")
+    paragraph_lines = scan.lines.only((LineKind.PARAGRAPH,))
+    numbers = paragraph_lines.numbers()
+    for position, text in enumerate(paragraph_lines.texts()):
+        if edges is not None and numbers[position] not in edges:
             continue
         key = keys[text]
-        if key is not None:
-            groups[key].append(row)
+        if key is not None:  # (a record only for a line that may repeat)
+            groups[key].append(paragraph_lines[position])
     return groups
 
 
@@ -95,17 +92,16 @@ def check_boilerplate(
 ) -> BoilerplateFindings:
     """Repeated lines, counted on distinct pages when the Markdown has page markers, else chunks."""
     groups = candidate_lines(scan)
-    pages = scan.lines.pages
     if scan.markers:
-        spread = {key: {pages[row] or 0 for row in rows} for key, rows in groups.items()}
-        unit, total = "pages", max(scan.text_page_count, len(set(pages)))
+        spread = {key: {line.page or 0 for line in lines} for key, lines in groups.items()}
+        unit, total = "pages", max(scan.text_page_count, len(set(scan.lines.pages())))
     else:
         spread = chunk_spread(set(groups), chunks)
         unit, total = "chunks", len(chunks)
     needed = max(options.boilerplate_min_repeats, options.boilerplate_share * total)
     repeated = [key for key, units in spread.items() if len(units) >= needed]
-    repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0]))
-    firsts = {key: scan.lines[groups[key][0]] for key in repeated[:MAX_ISSUES]}
+    repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0].number))
+    firsts = {key: groups[key][0] for key in repeated[:MAX_ISSUES]}
     issues = [
         Issue(
             "boilerplate.repeated-line",
