@@ -205,7 +205,7 @@ class MarkdownIndex:
         """The rows of content lines (CONTENT_KINDS), in order."""
         codes = np.frombuffer(self.kinds, dtype=np.uint8)
         found = np.flatnonzero(codes <= max(CONTENT_KINDS))  # (content kinds are 1-5, no 0)
-        return array("q", found.astype(np.int64).tobytes())
+        return rows_array(found)
 
     def records(self, rows: Sequence[int]) -> Iterator[LineRecord]:
         """The records of `rows`, made a batch at a time by C loops (a million records made
@@ -224,14 +224,20 @@ class MarkdownIndex:
             pages = map(page_numbers.__getitem__, ordinals)
             kinds = map(KIND_OF_BYTE.__getitem__, column(self.kinds)[batch].tolist())
             levels = column(self.levels)[batch].tolist()
-            texts = self.texts(batch)
+            texts = self._batch_texts(batch)
             yield from map(make, zip(numbers, pages, texts, kinds, levels, strict=True))
 
     def texts(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> list[str]:
-        """[self.text(row) for row in rows], sliced by C loops but for the headings."""
+        """[self.text(row) for row in rows], sliced by C loops but for the headings (a batch
+        at a time: a list of offsets is 40 bytes a line)."""
         if len(rows) < FEW_ROWS:  # (numpy's cost per call is more than the lines' here)
             return [self.text(row) for row in rows]
-        picked = as_rows(rows)
+        texts: list[str] = []
+        for start in range(0, len(rows), RECORD_BATCH):
+            texts += self._batch_texts(as_rows(rows[start : start + RECORD_BATCH]))
+        return texts
+
+    def _batch_texts(self, picked: npt.NDArray[np.int64]) -> list[str]:
         kinds = column(self.kinds)[picked]
         shifts = np.where(kinds == PARAGRAPH, column(self.text_shifts)[picked], 0)
         starts = (column(self.begins)[picked].astype(np.int64) + shifts).tolist()
@@ -261,6 +267,18 @@ def column(values: array[int] | bytes) -> npt.NDArray[np.integer[Any]]:
     return np.frombuffer(values, dtype=COLUMN_TYPES[values.typecode])
 
 
+def rows_array(found: npt.NDArray[np.integer[Any]]) -> array[int]:
+    """Row numbers found by numpy as an array of machine integers (copied once)."""
+    rows = array("q")
+    rows.frombytes(raw_bytes(found.astype(np.int64, copy=False)))
+    return rows
+
+
+def raw_bytes(values: npt.NDArray[np.integer[Any]]) -> memoryview:
+    """The values' memory as bytes, not copied (array.frombytes takes nothing else)."""
+    return memoryview(np.ascontiguousarray(values)).cast("B")
+
+
 def as_rows(rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     if isinstance(rows, np.ndarray):
         return rows
@@ -270,6 +288,7 @@ def as_rows(rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int64
 
 
 COLUMN_TYPES = {"I": np.uint32, "q": np.int64, "B": np.uint8}
+OFFSETS_PIECE = 1 << 20  # characters read at a time for the line offsets
 MAX_SHIFT = 255  # a text shift is one byte
 FEW_ROWS = 64  # fewer rows than this are read one by one (61,280 paragraphs of a line: 3.5 s)
 RECORD_BATCH = 65536  # records made a batch at a time: a batch's texts are all kept at once
@@ -286,27 +305,36 @@ def build_index(markdown: str, fast_lines: bool = True) -> MarkdownIndex:
 
 
 def line_offsets(markdown: str) -> tuple[array[int], array[int]]:
-    """(begins, ends) of every line: lines end at \\n, a \\r before it left out."""
-    if markdown.isascii():
-        codes: np.ndarray = np.frombuffer(markdown.encode("ascii"), dtype=np.uint8)
+    """(begins, ends) of every line: lines end at \\n, a \\r before it left out. Found a piece
+    of the text at a time: numpy's positions are 8 bytes a line before they are made 4."""
+    typecode = "I" if len(markdown) < SMALL_OFFSETS else "q"
+    dtype = COLUMN_TYPES[typecode]
+    begins, ends = array(typecode, [0]), array(typecode)
+    for start in range(0, len(markdown), OFFSETS_PIECE):
+        newlines, line_ends = _line_ends(markdown, start, start + OFFSETS_PIECE)
+        ends.frombytes(raw_bytes(line_ends.astype(dtype)))
+        begins.frombytes(raw_bytes((newlines + 1).astype(dtype)))
+    ends.append(len(markdown))
+    return begins, ends
+
+
+def _line_ends(
+    markdown: str, start: int, stop: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The offsets of the \\n in markdown[start:stop], and of the ends of the lines they end
+    (a \\r just before a \\n is no part of its line)."""
+    piece = markdown[start:stop]
+    if piece.isascii():
+        codes: npt.NDArray[np.integer[Any]] = np.frombuffer(piece.encode("ascii"), np.uint8)
     else:
-        codes = np.frombuffer(markdown.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    newlines = np.flatnonzero(codes == ord("\n"))
-    ends = np.append(newlines, len(markdown))
-    begins = np.insert(newlines + 1, 0, 0)
-    if "\r\n" in markdown:
-        has_cr = codes[np.maximum(newlines - 1, 0)] == ord("\r")
-        has_cr &= newlines > 0
-        ends[:-1] -= has_cr
-    del codes, newlines
-    typecode, dtype = ("I", np.uint32) if len(markdown) < SMALL_OFFSETS else ("q", np.int64)
-    return _as_array(begins, typecode, dtype), _as_array(ends, typecode, dtype)
-
-
-def _as_array(values: np.ndarray, typecode: str, dtype: type) -> array[int]:
-    found = array(typecode)
-    found.frombytes(values.astype(dtype).tobytes())
-    return found
+        codes = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    found = np.flatnonzero(codes == ord("\n"))
+    if "\r" not in markdown[max(0, start - 1) : stop]:
+        return found + start, found + start
+    has_cr = codes[np.maximum(found - 1, 0)] == ord("\r")
+    if found.size and found[0] == 0:  # (the \\r before it ends the piece before)
+        has_cr[0] = markdown[start - 1 : start] == "\r"
+    return found + start, found + start - has_cr
 
 
 class _Reader:
@@ -351,10 +379,10 @@ class _Reader:
 
     def page_ordinals(self) -> array[int]:
         """Each line's 1 + position of the marker at or above it (0: none)."""
-        steps = np.zeros(len(self.kinds), dtype=np.uint32)
+        ordinals = array("I", bytes(4 * len(self.kinds)))
+        steps = np.frombuffer(ordinals, dtype=np.uint32)  # (the array's own memory)
         steps[np.frombuffer(self.marker_rows, dtype=np.int64)] = 1
-        ordinals = array("I")
-        ordinals.frombytes(np.cumsum(steps, dtype=np.uint32).tobytes())
+        np.cumsum(steps, out=steps)
         return ordinals
 
     def read_fast(self, index: int) -> int:
@@ -420,6 +448,7 @@ class _Reader:
             levels[index] = len(heading.group(1))
             add_row(index)
             add_text((heading.group(2) or "").strip())
+            raw[index] = ""  # (read: its text is kept; 2 MB of `# h` lines were 26 MB of str)
             index += 1
         return index if index > start else self.step(index)
 

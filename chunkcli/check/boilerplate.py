@@ -40,9 +40,12 @@ def line_key(text: str) -> str:
 
 def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
     """Line numbers among the first or last PAGE_EDGE_LINES content lines of each page."""
+    lines = scan.lines
     by_page: dict[int | None, list[int]] = defaultdict(list)
-    for page, number in zip(scan.lines.pages(), scan.lines.numbers(), strict=True):
-        by_page[page].append(number)
+    for start, end in lines.marker_runs():  # (a page's first and last lines are its runs')
+        edge = range(start, end)
+        positions = sorted({*edge[:PAGE_EDGE_LINES], *edge[-PAGE_EDGE_LINES:]})
+        by_page[lines.page(start)].extend(map(lines.number, positions))
     edges: set[int] = set()
     for numbers in by_page.values():
         edges.update(numbers[:PAGE_EDGE_LINES] + numbers[-PAGE_EDGE_LINES:])
@@ -56,9 +59,8 @@ def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
     keys = KeyCache()
     # (list items repeat by design: "- Source: ECHA")
     paragraph_lines = scan.lines.only((LineKind.PARAGRAPH,))
-    numbers = paragraph_lines.numbers()
     for position, text in enumerate(paragraph_lines.texts()):
-        if edges is not None and numbers[position] not in edges:
+        if edges is not None and paragraph_lines.number(position) not in edges:
             continue
         key = keys[text]
         if key is not None:  # (a record only for a line that may repeat)

@@ -29,6 +29,7 @@ from chunkcli.markdown_index import (
     column,
     is_delimiter_row,
     is_table_start,
+    rows_array,
 )
 from chunkcli.model import PageStatus
 
@@ -139,7 +140,7 @@ class LineView(Sequence[TextLine]):
         """The view of the lines of `kinds` (picked without a Python step per line)."""
         codes = np.frombuffer(self.markdown_index.kinds, dtype=np.uint8)[self._rows()]
         picked = self._rows()[np.isin(codes, np.array(list(kinds), dtype=np.uint8))]
-        return LineView(self.markdown_index, array("q", picked.astype(np.int64).tobytes()))
+        return LineView(self.markdown_index, rows_array(picked))
 
     def count_kind(self, kind: LineKind) -> int:
         return len(self.only((kind,)))
@@ -282,7 +283,7 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         lines,
         markers,
         headings,
-        array("q", positions.astype(np.int64).tobytes()),
+        rows_array(positions),
         _tables(index),
         _paragraphs(lines),
     )
