@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown
 from chunkcli.check.wording import quote
 from chunkcli.model import Chunk, Issue, Severity
 
@@ -38,34 +38,37 @@ def line_key(text: str) -> str:
     return DIGITS.sub("#", " ".join(MARKUP.sub("", text).split()))
 
 
-def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
-    """Line numbers among the first or last PAGE_EDGE_LINES content lines of each page."""
-    lines = scan.lines
+def page_edge_rows(scan: ScannedMarkdown) -> set[int]:
+    """Rows (in the index) of the first or last PAGE_EDGE_LINES content lines of each page."""
+    lines, edge = scan.lines, PAGE_EDGE_LINES
     by_page: dict[int | None, list[int]] = defaultdict(list)
+    pages = lines.pages()
     for start, end in lines.marker_runs():  # (a page's first and last lines are its runs')
-        edge = range(start, end)
-        positions = sorted({*edge[:PAGE_EDGE_LINES], *edge[-PAGE_EDGE_LINES:]})
-        by_page[lines.page(start)].extend(map(lines.number, positions))
+        run = range(start, end)
+        positions = run if len(run) <= 2 * edge else (*run[:edge], *run[-edge:])
+        by_page[pages[start]].extend(map(lines.rows.__getitem__, positions))
     edges: set[int] = set()
-    for numbers in by_page.values():
-        edges.update(numbers[:PAGE_EDGE_LINES] + numbers[-PAGE_EDGE_LINES:])
+    for rows in by_page.values():
+        edges.update(rows[:edge] + rows[-edge:])
     return edges
 
 
-def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[TextLine]]:
-    """Paragraph lines with letters by line_key (at a page's edge, when there are pages)."""
-    groups: dict[str, list[TextLine]] = defaultdict(list)
-    edges = page_edge_lines(scan) if scan.markers else None
+def candidate_lines(scan: ScannedMarkdown) -> tuple[LineView, dict[str, list[int]]]:
+    """The paragraph lines, and the positions among them of those with letters by line_key (at
+    a page's edge, when there are pages): positions, not records, as every line may be one."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    edges = page_edge_rows(scan) if scan.markers else None
     keys = KeyCache()
     # (list items repeat by design: "- Source: ECHA")
     paragraph_lines = scan.lines.only((LineKind.PARAGRAPH,))
-    for position, text in enumerate(paragraph_lines.texts()):
-        if edges is not None and paragraph_lines.number(position) not in edges:
+    texts = zip(paragraph_lines.rows, paragraph_lines.texts(), strict=True)
+    for position, (row, text) in enumerate(texts):
+        if edges is not None and row not in edges:
             continue
         key = keys[text]
-        if key is not None:  # (a record only for a line that may repeat)
-            groups[key].append(paragraph_lines[position])
-    return groups
+        if key is not None:
+            groups[key].append(position)
+    return paragraph_lines, groups
 
 
 class KeyCache(dict[str, str | None]):
@@ -93,17 +96,18 @@ def check_boilerplate(
     scan: ScannedMarkdown, chunks: Sequence[Chunk], options: CheckOptions
 ) -> BoilerplateFindings:
     """Repeated lines, counted on distinct pages when the Markdown has page markers, else chunks."""
-    groups = candidate_lines(scan)
+    lines, groups = candidate_lines(scan)
     if scan.markers:
-        spread = {key: {line.page or 0 for line in lines} for key, lines in groups.items()}
+        page = lines.page
+        spread = {key: {page(at) or 0 for at in positions} for key, positions in groups.items()}
         unit, total = "pages", max(scan.text_page_count, len(set(scan.lines.pages())))
     else:
         spread = chunk_spread(set(groups), chunks)
         unit, total = "chunks", len(chunks)
     needed = max(options.boilerplate_min_repeats, options.boilerplate_share * total)
     repeated = [key for key, units in spread.items() if len(units) >= needed]
-    repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0].number))
-    firsts = {key: groups[key][0] for key in repeated[:MAX_ISSUES]}
+    repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0]))
+    firsts = {key: lines[groups[key][0]] for key in repeated[:MAX_ISSUES]}
     issues = [
         Issue(
             "boilerplate.repeated-line",

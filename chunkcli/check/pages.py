@@ -200,23 +200,21 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
     lines = scan.lines
     texts = lines.texts()  # (each line's record is not needed: its text, and two numbers a unit)
-    bounds = page_runs(lines) if scan.markers else window_bounds(texts)
+    pages = lines.pages()
+    bounds = page_runs(lines, pages) if scan.markers else window_bounds(texts)
     return [
         TextUnit(
-            lines.page(start),
-            lines.number(start),
-            lines.number(end - 1),
-            "\n".join(texts[start:end]),
+            pages[start], lines.number(start), lines.number(end - 1), "\n".join(texts[start:end])
         )
         for start, end in bounds
     ]
 
 
-def page_runs(lines: LineView) -> list[tuple[int, int]]:
-    """[start, end) of each run of consecutive lines on one page."""
+def page_runs(lines: LineView, pages: Sequence[int | None]) -> list[tuple[int, int]]:
+    """[start, end) of each run of consecutive lines on one page (`pages`: the lines')."""
     bounds: list[tuple[int, int]] = []
     for start, end in lines.marker_runs():
-        if bounds and lines.page(bounds[-1][0]) == lines.page(start):  # (a page marked twice)
+        if bounds and pages[bounds[-1][0]] == pages[start]:  # (a page marked twice)
             start = bounds.pop()[0]
         bounds.append((start, end))
     return bounds
@@ -321,7 +319,8 @@ def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) 
     """Empty text pages after a page that ends in a table: convert moved their rows up into it."""
     if not statuses:
         return set()
-    last_kind = {line.page: line.kind for line in scan.lines}
+    lines = scan.lines  # (each page's last line is the last of one of its runs)
+    last_kind = {lines.page(end - 1): lines.kind(end - 1) for _, end in lines.marker_runs()}
     carried: set[int] = set()
     previous = None
     for page in sorted(statuses):

@@ -117,7 +117,9 @@ class LineView(Sequence[TextLine]):
 
     def page(self, position: int) -> int | None:
         """view[position].page, without making the record."""
-        return self.markdown_index.page(self.rows[position])
+        index = self.markdown_index  # (index.page written out: called once a page or line)
+        ordinal = index.page_ordinals[self.rows[position]]
+        return index.markers[ordinal - 1].number if ordinal else None
 
     def marker_runs(self) -> list[tuple[int, int]]:
         """[start, end) of each run of consecutive lines under one page marker."""
