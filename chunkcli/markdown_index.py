@@ -240,17 +240,34 @@ class MarkdownIndex:
     def _batch_texts(self, picked: npt.NDArray[np.int64]) -> list[str]:
         kinds = column(self.kinds)[picked]
         shifts = np.where(kinds == PARAGRAPH, column(self.text_shifts)[picked], 0)
-        starts = (column(self.begins)[picked].astype(np.int64) + shifts).tolist()
-        ends = column(self.ends)[picked].tolist()
-        texts = list(map(self.markdown.__getitem__, map(slice, starts, ends)))
+        texts = self._lines(picked)
+        for position, shift in zip(*_nonzero(shifts), strict=True):
+            if shift < MAX_SHIFT:
+                texts[position] = texts[position][shift:]
+            else:  # (more markup than a byte says)
+                texts[position] = paragraph_text(texts[position])
         headings = np.flatnonzero(kinds == HEADING)
         found = np.searchsorted(column(self.heading_rows), picked[headings]).tolist()
         heading_texts = map(self.heading_texts.__getitem__, found)
         for position, text in zip(headings.tolist(), heading_texts, strict=True):
             texts[position] = text
-        for position in np.flatnonzero(shifts == MAX_SHIFT).tolist():
-            texts[position] = paragraph_text(texts[position])  # (more markup than a byte says)
         return texts
+
+    def _lines(self, picked: npt.NDArray[np.int64]) -> list[str]:
+        """The lines of `picked` (in order): the text they span split at once when they are
+        most of its lines (a slice per line took twice as long), else a slice each."""
+        first, last = int(picked[0]), int(picked[-1])
+        if last - first + 1 > 2 * len(picked) or not bool(np.all(np.diff(picked) > 0)):
+            starts = column(self.begins)[picked].tolist()
+            ends = column(self.ends)[picked].tolist()
+            return list(map(self.markdown.__getitem__, map(slice, starts, ends)))
+        spanned = self.markdown[self.begins[first] : self.ends[last]].split("\n")
+        if "\r" in self.markdown:  # a \\r before a \\n is no part of its line
+            for line in np.flatnonzero(
+                column(self.ends)[first:last] < column(self.begins)[first + 1 : last + 1] - 1
+            ).tolist():
+                spanned[line] = spanned[line][:-1]
+        return list(map(spanned.__getitem__, (picked - first).tolist()))
 
     def bytes_per_line(self) -> float:
         """The columns' size over the number of lines (markers not counted)."""
@@ -258,6 +275,12 @@ class MarkdownIndex:
         size = sum(c.itemsize * len(c) for c in columns)
         size += len(self.kinds) + len(self.levels) + len(self.text_shifts)
         return size / max(1, len(self.kinds))
+
+
+def _nonzero(values: npt.NDArray[np.integer[Any]]) -> tuple[list[int], list[int]]:
+    """The positions of the values that are not 0, and those values."""
+    found = np.flatnonzero(values)
+    return found.tolist(), values[found].tolist()
 
 
 def column(values: array[int] | bytes) -> npt.NDArray[np.integer[Any]]:

@@ -241,3 +241,23 @@ def test_kinds_agree_with_markdown_it_on_the_dialect(blocks: list[str]) -> None:
     markdown = "\n\n".join(blocks) + "\n"
     index = build_index(markdown)
     assert [LineKind(kind) for kind in index.kinds] == markdown_it_kinds(markdown)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(LINE_PARTS), min_size=1, max_size=40),
+    st.sampled_from(["\n", "\r\n"]),
+    st.integers(1, 3),
+)
+def test_texts_in_batches_are_the_texts_one_by_one(
+    parts: list[str], newline: str, step: int
+) -> None:
+    """Past FEW_ROWS rows, texts are read in batches (split at once, or sliced when sparse)."""
+    markdown = newline.join(parts * 8)
+    index = build_index(markdown)
+    for rows in (range(len(index)), index.content_rows(), range(0, len(index), step)):
+        picked = list(rows)
+        assert index.texts(picked) == [index.text(row) for row in picked]
+        assert list(index.records(picked)) == [index.record(row) for row in picked]
+    backwards = list(reversed(range(len(index))))
+    assert index.texts(backwards) == [index.text(row) for row in backwards]

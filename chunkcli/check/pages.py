@@ -200,8 +200,11 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
     lines = scan.lines
     texts = lines.texts()  # (each line's record is not needed: its text, and two numbers a unit)
-    pages = lines.pages()
-    bounds = page_runs(lines, pages) if scan.markers else window_bounds(texts)
+    if scan.markers:
+        pages = lines.pages()
+        bounds = page_runs(lines, pages)
+    else:
+        pages, bounds = [None] * len(lines), window_bounds(texts)
     return [
         TextUnit(
             pages[start], lines.number(start), lines.number(end - 1), "\n".join(texts[start:end])
