@@ -299,7 +299,7 @@ def rows_array(found: npt.NDArray[np.integer[Any]]) -> array[int]:
 
 def raw_bytes(values: npt.NDArray[np.integer[Any]]) -> memoryview:
     """The values' memory as bytes, not copied (array.frombytes takes nothing else)."""
-    return memoryview(np.ascontiguousarray(values)).cast("B")
+    return np.ascontiguousarray(values).data.cast("B")
 
 
 def as_rows(rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -327,37 +327,48 @@ def build_index(markdown: str, fast_lines: bool = True) -> MarkdownIndex:
     return _Reader(markdown, fast_lines).run()
 
 
-def line_offsets(markdown: str) -> tuple[array[int], array[int]]:
-    """(begins, ends) of every line: lines end at \\n, a \\r before it left out. Found a piece
-    of the text at a time: numpy's positions are 8 bytes a line before they are made 4."""
+def line_offsets(markdown: str, lone_cr_ends: bool = False) -> tuple[array[int], array[int]]:
+    """(begins, ends) of every line: lines end at \\n, a \\r before it left out; with
+    `lone_cr_ends`, a \\r not before a \\n ends a line too, as CommonMark (and split's block
+    parser) reads lines. Found a piece of the text at a time: numpy's positions are 8 bytes a
+    line before they are made 4."""
     typecode = "I" if len(markdown) < SMALL_OFFSETS else "q"
     dtype = COLUMN_TYPES[typecode]
     begins, ends = array(typecode, [0]), array(typecode)
     for start in range(0, len(markdown), OFFSETS_PIECE):
-        newlines, line_ends = _line_ends(markdown, start, start + OFFSETS_PIECE)
+        breaks, line_ends = _line_ends(markdown, start, start + OFFSETS_PIECE, lone_cr_ends)
         ends.frombytes(raw_bytes(line_ends.astype(dtype)))
-        begins.frombytes(raw_bytes((newlines + 1).astype(dtype)))
+        begins.frombytes(raw_bytes((breaks + 1).astype(dtype)))
     ends.append(len(markdown))
     return begins, ends
 
 
 def _line_ends(
-    markdown: str, start: int, stop: int
+    markdown: str, start: int, stop: int, lone_cr_ends: bool
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The offsets of the \\n in markdown[start:stop], and of the ends of the lines they end
-    (a \\r just before a \\n is no part of its line)."""
+    """The offsets of the line breaks in markdown[start:stop] (their last character), and of
+    the ends of the lines they end (a \\r just before a \\n is no part of its line)."""
     piece = markdown[start:stop]
     if piece.isascii():
         codes: npt.NDArray[np.integer[Any]] = np.frombuffer(piece.encode("ascii"), np.uint8)
     else:
         codes = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    found = np.flatnonzero(codes == ord("\n"))
+    breaks = codes == ord("\n")
     if "\r" not in markdown[max(0, start - 1) : stop]:
-        return found + start, found + start
-    has_cr = codes[np.maximum(found - 1, 0)] == ord("\r")
-    if found.size and found[0] == 0:  # (the \\r before it ends the piece before)
-        has_cr[0] = markdown[start - 1 : start] == "\r"
-    return found + start, found + start - has_cr
+        found = np.flatnonzero(breaks) + start
+        return found, found
+    returns = codes == ord("\r")
+    after_return = np.zeros_like(breaks)  # the character before is a \\r
+    after_return[1:] = returns[:-1]
+    after_return[0] = markdown[start - 1 : start] == "\r"
+    if lone_cr_ends:
+        before_newline = np.zeros_like(breaks)  # the character after is a \\n
+        before_newline[:-1] = breaks[1:]
+        before_newline[-1] = markdown[stop : stop + 1] == "\n"
+        breaks |= returns & ~before_newline
+    found = np.flatnonzero(breaks)
+    cut = (codes[found] == ord("\n")) & after_return[found]
+    return found + start, found + start - cut
 
 
 class _Reader:

@@ -44,24 +44,23 @@ class TextLine(NamedTuple):
 
 
 def text_lines(
-    markdown: str, pieces: tuple[Piece, ...], line_starts: Sequence[int]
+    markdown: str, pieces: tuple[Piece, ...], lines: tuple[Sequence[int], Sequence[int]]
 ) -> list[TextLine]:
-    """The lines of the TEXT and HEADING pieces, in order (HTML comments left out)."""
+    """The lines of the TEXT and HEADING pieces, in order (HTML comments left out); `lines` are
+    the document's (begins, ends), as markdown_index.line_offsets gives them."""
     import bisect
 
+    begins, ends = lines
     found: list[TextLine] = []
     for index, piece in enumerate(pieces):
         if piece.kind not in (PieceKind.TEXT, PieceKind.HEADING):
             continue
-        first = bisect.bisect_left(line_starts, piece.start)
-        for line in range(first, len(line_starts)):
-            start = line_starts[line]
+        first = bisect.bisect_left(begins, piece.start)
+        for line in range(first, len(begins)):
+            start = begins[line]
             if start >= piece.end:
                 break
-            end = line_starts[line + 1] - 1 if line + 1 < len(line_starts) else len(markdown)
-            end = min(end, piece.end)
-            while end > start and markdown[end - 1] in "\r\n":
-                end -= 1
+            end = min(ends[line], piece.end)
             raw = markdown[start:end]
             if not raw.strip() or raw.lstrip().startswith("<!--"):
                 continue
