@@ -6,6 +6,8 @@
   its time limit, exactly as `convert` converts it.
 - convert's stages never import split, and split never imports convert's stages.
 - Only `markdown_format` spells the page markers: no other module writes the pattern.
+- The line index (`markdown_index`) imports only `markdown_format` and `model` of chunkcli; it
+  and the line readers of split and check import no converter, input layer or batch runner.
 """
 
 from __future__ import annotations
@@ -101,3 +103,23 @@ def test_converting_a_text_pdf_loads_no_ocr_runner() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True []"
+
+
+# The modules that read Markdown lines: the shared index and split's and check's readers of it.
+LINE_READERS = ("markdown_index.py", "check/scan.py", "split/scan.py", "split/blocks.py",
+                "split/lines.py", "split/parser_rules.py", "split/simple_lines.py",
+                "split/heading_runs.py")  # fmt: skip
+
+
+def test_the_line_index_reads_only_the_format_and_the_model() -> None:
+    imports = full_imports(PACKAGE / "markdown_index.py")
+    assert {m for m in imports if m.startswith("chunkcli")} <= {
+        "chunkcli.markdown_format",
+        "chunkcli.model",
+    }
+
+
+def test_line_readers_import_no_converter_input_layer_or_batch_runner() -> None:
+    files = [PACKAGE / name for name in LINE_READERS]
+    targets = ("chunkcli.convert", "chunkcli.inputs", "chunkcli.batch")
+    assert importers_of(files, targets) == {}
