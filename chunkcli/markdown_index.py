@@ -1,25 +1,34 @@
 """Markdown -> MarkdownIndex: one record of every line of chunkcli's GFM, built once per document.
 
 Lines end at \\n (a \\r before it is not part of the line): line k (0-based) is
-`markdown[begins[k]:ends[k]]`, as markdown-it's StateBlock keeps bMarks/eMarks. (A lone \\r
-ends no line here: check has always numbered lines this way; split's block parser, which reads
-a lone \\r as a line end as CommonMark does, keeps its own marks, see split/blocks.py.)
+`markdown[begins[k]:ends[k]]`, as markdown-it's StateBlock keeps bMarks/eMarks. A lone \\r ends
+no line of the index (check has always numbered lines so); `line_offsets(text, lone_cr_ends=True)`
+gives the offsets of lines as CommonMark numbers them, which split's block parser reads.
 
 Per line the index keeps, in columns of machine values (no object per line):
 - `begins`, `ends`: offsets into the text (4 bytes each below 2**32 characters, else 8);
 - `kinds`: a LineKind byte: what the line is in the document (paragraph, heading, list item,
   table row, code, blank, page marker, other comment, fence, delimiter row, setext line, rule);
 - `levels`: a heading's level (1-6) on its first line, 0 elsewhere, one byte;
+- `text_shifts`: where a paragraph line's text starts after its begin (indentation and quote
+  marks), like markdown-it's tShift, one byte (255: there or later);
 - `page_ordinals`: 1 + the position in `markers` of the nearest page marker at or above the
   line (0: none above), 4 bytes; `page(k)` is that marker's number.
-Memory kept: 14 bytes a line (22 past 4 G characters) plus the markers; measured with
-`MarkdownIndex.bytes_per_line` (tests/test_markdown_index.py). A text's content lines are read
-as LineRecords made on demand: a record per line of 2 MB of `|` lines cost 56 times the input.
+and per heading its row and its text (read once: a setext heading's joins its lines), per page
+marker its PageMarker and row.
 
-The reading is check's line-based reader of the GFM `convert` writes: page markers, ATX and setext
-headings, pipe tables, list items, block quotes (read as their text), paragraphs, fenced code.
-It keeps each table row exactly as written (a full parser pads or cuts cells, hiding the defect
-check looks for). Every step goes forward: the build is linear in the text.
+Memory bound kept: 15 bytes a line (23 past 4 G characters), plus 16 bytes a heading and a
+marker's record. Measured (tracemalloc, build_index at 2 MB, bench/fuzz/markdown_cases.py):
+15.8 bytes a line on a million `|` lines (7.9 times the input) and on two million blank lines,
+32 on 500,000 `# h` headings (8.0x); building peaks at 23 (the lines read as strings, 8 bytes
+each when short) and 63 bytes a line on those cases. Content lines are read as LineRecords made
+on demand, in batches by C loops: a record kept per line of 2 MB of `|` lines cost 56 times
+the input.
+
+The reading is check's line-based reader of the GFM `convert` writes: page markers, ATX and
+setext headings, pipe tables, list items, block quotes (read as their text), paragraphs, fenced
+code. It keeps each table row exactly as written (a full parser pads or cuts cells, hiding the
+defect check looks for). Every step goes forward: the build is linear in the text.
 """
 
 from __future__ import annotations
