@@ -153,11 +153,6 @@ class LineView(Sequence[TextLine]):
         ordinals = column(index.page_ordinals)[self._rows()].tolist()
         return list(map(index.page_numbers().__getitem__, ordinals))
 
-    def numbers(self) -> list[int]:
-        """[line.number for line in self], without the records."""
-        numbers: list[int] = (self._rows() + 1).tolist()
-        return numbers
-
     def _rows(self) -> npt.NDArray[np.int64]:
         return np.frombuffer(self.rows, dtype=np.int64)
 
