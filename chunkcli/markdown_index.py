@@ -165,13 +165,9 @@ class MarkdownIndex:
         """Line `row` (0-based) as written, without its line end."""
         return self.markdown[self.begins[row] : self.ends[row]]
 
-    def kind(self, row: int) -> LineKind:
-        return LineKind(self.kinds[row])
-
     def page(self, row: int) -> int | None:
-        return self.page_of_ordinal(self.page_ordinals[row])
-
-    def page_of_ordinal(self, ordinal: int) -> int | None:
+        """The number of the nearest page marker at or above line `row` (None: no marker)."""
+        ordinal = self.page_ordinals[row]
         return self.markers[ordinal - 1].number if ordinal else None
 
     def page_numbers(self) -> tuple[int | None, ...]:
@@ -200,15 +196,6 @@ class MarkdownIndex:
         page = self.markers[ordinal - 1].number if ordinal else None
         text = self.text_of(row, kind, self.markdown[self.begins[row] : self.ends[row]])
         return _new(LineRecord, (row + 1, page, text, KIND_OF_BYTE[kind], self.levels[row]))
-
-    def rows(self, kind: LineKind, start: int = 0, stop: int | None = None) -> Iterator[int]:
-        """The rows of `kind` in [start, stop), in order (found by bytes.find)."""
-        find, value = self.kinds.find, bytes((kind,))
-        stop = len(self.kinds) if stop is None else stop
-        row = find(value, start, stop)
-        while row >= 0:
-            yield row
-            row = find(value, row + 1, stop)
 
     def content_rows(self) -> array[int]:
         """The rows of content lines (CONTENT_KINDS), in order."""
@@ -270,8 +257,9 @@ class MarkdownIndex:
             starts = column(self.begins)[picked].tolist()
             ends = column(self.ends)[picked].tolist()
             return list(map(self.markdown.__getitem__, map(slice, starts, ends)))
-        spanned = self.markdown[self.begins[first] : self.ends[last]].split("\n")
-        if "\r" in self.markdown:  # a \\r before a \\n is no part of its line
+        text = self.markdown[self.begins[first] : self.ends[last]]
+        spanned = text.split("\n")
+        if "\r" in text:  # a \\r before a \\n is no part of its line
             for line in np.flatnonzero(
                 column(self.ends)[first:last] < column(self.begins)[first + 1 : last + 1] - 1
             ).tolist():
