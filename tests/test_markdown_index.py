@@ -15,6 +15,7 @@ from chunkcli.markdown_index import (
     LineRecord,
     build_index,
     line_offsets,
+    paragraph_text,
 )
 
 
@@ -261,3 +262,12 @@ def test_texts_in_batches_are_the_texts_one_by_one(
         assert list(index.records(picked)) == [index.record(row) for row in picked]
     backwards = list(reversed(range(len(index))))
     assert index.texts(backwards) == [index.text(row) for row in backwards]
+
+
+@given(st.text(alphabet=" \t\u3000\u00a0>a\x0b", max_size=30))
+def test_paragraph_text_takes_off_what_the_loop_took_off(line: str) -> None:
+    """The definition: whitespace off, then a quote mark and the whitespace after it, again."""
+    text = line.lstrip()
+    while text.startswith(">"):
+        text = text[1:].lstrip()
+    assert paragraph_text(line) == text
