@@ -42,14 +42,13 @@ def page_edge_rows(scan: ScannedMarkdown) -> set[int]:
     """Rows (in the index) of the first or last PAGE_EDGE_LINES content lines of each page."""
     lines, edge = scan.lines, PAGE_EDGE_LINES
     by_page: dict[int | None, list[int]] = defaultdict(list)
-    pages = lines.pages()
+    pages, rows = lines.pages(), lines.rows
     for start, end in lines.marker_runs():  # (a page's first and last lines are its runs')
-        run = range(start, end)
-        positions = run if len(run) <= 2 * edge else (*run[:edge], *run[-edge:])
-        by_page[pages[start]].extend(map(lines.rows.__getitem__, positions))
+        run = rows[start:end]
+        by_page[pages[start]] += run if len(run) <= 2 * edge else run[:edge] + run[-edge:]
     edges: set[int] = set()
-    for rows in by_page.values():
-        edges.update(rows[:edge] + rows[-edge:])
+    for page_rows in by_page.values():
+        edges.update(page_rows[:edge] + page_rows[-edge:])
     return edges
 
 

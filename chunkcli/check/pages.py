@@ -205,10 +205,9 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
         bounds = page_runs(lines, pages)
     else:
         pages, bounds = [None] * len(lines), window_bounds(texts)
+    rows = lines.rows  # (line number = row + 1)
     return [
-        TextUnit(
-            pages[start], lines.number(start), lines.number(end - 1), "\n".join(texts[start:end])
-        )
+        TextUnit(pages[start], rows[start] + 1, rows[end - 1] + 1, "\n".join(texts[start:end]))
         for start, end in bounds
     ]
 
