@@ -1,13 +1,15 @@
 """Hashes of split's chunks and check's JSON report for a set of Markdown files, to compare two
 checkouts (a refactor must leave every output byte-identical).
 
-    python bench/identity.py --out hashes.json [--cases-kb 200] [--skip-cases] MD_OR_DIR ...
+    python bench/identity.py --out hashes.json [--cases-kb 200] [--skip-cases]
+                             [--random N --seed S] MD_OR_DIR ...
     python bench/identity.py --compare before.json after.json
 
 Each Markdown file goes through the same functions as the CLI (`split FILE`, `split FILE
 --max-tokens 300`, `check FILE --json`), in this process, one file at a time; the hash of each
 output is recorded. The pathological cases of bench/fuzz/markdown_cases.py are written to
---cases-dir (a fixed folder: outputs name their source) at --cases-kb and included. Run it
+--cases-dir (a fixed folder: outputs name their source) at --cases-kb and included, and
+--random documents of random lines of every kind. Run it
 with the checkout under test first on PYTHONPATH: the chunkcli it imports is the one measured.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -43,6 +46,31 @@ def write_cases(folder: Path, size: int) -> list[Path]:
         # newline="" keeps the cases' own line ends (\r, \r\n) as they are
         with path.open("w", encoding="utf-8", newline="") as out:
             out.write(make(size))
+        written.append(path)
+    return written
+
+
+# Lines of every kind split and check read, and lines that look like them, for --random.
+RANDOM_LINES = (
+    "Plain text.", "1. one", "１. full-width", "\u3000indented", " ", "- item", "* item",
+    "# Heading", "## Heading ##", "Title", "===", "---", "> quote", ">", "   > > deep", "```",
+    "~~~", "| a | b |", "|---|---|", "| 1 | 2 |", "a | b", "<!-- page 2 -->",
+    "<!-- page 3: blank -->", "<!-- note -->", "    code", "\tTab", "", "", "text with hy-",
+    "phen continues here", "The end of a sentence.", "lower case goes on", "Page 3 of 9",
+    "# Running head", "<!-- table: 2 header rows -->", "第1条 （目的）", "text\r", "a-\r", "- - -",
+    "***", "+ plus", "10) ten", "<div>", "</div>", "[ref]: /x",
+)  # fmt: skip
+
+
+def write_random(folder: Path, count: int, seed: int) -> list[Path]:
+    """`count` documents of up to 80 random RANDOM_LINES (\\n or \\r\\n), written to `folder`."""
+    rng = random.Random(seed)
+    written = []
+    for number in range(count):
+        lines = rng.choices(RANDOM_LINES, k=rng.randint(0, 80))
+        path = folder / f"random-{seed}-{number}.md"
+        with path.open("w", encoding="utf-8", newline="") as out:
+            out.write(rng.choice(["\n", "\r\n"]).join(lines))
         written.append(path)
     return written
 
@@ -102,15 +130,18 @@ def main() -> int:
     parser.add_argument("--cases-kb", type=int, default=200)
     parser.add_argument("--skip-cases", action="store_true")
     parser.add_argument("--cases-dir", default="/tmp/chunkcli-identity-cases")
+    parser.add_argument("--random", type=int, default=0, help="random documents to add")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args()
     if args.compare:
         return compare(*args.compare)
     files = markdown_files(args.paths)
-    if not args.skip_cases:  # (a fixed folder: chunks and reports name their source file)
-        folder = Path(args.cases_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(args.cases_dir)  # (a fixed folder: chunks and reports name their source)
+    folder.mkdir(parents=True, exist_ok=True)
+    if not args.skip_cases:
         files += write_cases(folder, args.cases_kb * 1000)
+    files += write_random(folder, args.random, args.seed)
     hashes = {}
     for path in files:
         hashes[str(path)] = output_hashes(path)
