@@ -39,7 +39,13 @@ from chunkcli.check.reading_order import (
     find_interruptions,
     is_continuation,
 )
-from chunkcli.check.scan import LineKind, Paragraph, ScannedMarkdown, scan_markdown
+from chunkcli.check.scan import (
+    LineKind,
+    LineView,
+    Paragraph,
+    ScannedMarkdown,
+    scan_markdown,
+)
 from chunkcli.check.titles import own_text_chars, path_counts
 from chunkcli.check.word_boundaries import (
     PROSE_KINDS,
@@ -198,8 +204,10 @@ def test_word_boundaries_searched_in_the_markdown_first_find_what_the_lines_give
 ) -> None:
     scan = scan_markdown("\n".join(lines))
     limits = FindingLimits(hyphenated_min=2, glued_runs_per_page=1)
-    rows = array("q", [row for row, line in enumerate(scan.lines) if line.kind in PROSE_KINDS])
-    expected = glued_hangul(scan.lines, rows, limits) + hyphenated_words(scan.lines, rows, limits)
+    rows = array("q", [line.number - 1 for line in scan.lines if line.kind in PROSE_KINDS])
+    prose = LineView(scan.index, rows)
+    assert list(prose) == list(scan.lines.only(PROSE_KINDS))
+    expected = glued_hangul(prose, limits) + hyphenated_words(prose, limits)
     assert check_word_boundaries(scan, limits) == expected
 
 
@@ -351,13 +359,16 @@ def test_ocr_confidences_read_only_ocr_markers_as_every_marker_read(parts: list[
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(CHECK_LINES), max_size=30))
-def test_scanned_columns_agree_with_their_records(lines: list[str]) -> None:
+def test_scanned_lines_agree_with_their_records(lines: list[str]) -> None:
     """Each heading is the line its row names; paragraphs are runs of paragraph lines; the
-    columns and the records made of them say the same."""
+    records made in batches, one at a time and the texts alone say the same."""
     scan = scan_markdown("\n".join(lines))
     assert [scan.lines[row] for row in scan.heading_rows] == list(scan.headings)
-    assert [line.kind for line in scan.lines] == list(scan.lines.kinds)
-    assert [line.text for line in scan.lines] == list(scan.lines.texts)
+    assert [scan.lines.kind(k) for k in range(len(scan.lines))] == [
+        line.kind for line in scan.lines
+    ]
+    assert [line.text for line in scan.lines] == scan.lines.texts()
+    assert list(scan.lines) == [scan.lines[k] for k in range(len(scan.lines))]
     for paragraph in scan.paragraphs:
         assert {line.kind for line in paragraph.lines} == {LineKind.PARAGRAPH}
         assert paragraph.last_line == paragraph.lines[-1].number

@@ -11,7 +11,8 @@ to keep up to date:
 - chunkcli's own modules are imported at the top of a module; only the CLI's commands import
   their stage when they run (so that `chunkcli --help` stays cheap).
 - No module at the package root is used by convert alone: it belongs in `chunkcli/convert/`.
-- Only `markdown_format` spells the page markers.
+- Only `markdown_format` spells the page markers, and the one line index of the dialect
+  (`markdown_index`, read by split and check) imports nothing of chunkcli but it and the model.
 
 Every rule is also run on a small package with a deliberate violation, which it must report.
 """
@@ -179,6 +180,11 @@ def test_own_modules_are_imported_at_the_top_outside_the_cli() -> None:
 
 def test_no_root_module_serves_convert_alone() -> None:
     assert convert_only_root_modules(PACKAGE, imports_of(PACKAGE)) == []
+
+
+def test_the_line_index_reads_only_the_format_and_the_model() -> None:
+    targets = {i.target for i in imports_of(PACKAGE) if i.importer == "chunkcli.markdown_index"}
+    assert targets == {"chunkcli.markdown_format", "chunkcli.model"}
 
 
 def test_only_markdown_format_spells_page_markers() -> None:

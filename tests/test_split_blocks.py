@@ -5,11 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
 from chunkcli.split.blocks import find_blocks, normalise
 from chunkcli.split.kinds import BlockKind, RawBlock
-from chunkcli.split.parser_rules import block_parser
+from chunkcli.split.parser_rules import QuickState, block_parser
 
 # Lines that open, continue, close or look like block constructs, plus plain text.
 TRICKY_LINES = (
@@ -232,3 +233,15 @@ def test_block_parser_reads_as_stock_markdown_it(document: str) -> None:
     assert token_summary(block_parser().parse(source)) == token_summary(
         stock_parser().parse(source)
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\na#>-`|", max_size=80))
+def test_quick_state_marks_the_lines_as_markdown_it_does(text: str) -> None:
+    """QuickState takes its line offsets from markdown_index.line_offsets and reads only the
+    indented lines: its marks are StateBlock's (src normalised: \\n ends every line)."""
+    parser = block_parser()
+    stock = StateBlock(text, parser, {}, [])
+    quick = QuickState(text, parser, {}, [])
+    for marks in ("bMarks", "eMarks", "tShift", "sCount", "bsCount", "lineMax"):
+        assert getattr(quick, marks) == getattr(stock, marks), marks

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import LineKind, ScannedMarkdown
+from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown
 from chunkcli.check.wording import quote
 from chunkcli.model import Chunk, Issue, Severity
 
@@ -38,35 +38,36 @@ def line_key(text: str) -> str:
     return DIGITS.sub("#", " ".join(MARKUP.sub("", text).split()))
 
 
-def page_edge_lines(scan: ScannedMarkdown) -> set[int]:
-    """Line numbers among the first or last PAGE_EDGE_LINES content lines of each page."""
+def page_edge_rows(scan: ScannedMarkdown) -> set[int]:
+    """Rows (in the index) of the first or last PAGE_EDGE_LINES content lines of each page."""
+    lines, edge = scan.lines, PAGE_EDGE_LINES
     by_page: dict[int | None, list[int]] = defaultdict(list)
-    for page, number in zip(scan.lines.pages, scan.lines.numbers, strict=True):
-        by_page[page].append(number)
+    pages, rows = lines.pages(), lines.rows
+    for start, end in lines.marker_runs():  # (a page's first and last lines are its runs')
+        run = rows[start:end]
+        by_page[pages[start]] += run if len(run) <= 2 * edge else run[:edge] + run[-edge:]
     edges: set[int] = set()
-    for numbers in by_page.values():
-        edges.update(numbers[:PAGE_EDGE_LINES] + numbers[-PAGE_EDGE_LINES:])
+    for page_rows in by_page.values():
+        edges.update(page_rows[:edge] + page_rows[-edge:])
     return edges
 
 
-def candidate_lines(scan: ScannedMarkdown) -> dict[str, list[int]]:
-    """Rows of scan.lines by line_key: paragraph lines with letters (at a page's edge, when
-    there are pages)."""
+def candidate_lines(scan: ScannedMarkdown) -> tuple[LineView, dict[str, list[int]]]:
+    """The paragraph lines, and the positions among them of those with letters by line_key (at
+    a page's edge, when there are pages): positions, not records, as every line may be one."""
     groups: dict[str, list[int]] = defaultdict(list)
-    edges = page_edge_lines(scan) if scan.markers else None
+    edges = page_edge_rows(scan) if scan.markers else None
     keys = KeyCache()
-    paragraph, lines = LineKind.PARAGRAPH, scan.lines
-    for row, (kind, number, text) in enumerate(
-        zip(lines.kinds, lines.numbers, lines.texts, strict=True)
-    ):
-        if kind is not paragraph:  # list items repeat by design ("- Source: ECHA")
-            continue
-        if edges is not None and number not in edges:
+    # (list items repeat by design: "- Source: ECHA")
+    paragraph_lines = scan.lines.only((LineKind.PARAGRAPH,))
+    texts = zip(paragraph_lines.rows, paragraph_lines.texts(), strict=True)
+    for position, (row, text) in enumerate(texts):
+        if edges is not None and row not in edges:
             continue
         key = keys[text]
         if key is not None:
-            groups[key].append(row)
-    return groups
+            groups[key].append(position)
+    return paragraph_lines, groups
 
 
 class KeyCache(dict[str, str | None]):
@@ -94,18 +95,18 @@ def check_boilerplate(
     scan: ScannedMarkdown, chunks: Sequence[Chunk], options: CheckOptions
 ) -> BoilerplateFindings:
     """Repeated lines, counted on distinct pages when the Markdown has page markers, else chunks."""
-    groups = candidate_lines(scan)
-    pages = scan.lines.pages
+    lines, groups = candidate_lines(scan)
     if scan.markers:
-        spread = {key: {pages[row] or 0 for row in rows} for key, rows in groups.items()}
-        unit, total = "pages", max(scan.text_page_count, len(set(pages)))
+        page = lines.page
+        spread = {key: {page(at) or 0 for at in positions} for key, positions in groups.items()}
+        unit, total = "pages", max(scan.text_page_count, len(set(scan.lines.pages())))
     else:
         spread = chunk_spread(set(groups), chunks)
         unit, total = "chunks", len(chunks)
     needed = max(options.boilerplate_min_repeats, options.boilerplate_share * total)
     repeated = [key for key, units in spread.items() if len(units) >= needed]
     repeated.sort(key=lambda key: (-len(spread[key]), groups[key][0]))
-    firsts = {key: scan.lines[groups[key][0]] for key in repeated[:MAX_ISSUES]}
+    firsts = {key: lines[groups[key][0]] for key in repeated[:MAX_ISSUES]}
     issues = [
         Issue(
             "boilerplate.repeated-line",

@@ -24,19 +24,16 @@ MID_SENTENCE_MIN = 1
 def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
     if not scan.headings:
         return []
-    kinds, texts = scan.lines.kinds, scan.lines.texts
     found: list[TextLine] = []
-    paragraph, heading_kind = LineKind.PARAGRAPH, LineKind.HEADING
-    for row in range(1, len(kinds) - 1):
-        if kinds[row] is not heading_kind or kinds[row - 1] is not paragraph:
-            continue
-        if kinds[row + 1] is not paragraph:
-            continue
-        text = texts[row - 1].rstrip()
+    lines = scan.lines
+    between_paragraphs = (LineKind.PARAGRAPH, LineKind.HEADING, LineKind.PARAGRAPH)
+    for start in lines.find_sequence(between_paragraphs):  # (records only around those)
+        before, heading, after = lines[start : start + 3]
+        text = before.text.rstrip()
         if text.endswith(SENTENCE_END_CHARS) or not OPEN_END.search(text):
             continue
-        if LOWER_START.match(texts[row + 1].lstrip()):
-            found.append(scan.lines[row])
+        if LOWER_START.match(after.text.lstrip()):
+            found.append(heading)
     if len(found) < MID_SENTENCE_MIN:
         return []
     shown = [f"{quote(h.text, 40)} (line {h.number})" for h in found]

@@ -8,7 +8,7 @@ from array import array
 from collections import Counter, defaultdict
 
 from chunkcli.check.options import CheckOptions, FindingLimits
-from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown, TextLine
+from chunkcli.check.scan import Headings, LineKind, ScannedMarkdown, TextLine
 from chunkcli.check.wording import MAX_EXAMPLES, examples, page_ranges, quote
 from chunkcli.model import Issue, Severity
 
@@ -27,11 +27,12 @@ def heading_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-# The checks read the heading columns (levels, texts) where they can: a document of headings
-# alone is 500,000 of them in 2 MB, and a record each is made only for those reported.
+# The checks read the headings' levels and texts (read once by the scan) where they can: a
+# document of headings alone is 500,000 of them in 2 MB, and a record each is made only for
+# those reported.
 
 
-def count_by_level(headings: LineTable) -> tuple[int, int, int, int, int, int]:
+def count_by_level(headings: Headings) -> tuple[int, int, int, int, int, int]:
     counts = Counter(headings.levels)
     return (counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
 
@@ -51,7 +52,7 @@ def check_headings(scan: ScannedMarkdown, chunk_count: int, options: CheckOption
 
 def mostly_tables(scan: ScannedMarkdown) -> bool:
     """A document that is mostly table rows is split by rows, headings or not."""
-    table_lines = scan.lines.kinds.count(LineKind.TABLE)
+    table_lines = scan.lines.count_kind(LineKind.TABLE)
     return table_lines >= MOSTLY_TABLES_SHARE * len(scan.lines)
 
 
@@ -64,7 +65,7 @@ def no_headings(chunk_count: int) -> Issue:
     )
 
 
-def numbering_depths(headings: LineTable) -> set[int]:
+def numbering_depths(headings: Headings) -> set[int]:
     found = (SECTION_NUMBER.match(text) for text in set(headings.texts))
     return {m.group(1).count(".") + 1 for m in found if m}
 
@@ -97,8 +98,8 @@ def flat_hierarchy(scan: ScannedMarkdown, chunk_count: int, limits: FindingLimit
     ]
 
 
-def skipped_levels(headings: LineTable, limits: FindingLimits) -> list[Issue]:
-    levels, texts, numbers = headings.levels, headings.texts, headings.numbers
+def skipped_levels(headings: Headings, limits: FindingLimits) -> list[Issue]:
+    levels, texts = headings.levels, headings.texts
     skips = [  # the row of each heading that skips a level, after the one before it
         row + 1
         for row, (before, after) in enumerate(zip(levels, levels[1:], strict=False))
@@ -108,7 +109,7 @@ def skipped_levels(headings: LineTable, limits: FindingLimits) -> list[Issue]:
         return []
     described = [
         f"H{levels[row - 1]} {quote(texts[row - 1], 30)} -> H{levels[row]} "
-        f"{quote(texts[row], 30)} (line {numbers[row]})"
+        f"{quote(texts[row], 30)} (line {headings[row].number})"
         for row in skips[: MAX_EXAMPLES + 1]  # (one more than shown: examples() adds "...")
     ]
     systematic = len(skips) >= limits.skipped_level_min
@@ -124,7 +125,7 @@ def skipped_levels(headings: LineTable, limits: FindingLimits) -> list[Issue]:
     ]
 
 
-def several_h1(headings: LineTable) -> list[Issue]:
+def several_h1(headings: Headings) -> list[Issue]:
     h1_count = headings.levels.count(1)
     if h1_count < 2:
         return []
@@ -153,9 +154,9 @@ def repeated_headings(
     needed = max(options.limits.repeated_heading_min, options.boilerplate_share * total)
     issues: list[Issue] = []
     groups = frequent_headings(scan.headings, needed)
-    headings, page_of = scan.headings, scan.headings.pages
+    headings = scan.headings
     for rows in sorted(groups.values(), key=lambda rows: (-len(rows), rows[0])):
-        pages = {page for row in rows if (page := page_of[row]) is not None}
+        pages = {page for page in headings.pages(rows) if page is not None}
         spread = len(pages) if scan.markers else len(rows)
         if spread < needed:
             continue
@@ -173,7 +174,7 @@ def repeated_headings(
     return issues
 
 
-def frequent_headings(headings: LineTable, needed: float) -> dict[str, array[int]]:
+def frequent_headings(headings: Headings, needed: float) -> dict[str, array[int]]:
     """The rows of each heading_key that occurs at least `needed` times (a heading repeats on
     no more pages than it occurs): each distinct text keyed once, the rest never grouped."""
     texts = headings.texts

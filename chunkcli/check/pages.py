@@ -24,7 +24,7 @@ from chunkcli.charclasses import (
     unusable_share,
 )
 from chunkcli.check.options import CheckOptions
-from chunkcli.check.scan import LineKind, ScannedMarkdown
+from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, PageStatus, Severity
 
@@ -199,22 +199,26 @@ def text_units(scan: ScannedMarkdown) -> list[TextUnit]:
     """Pages when the Markdown has page markers, else windows of WINDOW_CHARS characters: each
     the run of consecutive lines of one page, or lines up to the first that fills a window."""
     lines = scan.lines
-    texts, numbers = lines.texts, lines.numbers
-    bounds = page_runs(lines.pages) if scan.markers else window_bounds(texts)
+    texts = lines.texts()  # (each line's record is not needed: its text, and two numbers a unit)
+    if scan.markers:
+        pages = lines.pages()
+        bounds = page_runs(lines, pages)
+    else:
+        pages, bounds = [None] * len(lines), window_bounds(texts)
+    rows = lines.rows  # (line number = row + 1)
     return [
-        TextUnit(lines.pages[start], numbers[start], numbers[end - 1], "\n".join(texts[start:end]))
+        TextUnit(pages[start], rows[start] + 1, rows[end - 1] + 1, "\n".join(texts[start:end]))
         for start, end in bounds
     ]
 
 
-def page_runs(pages: Sequence[int | None]) -> list[tuple[int, int]]:
-    """[start, end) of each run of consecutive lines on one page."""
+def page_runs(lines: LineView, pages: Sequence[int | None]) -> list[tuple[int, int]]:
+    """[start, end) of each run of consecutive lines on one page (`pages`: the lines')."""
     bounds: list[tuple[int, int]] = []
-    start = 0
-    for _, run in itertools.groupby(pages):
-        end = start + len(list(run))
+    for start, end in lines.marker_runs():
+        if bounds and pages[bounds[-1][0]] == pages[start]:  # (a page marked twice)
+            start = bounds.pop()[0]
         bounds.append((start, end))
-        start = end
     return bounds
 
 
@@ -317,7 +321,8 @@ def carried_by_table(scan: ScannedMarkdown, statuses: Mapping[int, PageStatus]) 
     """Empty text pages after a page that ends in a table: convert moved their rows up into it."""
     if not statuses:
         return set()
-    last_kind = dict(zip(scan.lines.pages, scan.lines.kinds, strict=True))
+    lines = scan.lines  # (each page's last line is the last of one of its runs)
+    last_kind = {lines.page(end - 1): lines.kind(end - 1) for _, end in lines.marker_runs()}
     carried: set[int] = set()
     previous = None
     for page in sorted(statuses):

@@ -9,7 +9,6 @@ Two heuristics, both reported as warnings with examples:
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
@@ -58,7 +57,7 @@ def has_words(text: str, wanted: int) -> bool:
 def is_dangling(paragraph: Paragraph) -> bool:
     # The paragraph's text ends as its last line does, when that has any text: judge that
     # before joining a long paragraph.
-    last = paragraph.scan_lines.texts[paragraph.stop - 1].strip()
+    last = paragraph.last_text.strip()
     if last and not DANGLING_END.search(last):
         return False
     text = paragraph.text.rstrip()
@@ -83,16 +82,13 @@ def is_complete_prose(paragraph: Paragraph) -> bool:
 def find_interruptions(scan: ScannedMarkdown) -> list[Interruption]:
     """Dangling paragraphs, then a complete paragraph of prose, then the continuation."""
     found: list[Interruption] = []
-    numbers = scan.lines.numbers
     for index, paragraph in enumerate(scan.paragraphs[:-1]):
         if not is_dangling(paragraph):
             continue
-        # Lines are in line order: the one after the paragraph's last line is found by bisection
-        # (a dict of every line's position was ~100 bytes a line); a paragraph starting there is
-        # the next paragraph.
-        after = bisect.bisect_right(numbers, paragraph.last_line)
+        # The next paragraph must start at the line after this one's last (positions in the
+        # scan's lines: anything between is a list, table or heading).
         following = scan.paragraphs[index + 1]
-        if after >= len(numbers) or following.line != numbers[after]:
+        if following.start != paragraph.stop:
             continue
         if following.page != paragraph.page:
             continue  # a list, table or heading comes next, or the page ends: not prose in between
@@ -148,8 +144,10 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
     found: list[str] = []
     first: tuple[int, int | None] | None = None
     for paragraph in paragraphs:
-        texts = paragraph.scan_lines.texts
-        for row in range(paragraph.start, paragraph.stop - 1):
+        if not paragraph.holds("-"):
+            continue
+        texts = paragraph.texts  # (a record is made only for a line with a broken word)
+        for row in range(len(texts) - 1):
             # (what BROKEN_WORD_END needs, without a regex or a new string per line)
             if "-" not in texts[row]:
                 continue
@@ -158,10 +156,10 @@ def broken_words(paragraphs: tuple[Paragraph, ...], limits: FindingLimits) -> li
                 continue
             start = texts[row + 1].lstrip()
             if BROKEN_WORD_END.search(end) and CONTINUATION_START.match(start):
-                number = paragraph.scan_lines.numbers[row]
+                line = paragraph.scan_lines[paragraph.start + row]
                 word = quote(end.split()[-1] + " " + start.split()[0], 40)
-                found.append(f"{word} (line {number})")
-                first = first or (number, paragraph.scan_lines.pages[row])
+                found.append(f"{word} (line {line.number})")
+                first = first or (line.number, line.page)
     if len(found) < limits.broken_words_min or first is None:
         return []
     return [

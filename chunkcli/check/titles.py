@@ -75,7 +75,7 @@ def own_text_chars(scan: ScannedMarkdown, k: int) -> int:
     documents made of headings)."""
     rows = scan.heading_rows
     stop = rows[k + 1] if k + 1 < len(rows) else len(scan.lines)
-    return sum(len(text.strip()) for text in scan.lines.texts[rows[k] + 1 : stop])
+    return sum(len(line.text.strip()) for line in scan.lines[rows[k] + 1 : stop])
 
 
 def path_counts(chunks: Sequence[Chunk]) -> Counter[str]:
@@ -94,13 +94,17 @@ def hollow_headings(
     issues: list[Issue] = []
     reported: set[str] = set()  # one issue per heading text: its share is the same for all
     headings = scan.headings
-    for row, (text, number) in enumerate(zip(headings.texts, headings.numbers, strict=True)):
-        if not text or text in reported or (title is not None and number == title.number):
+    for row, text in enumerate(headings.texts):  # (a record only for a heading in many paths)
+        if not text or text in reported:
             continue
         share = in_paths[text] / len(chunks)
-        if share < HOLLOW_PATH_SHARE or own_text_chars(scan, row) >= HOLLOW_MAX_OWN_CHARS:
+        if share < HOLLOW_PATH_SHARE:
             continue
         heading = headings[row]
+        if title is not None and heading.number == title.number:
+            continue
+        if own_text_chars(scan, row) >= HOLLOW_MAX_OWN_CHARS:
+            continue
         issues.append(
             Issue(
                 "headings.hollow",

@@ -6,14 +6,12 @@ searches for, and `ex-periment` is not `experiment`. Spaced CJK (the opposite) i
 
 from __future__ import annotations
 
-import itertools
 import re
-from array import array
 from collections import defaultdict
 
 from chunkcli.charclasses import HANGUL_CLASS
 from chunkcli.check.options import FindingLimits
-from chunkcli.check.scan import LineKind, LineTable, ScannedMarkdown
+from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
 from chunkcli.model import Issue, Severity
 
@@ -39,17 +37,10 @@ def check_word_boundaries(
     hyphenated = distinct_matches(HYPHENATED, scan.text, limits.hyphenated_min)
     if not (glued or hyphenated):
         return []
-    rows = prose_rows(scan.lines)
-    return (glued_hangul(scan.lines, rows, limits) if glued else []) + (
-        hyphenated_words(scan.lines, rows, limits) if hyphenated else []
+    prose = scan.lines.only(PROSE_KINDS)
+    return (glued_hangul(prose, limits) if glued else []) + (
+        hyphenated_words(prose, limits) if hyphenated else []
     )
-
-
-def prose_rows(lines: LineTable) -> array[int]:
-    """The rows of the lines of PROSE_KINDS (in an array: a record or an int object each was
-    a few times the input on documents of short lines)."""
-    wanted = map(frozenset(PROSE_KINDS).__contains__, lines.kinds)
-    return array("q", itertools.compress(itertools.count(), wanted))
 
 
 def distinct_matches(pattern: re.Pattern[str], text: str, wanted: int) -> bool:
@@ -62,16 +53,16 @@ def distinct_matches(pattern: re.Pattern[str], text: str, wanted: int) -> bool:
     return len(seen) >= wanted
 
 
-def glued_hangul(lines: LineTable, rows: array[int], limits: FindingLimits) -> list[Issue]:
-    """Pages with many Hangul runs too long to be one word, among the lines of `rows`."""
-    texts = lines.texts
-    if not GLUED_HANGUL_RUN.search("\n".join(texts[row] for row in rows)):
+def glued_hangul(lines: LineView, limits: FindingLimits) -> list[Issue]:
+    """Pages with many Hangul runs too long to be one word, among `lines`."""
+    texts = lines.texts()
+    if not GLUED_HANGUL_RUN.search("\n".join(texts)):
         return []  # (one search of the whole text instead of one per line, mostly)
-    runs: dict[int | None, list[tuple[int, str]]] = defaultdict(list)  # page -> (row, run)
-    for row in rows:
-        found_here = GLUED_HANGUL_RUN.findall(texts[row])
+    runs: dict[int | None, list[tuple[int, str]]] = defaultdict(list)  # page -> (position, run)
+    for position, line in enumerate(lines):
+        found_here = GLUED_HANGUL_RUN.findall(line.text)
         if found_here:
-            runs[lines.pages[row]].extend((row, run) for run in found_here)
+            runs[line.page].extend((position, run) for run in found_here)
     bad = {page: found for page, found in runs.items() if len(found) >= limits.glued_runs_per_page}
     if not bad:
         return []
@@ -92,27 +83,26 @@ def glued_hangul(lines: LineTable, rows: array[int], limits: FindingLimits) -> l
     ]
 
 
-def hyphenated_words(lines: LineTable, rows: array[int], limits: FindingLimits) -> list[Issue]:
-    """Hyphenated forms whose joined word the document holds, among the lines of `rows`."""
+def hyphenated_words(lines: LineView, limits: FindingLimits) -> list[Issue]:
+    """Hyphenated forms whose joined word the document holds, among `lines`."""
     # The document's own words, its hyphenated forms left out (their halves are no evidence).
     # (Read as one text: \\b sees a newline as it sees the end of a line; casefold after
     # findall, since casefolding can make letters of A-Z out of other characters.)
-    texts = lines.texts
-    text = "\n".join(texts[row] for row in rows)
+    text = "\n".join(lines.texts())
     vocabulary = set(map(str.casefold, WORD.findall(HYPHENATED.sub(" ", text))))
-    found: dict[str, int] = {}  # form -> the row of its first line
-    for row in rows:
-        if "-" not in texts[row]:
+    del text
+    found: dict[str, TextLine] = {}  # form -> its first line
+    for line in lines:
+        if "-" not in line.text:
             continue
-        for match in HYPHENATED.finditer(texts[row]):
+        for match in HYPHENATED.finditer(line.text):
             left, right = match.group(1).casefold(), match.group(2).casefold()
             if left + right in vocabulary and left not in vocabulary and right not in vocabulary:
-                found.setdefault(match.group(0), row)
+                found.setdefault(match.group(0), line)
     if len(found) < limits.hyphenated_min:
         return []
-    first = lines[min(found.values())]
-    numbers = lines.numbers
-    shown = [f"{quote(form)} (line {numbers[row]})" for form, row in found.items()]
+    first = min(found.values(), key=lambda line: line.number)
+    shown = [f"{quote(form)} (line {line.number})" for form, line in found.items()]
     return [
         Issue(
             "text.hyphenated-words",

@@ -9,6 +9,13 @@ saw one open, markdown-it confirms what is still open before the next plain grou
 Such groups never reach the parser; the other
 groups are parsed in ONE call, runs of them joined with a sentinel paragraph so that each run
 starts as it does in the whole document. Line numbers are mapped back afterwards.
+
+This reader stays beside chunkcli.markdown_index (check's line index): split's pieces are
+markdown-it's blocks (indented code, lazy continuation lines, list items holding code, HTML
+blocks, a lone \\r ending a line), which the index's line-based reading does not follow, and
+chunks must not change. What they share is the lines' offsets: the parse state's marks
+(parser_rules.QuickState) and the pieces' line starts (scan.py) come from
+markdown_index.line_offsets.
 """
 
 from __future__ import annotations

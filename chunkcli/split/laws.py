@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import TITLE, Layout, Path
-from chunkcli.split.lines import NUMERAL, TextLine, parse_numeral
+from chunkcli.split.lines import NUMERAL, PieceLine, parse_numeral
 from chunkcli.split.options import SplitSettings
 from chunkcli.split.segments import Segment, cuts_within
 
@@ -148,7 +148,7 @@ def _article(words: str, match: re.Match[str]) -> Mark:
     return Mark(LawKind.ARTICLE, 0, 0, name, number=number, branch=branch, last=last)
 
 
-def find_marks(lines: list[TextLine], layout: Layout, title_piece: int) -> list[Mark]:
+def find_marks(lines: list[PieceLine], layout: Layout, title_piece: int) -> list[Mark]:
     """The structural lines of the document in order (none inside a table of contents)."""
     raw = [_mark_of(line, layout) for line in lines]
     marks: list[Mark] = []
@@ -172,7 +172,7 @@ def find_marks(lines: list[TextLine], layout: Layout, title_piece: int) -> list[
     return marks
 
 
-def _notice_caption(lines: list[TextLine], raw: list[Mark | None], index: int) -> str:
+def _notice_caption(lines: list[PieceLine], raw: list[Mark | None], index: int) -> str:
     """' 届出の通則' when the line after a notice item (第一) is its short caption, else ''."""
     if index + 1 >= len(lines) or raw[index + 1] is not None:
         return ""
@@ -182,7 +182,7 @@ def _notice_caption(lines: list[TextLine], raw: list[Mark | None], index: int) -
     return " " + " ".join(words.split())
 
 
-def _mark_of(line: TextLine, layout: Layout) -> Mark | None:
+def _mark_of(line: PieceLine, layout: Layout) -> Mark | None:
     mark = classify(line.words)
     if mark is None and line.heading and not _is_caption(line):
         piece = layout.pieces[line.piece]
@@ -196,11 +196,11 @@ def _at(mark: Mark, start: int, line: int, name: str) -> Mark:
     )
 
 
-def _is_caption(line: TextLine) -> bool:
+def _is_caption(line: PieceLine) -> bool:
     return bool(CAPTION_LINE_RE.fullmatch(line.words))
 
 
-def _toc_end(lines: list[TextLine], raw: list[Mark | None], toc: int) -> int:
+def _toc_end(lines: list[PieceLine], raw: list[Mark | None], toc: int) -> int:
     """Index of the first line after the table of contents at `toc`: the TOC lists divisions
     (and 附則) up to the first article; the chain of divisions just above that article, each
     outer than the one below it (第一編, 第一章, 第一節), is the real structure again."""
@@ -330,7 +330,7 @@ def _content(markdown: str, start: int, end: int, without_headings: bool = False
 
 
 def article_cuts(
-    markdown: str, lines: list[TextLine], block_starts: list[int]
+    markdown: str, lines: list[PieceLine], block_starts: list[int]
 ) -> tuple[tuple[int, ...], ...]:
     """Where a long article may be cut: before a 項/항, then a 号/호, then any line or block.
     A cut moves back over the short caption lines just above it (二十対一入院基本料の施設基準),
@@ -346,7 +346,7 @@ def article_cuts(
     return tuple(levels)
 
 
-def _before_captions(markdown: str, lines: list[TextLine], index: int) -> int:
+def _before_captions(markdown: str, lines: list[PieceLine], index: int) -> int:
     """The start of lines[index], or of the caption lines right above it."""
     start = lines[index].start
     for _ in range(CAPTION_LINES_GLUED):
@@ -359,7 +359,7 @@ def _before_captions(markdown: str, lines: list[TextLine], index: int) -> int:
     return start
 
 
-def _caption_like(line: TextLine) -> bool:
+def _caption_like(line: PieceLine) -> bool:
     words = line.words
     if len(words) > NOTICE_CAPTION_MAX_CHARS or words.endswith(SENTENCE_ENDS):
         return False

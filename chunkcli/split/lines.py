@@ -32,9 +32,10 @@ KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 NUMERAL = r"[0-9０-９〇零一二三四五六七八九十百千]+"
 
 
-class TextLine(NamedTuple):
-    """One line of a text block: markdown[start:end] (no newline); `words` has the markup cut
-    off (heading marks, bullets, emphasis) for pattern matching."""
+class PieceLine(NamedTuple):
+    """One line of a text piece: markdown[start:end] (no newline); `words` has the markup cut
+    off (heading marks, bullets, emphasis) for pattern matching. (Not check's record of a line,
+    markdown_index.LineRecord: these are lines of split's pieces, markdown-it's blocks.)"""
 
     start: int
     end: int
@@ -44,29 +45,28 @@ class TextLine(NamedTuple):
 
 
 def text_lines(
-    markdown: str, pieces: tuple[Piece, ...], line_starts: Sequence[int]
-) -> list[TextLine]:
-    """The lines of the TEXT and HEADING pieces, in order (HTML comments left out)."""
+    markdown: str, pieces: tuple[Piece, ...], lines: tuple[Sequence[int], Sequence[int]]
+) -> list[PieceLine]:
+    """The lines of the TEXT and HEADING pieces, in order (HTML comments left out); `lines` are
+    the document's (begins, ends), as markdown_index.line_offsets gives them."""
     import bisect
 
-    found: list[TextLine] = []
+    begins, ends = lines
+    found: list[PieceLine] = []
     for index, piece in enumerate(pieces):
         if piece.kind not in (PieceKind.TEXT, PieceKind.HEADING):
             continue
-        first = bisect.bisect_left(line_starts, piece.start)
-        for line in range(first, len(line_starts)):
-            start = line_starts[line]
+        first = bisect.bisect_left(begins, piece.start)
+        for line in range(first, len(begins)):
+            start = begins[line]
             if start >= piece.end:
                 break
-            end = line_starts[line + 1] - 1 if line + 1 < len(line_starts) else len(markdown)
-            end = min(end, piece.end)
-            while end > start and markdown[end - 1] in "\r\n":
-                end -= 1
+            end = min(ends[line], piece.end)
             raw = markdown[start:end]
             if not raw.strip() or raw.lstrip().startswith("<!--"):
                 continue
             words = _strip_markup(raw)
-            found.append(TextLine(start, end, words, index, piece.kind is PieceKind.HEADING))
+            found.append(PieceLine(start, end, words, index, piece.kind is PieceKind.HEADING))
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from chunkcli.markdown_index import line_offsets
 from chunkcli.split.counting import counter_per_span
 from chunkcli.split.laws import (
     Mark,
@@ -24,7 +25,7 @@ from chunkcli.split.options import DEFAULT_MODE, SplitOptions
 from chunkcli.split.plan import Plan, plan_chunks
 from chunkcli.split.qa import find_questions, qa_cuts, qa_segments
 from chunkcli.split.rows import plan_rows
-from chunkcli.split.scan import line_start_offsets, scan_markdown
+from chunkcli.split.scan import scan_markdown
 from chunkcli.split.segments import plan_segments
 
 
@@ -43,7 +44,7 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
     if mode == "rows":
         return ModePlans(plan_rows(layout), layout, mode)
     markdown = layout.markdown
-    lines = text_lines(markdown, layout.pieces, line_start_offsets(markdown))
+    lines = text_lines(markdown, layout.pieces, line_offsets(markdown, lone_cr_ends=True))
     block_starts = [piece.start for piece in layout.pieces if piece.is_content]
     if mode == "qa":
         questions = find_questions(lines, layout, title_piece)
@@ -63,5 +64,5 @@ def find_articles(markdown: str) -> list[Mark]:
     scan = scan_markdown(markdown, counter_per_span(markdown, len))  # counts are not used
     title = find_title(scan.pieces, None, "")
     layout = make_layout(markdown, scan.pieces, title, len, SplitOptions(), sums_exact=False)
-    lines = text_lines(markdown, layout.pieces, line_start_offsets(markdown))
+    lines = text_lines(markdown, layout.pieces, line_offsets(markdown, lone_cr_ends=True))
     return find_marks(lines, layout, title[1])

@@ -10,7 +10,9 @@ against the stock parser) at a fraction of the cost:
   seven about every line: 2 MB of one paragraph took 4 s. Paragraph text is left empty (no
   inline rule runs; nothing reads it).
 
-And the parse state finds each line's indentation with a regex (`QuickState`): markdown-it's own
+And the parse state (`QuickState`) takes its lines' offsets from
+chunkcli.markdown_index.line_offsets (the text it parses is normalised: \\n ends every line)
+and reads the indentation of the indented lines alone, found by a regex: markdown-it's own
 steps through leading whitespace a character at a time (2 MB of a deeply nested list: 2 s).
 """
 
@@ -20,6 +22,7 @@ import bisect
 import functools
 import re
 import types
+from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
@@ -29,6 +32,8 @@ from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
 
+from chunkcli.markdown_index import line_offsets
+
 # The rules that may end a paragraph in this parser, and the characters a line must start
 # with (after its indentation) for any of them but the table to start there; a table starts
 # only where the NEXT line starts like a delimiter row.
@@ -36,6 +41,7 @@ PARAGRAPH_TERMINATORS = ("table", "fence", "blockquote", "hr", "list", "html_blo
 TERMINATOR_STARTS = frozenset("`~>*-_+#<0123456789")
 DELIMITER_STARTS = frozenset("|-:")
 INDENT_RE = re.compile(r"[ \t]*")  # markdown-it's isStrSpace: space and tab only
+INDENTED_LINE_RE = re.compile(r"(?m)^[ \t]")
 TAB_STOP = 4
 # A line that the setext loop has to look at: blank, or starting (after spaces and tabs) with
 # a character of TERMINATOR_STARTS, DELIMITER_STARTS or an underline (= -).
@@ -70,36 +76,39 @@ def _parse_quickly(
 
 
 class QuickState(StateBlock):
-    """markdown-it's StateBlock with the same line marks, found with a regex per line."""
+    """markdown-it's StateBlock with the same line marks, the lines' offsets taken from
+    chunkcli.markdown_index.line_offsets (one numpy pass) and only the indented lines' read
+    here (a regex finds them; most lines are not)."""
 
     def __init__(self, src: str, md: MarkdownIt, env: EnvType, tokens: list[Token]) -> None:
         super().__init__("", md, env, tokens)  # every other field as markdown-it sets it
         # (start line, end line, where it ends) of the last paragraph lheading scanned
         self.scanned_paragraph: tuple[int, int, int] | None = None
         self.src = src
-        begins, ends, shifts, counts = [], [], [], []
-        start, length, find, indent = 0, len(src), src.find, INDENT_RE.match
-        while start < length:
-            end = find("\n", start)
-            if end < 0:
-                end = length
-            if src[start] in " \t":  # (most lines: not indented, no regex call)
-                pos = indent(src, start, end).end()  # type: ignore[union-attr]
-                if pos == end == length:
-                    break  # a last line of only spaces and no newline has no marks (as there)
-                shifts.append(pos - start)
-                counts.append(_columns(src, start, pos))
-            else:
-                shifts.append(0)
-                counts.append(0)
-            begins.append(start)
-            ends.append(end)
-            start = end + 1 if end < length else length
+        begins, ends = (offsets.tolist() for offsets in line_offsets(src))  # (src: \\n only)
+        if begins[-1] == len(src):
+            del begins[-1], ends[-1]  # the line after a final newline has no marks (as there)
+        shifts, counts = [0] * len(begins), [0] * len(begins)
+        for line, start in _indented_lines(src, begins):
+            end = ends[line]
+            pos = INDENT_RE.match(src, start, end).end()  # type: ignore[union-attr]
+            if pos == end == len(src):
+                del begins[line:], ends[line:], shifts[line:], counts[line:]
+                break  # a last line of only spaces and no newline has no marks (as there)
+            shifts[line], counts[line] = pos - start, _columns(src, start, pos)
         # markdown-it's fake last line
-        self.bMarks, self.eMarks = [*begins, length], [*ends, length]
+        self.bMarks, self.eMarks = [*begins, len(src)], [*ends, len(src)]
         self.tShift, self.sCount = [*shifts, 0], [*counts, 0]
         self.bsCount = [0] * len(self.bMarks)
         self.lineMax = len(self.bMarks) - 1
+
+
+def _indented_lines(src: str, begins: list[int]) -> Iterator[tuple[int, int]]:
+    """(line, offset) of each line starting with a space or a tab."""
+    line = 0
+    for found in INDENTED_LINE_RE.finditer(src):
+        line = bisect.bisect_left(begins, found.start(), line)
+        yield line, found.start()
 
 
 def _columns(src: str, start: int, end: int) -> int:

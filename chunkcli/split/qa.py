@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from chunkcli.model import ChunkKind
 from chunkcli.split.layout import TITLE, Layout, Path
-from chunkcli.split.lines import TextLine
+from chunkcli.split.lines import PieceLine
 from chunkcli.split.segments import Segment, cuts_within
 
 NUMBER = r"[0-9０-９]+"
@@ -48,7 +48,7 @@ class Question:
     section: bool = False  # a heading that is not a question
 
 
-def find_questions(lines: list[TextLine], layout: Layout, title_piece: int) -> list[Question]:
+def find_questions(lines: list[PieceLine], layout: Layout, title_piece: int) -> list[Question]:
     """Question starts and section headings, in order."""
     found: list[Question] = []
     for index, line in enumerate(lines):
@@ -67,7 +67,7 @@ def find_questions(lines: list[TextLine], layout: Layout, title_piece: int) -> l
     return found
 
 
-def _lead_end(lines: list[TextLine], index: int) -> int:
+def _lead_end(lines: list[PieceLine], index: int) -> int:
     """The question runs on over the lines of its block until an answer marker."""
     end = lines[index].end
     for line in lines[index + 1 :]:
@@ -142,7 +142,7 @@ def _has_text(text: str) -> bool:
     return bool(ATX_OR_COMMENT_RE.sub("", text).strip())
 
 
-def qa_cuts(lines: list[TextLine], block_starts: list[int]) -> tuple[tuple[int, ...], ...]:
+def qa_cuts(lines: list[PieceLine], block_starts: list[int]) -> tuple[tuple[int, ...], ...]:
     """Where a long answer may be cut: between blocks, then between lines."""
     blocks = tuple(sorted(set(block_starts)))
     any_line = tuple(sorted({line.start for line in lines} | set(block_starts)))

@@ -1,9 +1,11 @@
 """Markdown -> pieces: the top-level blocks, each with exact offsets into the original string.
 
-`blocks.find_blocks` gives line ranges; a table of line starts computed on the ORIGINAL string
-turns them into offsets, so nothing is normalised before offsets are taken. Pieces tile the
-document from its first block on: a piece ends where the next one starts, trailing blank lines
-included, and is counted once. A table also keeps its rows, for cutting between them.
+`blocks.find_blocks` gives line ranges; the line starts of chunkcli.markdown_index.line_offsets,
+computed on the ORIGINAL string (lines numbered as the block parser numbers them: a lone \\r
+ends one too), turn them into offsets, so nothing is normalised before offsets are taken.
+Pieces tile the document from its first block on: a piece ends where the next one starts,
+trailing blank lines included, and is counted once. A table also keeps its rows, for cutting
+between them.
 """
 
 from __future__ import annotations
@@ -12,10 +14,8 @@ from array import array
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
-
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
+from chunkcli.markdown_index import line_offsets
 from chunkcli.split.blocks import find_blocks
 from chunkcli.split.counting import SpanCounter
 from chunkcli.split.kinds import BlockKind as PieceKind
@@ -23,8 +23,7 @@ from chunkcli.split.kinds import RawBlock
 
 __all__ = ["PAGE_MARKER_RE", "Piece", "PieceKind", "Row", "Scan", "scan_markdown"]
 
-NEWLINE, CARRIAGE_RETURN = ord("\n"), ord("\r")
-LineStarts: TypeAlias = "array[int]"  # of "q": offsets, read as Python ints
+LineStarts: TypeAlias = "array[int]"  # offsets of the lines' first characters
 # Pieces whose count is only compared with the limit: one over it is cut into windows, never
 # put whole in a chunk, so a count known to be over it may be a lower bound (counting.py).
 TEXT, HEADING, HEADINGS = PieceKind.TEXT, PieceKind.HEADING, PieceKind.HEADINGS
@@ -60,29 +59,6 @@ class Scan:
     page_marks: tuple[tuple[int, int], ...]  # (offset, page number), by offset
 
 
-def line_start_offsets(markdown: str) -> LineStarts:
-    """Offset of the first character of every line, numbered as markdown-it numbers them
-    (\\n, \\r\\n and a lone \\r end a line). An array of machine integers: a document of short
-    lines has millions of them (a list of ints took 36 bytes a line)."""
-    if markdown.isascii():
-        codes: npt.NDArray[np.uint32] | npt.NDArray[np.uint8] = np.frombuffer(
-            markdown.encode("ascii"), dtype=np.uint8
-        )
-    else:
-        codes = np.frombuffer(markdown.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    ends = codes == NEWLINE
-    if "\r" in markdown:
-        lone_cr = codes == CARRIAGE_RETURN
-        lone_cr[:-1] &= codes[1:] != NEWLINE
-        ends |= lone_cr
-    starts = np.flatnonzero(ends).astype(np.int64, copy=False)
-    del codes, ends
-    starts += 1
-    offsets = array("q", [0])
-    offsets.frombytes(starts.data.cast("B"))
-    return offsets
-
-
 def scan_markdown(
     markdown: str, count_spans: SpanCounter, fast_path: bool = True, collapse_headings: bool = False
 ) -> Scan:
@@ -95,7 +71,7 @@ def scan_markdown(
     # source and its hash as fields), so the pieces start after it.
     while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
         blocks = blocks[1:]
-    line_starts = line_start_offsets(markdown)
+    line_starts = line_offsets(markdown, lone_cr_ends=True)[0]  # (as the block parser numbers)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
     has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
