@@ -111,6 +111,18 @@ def ocr_confidences(markdown: str) -> dict[int, float]:
     return found
 
 
+def hidden_text_runs(markdown: str) -> dict[int, int]:
+    """Page number -> runs of hidden text convert removed, for every marker that says so."""
+    found = {}
+    for match in PAGE_MARKER_RE.finditer(markdown):
+        if "hidden" not in match.group(0).lower():
+            continue  # (as for OCR confidences: only the markers with the note are parsed)
+        marker = parse_page_marker(match.group(0))
+        if marker is not None and marker.hidden_runs:
+            found[marker.number] = marker.hidden_runs
+    return found
+
+
 def _status_of(note: str) -> PageStatus:
     """The status a marker's note announces; other tools' wording is read too."""
     if note.startswith("ocr"):

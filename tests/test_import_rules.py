@@ -184,7 +184,7 @@ def test_no_root_module_serves_convert_alone() -> None:
 
 def test_the_line_index_reads_only_the_format_and_the_model() -> None:
     targets = {i.target for i in imports_of(PACKAGE) if i.importer == "chunkcli.markdown_index"}
-    assert targets == {"chunkcli.markdown_format", "chunkcli.model"}
+    assert targets <= {"chunkcli.markdown_format", "chunkcli.model"}
 
 
 def test_only_markdown_format_spells_page_markers() -> None:

@@ -14,6 +14,7 @@ from chunkcli.check.chunks import check_chunks
 from chunkcli.check.columns import check_columns
 from chunkcli.check.heading_placement import check_heading_placement
 from chunkcli.check.headings import check_headings, count_by_level
+from chunkcli.check.hidden_text import check_hidden_text
 from chunkcli.check.ocr import check_ocr
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.pages import check_pages
@@ -30,7 +31,7 @@ from chunkcli.check.tables import check_tables
 from chunkcli.check.titles import check_titles
 from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.markdown_format import ocr_confidences
+from chunkcli.markdown_format import hidden_text_runs, ocr_confidences
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 from chunkcli.split.options import SplitMode, SplitOptions
 from chunkcli.split.run import split_markdown
@@ -68,10 +69,9 @@ def check_conversion(
     source = result.document.source
     chunks = make_chunks(result.markdown, options, source)  # first: see check_markdown
     statuses = {page.number: page.status for page in result.document.pages}
-    shares = {page.number: min(1.0, page.width * page.height / A4_AREA) for page in result.pages}
     with cycle_collector_paused():  # see chunkcli.gcpause
         scan = scan_markdown(result.markdown)
-        report = build_report(scan, statuses, chunks, source, options, shares)
+        report = build_report(scan, statuses, chunks, source, options, result)
         columns = check_columns(scan, result.document, options.limits)
     return with_more_issues(report, columns, options.strict)
 
@@ -89,13 +89,17 @@ def build_report(
     chunks: Sequence[Chunk],
     source: str,
     options: CheckOptions,
-    page_shares: Mapping[int, float] | None = None,
+    converted: ConvertResult | None = None,
 ) -> DocumentReport:
+    """Every check's issues on one document; `converted`, when the PDF was converted here,
+    gives the pages' sizes and the hidden text removed, which the Markdown does not hold."""
+    page_shares, hidden_sample = _conversion_facts(converted)
     pages = check_pages(scan, statuses, options, page_shares)
     boilerplate = check_boilerplate(scan, chunks, options)
     issues = (
         list(pages.issues)
         + check_ocr(ocr_confidences(scan.text), len(statuses), options)
+        + check_hidden_text(hidden_text_runs(scan.text), hidden_sample)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + [issue for table in scan.tables for issue in check_table_headers(table)]
@@ -123,6 +127,15 @@ def build_report(
         status=worst([issue.severity for issue in final]),
         issues=final,
     )
+
+
+def _conversion_facts(converted: ConvertResult | None) -> tuple[dict[int, float] | None, str]:
+    """Each page's area as a share of A4, and the start of the first hidden text removed."""
+    if converted is None:
+        return None, ""
+    shares = {p.number: min(1.0, p.width * p.height / A4_AREA) for p in converted.pages}
+    sample = next((p.hidden.sample for p in converted.pages if p.hidden is not None), "")
+    return shares, sample
 
 
 def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:
