@@ -53,6 +53,7 @@ class FileOutcome:
     damaged: tuple[int, ...] = ()  # pages MuPDF could not fully interpret
     ocr: tuple[int, ...] = ()  # pages whose text was read by OCR
     ocr_missing: str = ""  # why OCR did not run on pages that needed it (what to install)
+    ocr_skipped: tuple[int, ...] = ()  # pages that needed OCR and were left unread (time)
     seconds: float = 0.0
     error: str | None = None  # one line naming the file and the reason
     warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
@@ -80,6 +81,12 @@ class BatchSummary:
     @property
     def pages_per_s(self) -> float:
         return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def incomplete(self) -> tuple[FileOutcome, ...]:
+        """Files written with pages left unread by OCR for lack of time (exit 1: a page lost
+        is never silent)."""
+        return tuple(o for o in self.outcomes if o.ocr_skipped)
 
     @property
     def failures(self) -> tuple[FileOutcome, ...]:
@@ -434,6 +441,7 @@ def converted_outcome(
         damaged=result.damaged_pages,
         ocr=result.ocr_pages,
         ocr_missing=result.document.ocr_missing,
+        ocr_skipped=result.ocr_skipped_pages,
         seconds=seconds,
         warnings=result.warnings,
     )
@@ -471,7 +479,18 @@ def summary_lines(summary: BatchSummary) -> list[str]:
     if summary.failures:
         lines.append(f"failed: {len(summary.failures)}")
         lines += [f"  {outcome.error}" for outcome in summary.failures]
+    if summary.incomplete:
+        lines.append(f"pages not read by OCR (time limit): {len(summary.incomplete)} files")
+        lines += [f"  {ocr_skipped_error(outcome)}" for outcome in summary.incomplete]
     return lines
+
+
+def ocr_skipped_error(outcome: FileOutcome) -> str:
+    """The line that names a file whose pages OCR left unread, and what to do."""
+    return (
+        f"{outcome.source}: page {page_ranges(outcome.ocr_skipped)}: not read by OCR: the time "
+        "limit ran out first (their markers say 'ocr skipped'); raise --timeout, or 0 for none"
+    )
 
 
 def _ocr_missing_note(summary: BatchSummary) -> list[str]:

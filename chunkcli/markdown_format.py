@@ -52,6 +52,7 @@ class PageMarker:
     ocr_confidence: float | None = None  # 0..1, the page's mean word confidence
     ocr_engine: str | None = None
     hidden_runs: int = 0  # runs of hidden text convert removed from the page
+    ocr_skipped: str = ""  # why OCR did not read a page that needed it ("time limit")
 
 
 def format_page_marker(marker: PageMarker) -> str:
@@ -64,6 +65,8 @@ def format_page_marker(marker: PageMarker) -> str:
             details.append(f"engine={marker.ocr_engine}")
         return f"<!-- page {marker.number}: {' '.join(['ocr', *details])} -->"
     notes = [_STATUS_NOTES[marker.status]] if _STATUS_NOTES[marker.status] else []
+    if marker.ocr_skipped:  # the page's own status says no more than that it has no text
+        notes = [f"ocr skipped: {marker.ocr_skipped}"]
     if marker.hidden_runs:
         notes.append(f"hidden text removed ({marker.hidden_runs})")
     return (
@@ -73,6 +76,8 @@ def format_page_marker(marker: PageMarker) -> str:
     )
 
 
+# convert's note on a page that needed OCR and did not get it: "ocr skipped: time limit".
+_OCR_SKIPPED_RE = re.compile(r"ocr skipped:\s*(.*)")
 # convert's note on a page whose hidden text it removed: "hidden text removed (3)".
 _HIDDEN_RUNS_RE = re.compile(r"hidden text removed \((\d+)\)")
 
@@ -87,6 +92,12 @@ def parse_page_marker(line: str) -> PageMarker | None:
     status = _status_of(note)
     hidden = _HIDDEN_RUNS_RE.search(note)
     hidden_runs = int(hidden.group(1)) if hidden else 0
+    skipped = _OCR_SKIPPED_RE.match(note)
+    if skipped:
+        reason = skipped.group(1).split(";")[0].strip()
+        return PageMarker(
+            number, PageStatus.IMAGE_ONLY, hidden_runs=hidden_runs, ocr_skipped=reason
+        )
     if status is not PageStatus.OCR:
         return PageMarker(number, status, hidden_runs=hidden_runs)
     confidence = _OCR_CONFIDENCE_RE.search(note)
@@ -111,6 +122,18 @@ def ocr_confidences(markdown: str) -> dict[int, float]:
     return found
 
 
+def ocr_skipped_pages(markdown: str) -> dict[int, str]:
+    """Page number -> why OCR left it unread, for every marker that says so."""
+    found = {}
+    for match in PAGE_MARKER_RE.finditer(markdown):
+        if "skipped" not in match.group(0).lower():
+            continue
+        marker = parse_page_marker(match.group(0))
+        if marker is not None and marker.ocr_skipped:
+            found[marker.number] = marker.ocr_skipped
+    return found
+
+
 def hidden_text_runs(markdown: str) -> dict[int, int]:
     """Page number -> runs of hidden text convert removed, for every marker that says so."""
     found = {}
@@ -125,6 +148,8 @@ def hidden_text_runs(markdown: str) -> dict[int, int]:
 
 def _status_of(note: str) -> PageStatus:
     """The status a marker's note announces; other tools' wording is read too."""
+    if note.startswith("ocr skipped"):
+        return PageStatus.IMAGE_ONLY  # no text: OCR did not read it
     if note.startswith("ocr"):
         return PageStatus.OCR
     if "damaged" in note:

@@ -214,6 +214,9 @@ class Page:
     status: PageStatus = PageStatus.TEXT
     ocr: OcrInfo | None = None  # set when the text came from OCR (status is then TEXT)
     hidden: HiddenText | None = None  # hidden text removed from this page
+    # Why OCR did not read this page, which needed it ("time limit"); "" when it did or
+    # was not asked to. Such a page has no text: its marker says so and check fails it.
+    ocr_skipped: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +255,11 @@ class ConvertResult:
     @property
     def pages(self) -> tuple[Page, ...]:
         return self.document.pages
+
+    @property
+    def ocr_skipped_pages(self) -> tuple[int, ...]:
+        """Pages that needed OCR and did not get it because a time limit ran out."""
+        return tuple(p.number for p in self.document.pages if p.ocr_skipped)
 
     def pages_with(self, status: PageStatus) -> tuple[int, ...]:
         return tuple(p.number for p in self.document.pages if p.status == status)

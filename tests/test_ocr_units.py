@@ -215,6 +215,21 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
     expected = ("page 2-3: not read by OCR: the file's --timeout would run out first "
                 "(pages took up to 10.0 s)")  # fmt: skip
     assert notes == ([] if read == [1, 2, 3] else [expected])
+    # A page left unread is never silent: its marker says so and check fails the document.
+    from chunkcli.check import check_markdown
+
+    skipped = [page.number for page in result.pages if page.ocr_skipped]
+    assert skipped == ([] if read == [1, 2, 3] else [2, 3])
+    report = check_markdown(result.markdown)
+    failed = [i.message for i in report.issues if i.code == "pages.ocr-skipped"]
+    if skipped:
+        assert "<!-- page 2: ocr skipped: time limit -->" in result.markdown
+        assert failed == [
+            "pages 2-3 needed OCR and were not read (time limit): their text is missing; "
+            "convert again with a higher --timeout (0: no limit)"
+        ]
+    else:
+        assert "ocr skipped" not in result.markdown and failed == []
 
 
 def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
@@ -240,3 +255,35 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
     past = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() - 1.0)
     with pytest.raises(OcrFailed, match="^the file's --timeout ran out before this page$"):
         _words(image, "eng", past, 3)
+
+
+def test_a_skipped_page_marker_round_trips_and_reads_as_without_text() -> None:
+    from chunkcli.markdown_format import (
+        PageMarker,
+        format_page_marker,
+        ocr_skipped_pages,
+        parse_page_marker,
+    )
+    from chunkcli.model import PageStatus
+
+    marker = PageMarker(7, PageStatus.IMAGE_ONLY, ocr_skipped="time limit")
+    line = format_page_marker(marker)
+    assert line == "<!-- page 7: ocr skipped: time limit -->"
+    assert parse_page_marker(line) == marker
+    assert ocr_skipped_pages(f"{line}\n\ntext\n\n<!-- page 8 -->\n") == {7: "time limit"}
+
+
+def test_a_batch_with_pages_left_unread_is_incomplete_and_says_what_to_do() -> None:
+    from chunkcli.batch import BatchSummary, FileOutcome, summary_lines
+
+    outcomes = (
+        FileOutcome(Path("a.pdf"), Path("a.md"), pages=3),
+        FileOutcome(Path("scan.pdf"), Path("scan.md"), pages=9, ocr_skipped=(7, 8, 9)),
+    )
+    summary = BatchSummary(outcomes, 1.0)
+    assert [o.source.name for o in summary.incomplete] == ["scan.pdf"]
+    assert summary_lines(summary)[-2:] == [
+        "pages not read by OCR (time limit): 1 files",
+        "  scan.pdf: page 7-9: not read by OCR: the time limit ran out first (their markers "
+        "say 'ocr skipped'); raise --timeout, or 0 for none",
+    ]

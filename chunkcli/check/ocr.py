@@ -13,6 +13,24 @@ from chunkcli.check.wording import pages_phrase
 from chunkcli.model import Issue, Severity
 
 
+def check_ocr_skipped(skipped: Mapping[int, str]) -> list[Issue]:
+    """A failure naming the pages that needed OCR and were left unread (a time limit ran out
+    first): their text is missing from the index, and nothing else would say so."""
+    if not skipped:
+        return []
+    pages = sorted(skipped)
+    reasons = ", ".join(sorted(set(skipped.values())))
+    return [
+        Issue(
+            "pages.ocr-skipped",
+            Severity.FAIL,
+            f"{pages_phrase(pages)} needed OCR and were not read ({reasons}): their text is "
+            "missing; convert again with a higher --timeout (0: no limit)",
+            page=pages[0],
+        )
+    ]
+
+
 def check_ocr(
     confidences: Mapping[int, float], page_count: int, options: CheckOptions
 ) -> list[Issue]:

@@ -15,7 +15,7 @@ from chunkcli.check.columns import check_columns
 from chunkcli.check.heading_placement import check_heading_placement
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.hidden_text import check_hidden_text
-from chunkcli.check.ocr import check_ocr
+from chunkcli.check.ocr import check_ocr, check_ocr_skipped
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.pages import check_pages
 from chunkcli.check.reading_order import check_reading_order
@@ -31,7 +31,7 @@ from chunkcli.check.tables import check_tables
 from chunkcli.check.titles import check_titles
 from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.markdown_format import hidden_text_runs, ocr_confidences
+from chunkcli.markdown_format import hidden_text_runs, ocr_confidences, ocr_skipped_pages
 from chunkcli.model import Chunk, ConvertResult, PageStatus
 from chunkcli.split.options import SplitMode, SplitOptions
 from chunkcli.split.run import split_markdown
@@ -100,6 +100,7 @@ def build_report(
         list(pages.issues)
         + check_ocr(ocr_confidences(scan.text), len(statuses), options)
         + check_hidden_text(hidden_text_runs(scan.text), hidden_sample)
+        + check_ocr_skipped(ocr_skipped_pages(scan.text))
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + [issue for table in scan.tables for issue in check_table_headers(table)]

@@ -171,7 +171,7 @@ def _convert_file(
     It is converted in a worker process (unless --jobs 1), so that a MuPDF crash or hang
     becomes a one-line error like any other."""
 
-    from chunkcli.batch import convert_file, page_warnings
+    from chunkcli.batch import convert_file, ocr_skipped_error, page_warnings
 
     if not pdf.exists():
         print_error(f"{pdf}: no such file or folder")
@@ -187,6 +187,9 @@ def _convert_file(
         print_note(f"warning: {warning}", quiet)
     if markdown is not None:
         write_stdout(markdown)
+    if outcome.ocr_skipped:  # written, but a page is missing its text: never silent
+        print_error(ocr_skipped_error(outcome))
+        raise typer.Exit(EXIT_FAILED)
 
 
 def _convert_folder(
@@ -200,7 +203,7 @@ def _convert_folder(
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
     any failed."""
 
-    from chunkcli.batch import find_pdfs, summary_lines
+    from chunkcli.batch import find_pdfs, ocr_skipped_error, summary_lines
 
     if "-" in inputs:
         raise typer.BadParameter("'-' (stdin) cannot be mixed with other inputs")
@@ -211,10 +214,12 @@ def _convert_folder(
         summary = _run_batch(pdfs, out_dir, options, pool=pool, quiet=quiet, done=done)
     for line in summary_lines(summary):
         print_note(line, quiet)
-    if summary.failures:
+    if summary.failures or summary.incomplete:
         if quiet:  # the failures are the one thing -q still reports
             for failure in summary.failures:
                 print_error(failure.error or "")
+            for outcome in summary.incomplete:
+                print_error(ocr_skipped_error(outcome))
         raise typer.Exit(EXIT_FAILED)
 
 

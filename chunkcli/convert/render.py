@@ -58,7 +58,8 @@ def page_marker(page: Page) -> str:
             PageMarker(page.number, PageStatus.OCR, page.ocr.confidence, page.ocr.engine)
         )
     hidden = page.hidden.runs if page.hidden is not None else 0
-    return format_page_marker(PageMarker(page.number, page.status, hidden_runs=hidden))
+    marker = PageMarker(page.number, page.status, hidden_runs=hidden, ocr_skipped=page.ocr_skipped)
+    return format_page_marker(marker)
 
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:

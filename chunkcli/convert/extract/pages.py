@@ -59,6 +59,10 @@ if TYPE_CHECKING:
 # unknown glyphs as U+FFFD (not raw CIDs) so garbage text layers can be recognised.
 DICT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
+# Why a page that needed OCR was not read: a time limit (--timeout, or OCR's own budget) would
+# have run out first.
+OCR_SKIPPED_TIME = "time limit"
+
 # Span flag bits as MuPDF reports them.
 FLAG_ITALIC = 2
 FLAG_MONOSPACE = 8
@@ -145,6 +149,11 @@ def extract_document(
     if ocr is not None and wanted:
         run = ocr_pages(doc, wanted, ocr, on_ocr_pages)
         extracted = _with_readings(doc, extracted, run, find_tables)
+        skipped = frozenset(run.skipped)
+        extracted = tuple(
+            dataclasses.replace(p, ocr_skipped=OCR_SKIPPED_TIME) if p.number in skipped else p
+            for p in extracted
+        )
         notes, missing = notes + run.notes, run.missing
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)

@@ -78,6 +78,8 @@ class OcrRun:
     engine: str = ""  # "tesseract" or "rapidocr"; "" when nothing ran
     version: str = ""  # "tesseract 5.3.0", "rapidocr 3.10.0": OCR output depends on it
     notes: tuple[str, ...] = ()  # one line per page that failed
+    # Pages left unread because a time limit would have run out first (the page marker says so).
+    skipped: tuple[int, ...] = ()
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
 
@@ -115,11 +117,11 @@ def ocr_pages(
             )
             langs = retry_languages(lang, auto, installed)
             read = functools.partial(read_page, langs=langs, options=options)
-            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
+            readings, notes, skipped = _read_all(doc, numbers, read, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    return OcrRun(tuple(readings), options.engine, version, tuple(notes))
+    return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
 
 
 def _rapidocr_pages(
@@ -137,11 +139,11 @@ def _rapidocr_pages(
     read = functools.partial(read_page_rapidocr, options=options)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            readings, notes = _read_all(doc, numbers, read, options, pool, on_pages)
+            readings, notes, skipped = _read_all(doc, numbers, read, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    return OcrRun(tuple(readings), RAPIDOCR, version, tuple(notes))
+    return OcrRun(tuple(readings), RAPIDOCR, version, tuple(notes), tuple(skipped))
 
 
 def _missing_languages(lang: str, installed: frozenset[str]) -> str:
@@ -156,10 +158,12 @@ def _read_all(
     options: OcrOptions,
     pool: ThreadPoolExecutor,
     on_pages: PagesDone | None = None,
-) -> tuple[list[OcrReading], list[str]]:
-    """Render page by page, keeping at most two pages per engine process waiting."""
+) -> tuple[list[OcrReading], list[str], list[int]]:
+    """Render page by page, keeping at most two pages per engine process waiting: the
+    readings, one note per page that failed or was left unread, and the pages left unread."""
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
+    skipped: list[int] = []
     progress = _Progress(on_pages)
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
@@ -168,6 +172,7 @@ def _read_all(
         reason = _out_of_time(options, started, [f for _, f in futures], durations)
         if reason:
             notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
+            skipped = list(numbers[index:])
             break
         try:
             image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
@@ -188,7 +193,7 @@ def _read_all(
         except OcrFailed as exc:
             notes.append(f"page {number}: OCR failed: {exc}")
         progress.tell([future for _, future in futures])
-    return readings, notes
+    return readings, notes, skipped
 
 
 # The clock OCR's time limits read (tests replace it).
