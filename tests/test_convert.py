@@ -336,3 +336,29 @@ def test_convert_pauses_the_cyclic_collector_and_restores_its_state(
     finally:
         (gc.enable if was else gc.disable)()
     assert seen == [False]
+
+
+def test_a_damaged_page_is_marked_whatever_was_converted_before(tmp_path: Path) -> None:
+    """MuPDF's warning log is process-wide: a worker that read a file with warnings before
+    must still see this page's own damage (the output must not depend on --jobs)."""
+    from chunkcli.convert.extract.pages import _extract_page_safely
+
+    def broken(path: Path, words: str, junk: bytes) -> Path:
+        doc = pymupdf.open()
+        page = doc.new_page()
+        page.insert_text((72, 72), words, fontsize=11)
+        xref = page.get_contents()[0]
+        doc.update_stream(xref, doc.xref_stream(xref) + junk)
+        doc.save(str(path))
+        return path
+
+    bad = broken(tmp_path / "bad.pdf", "Hello there, reader.", b" [ (unterminated <<< /Foo ] }")
+    missing = b"".join(b" /GS%d gs" % n for n in range(60))  # 60 different warnings
+    noise = broken(tmp_path / "noise.pdf", "Noise.", missing)
+    with pymupdf.open(bad) as doc:
+        alone = _extract_page_safely(doc, 1, True)
+    with pymupdf.open(noise) as earlier:  # a file read before, in the same process
+        earlier[0].get_text()
+    with pymupdf.open(bad) as doc:
+        after = _extract_page_safely(doc, 1, True)
+    assert alone.status == after.status == PageStatus.DAMAGED

@@ -223,14 +223,17 @@ def _extract_page_safely(
     """One damaged page must not cost the document: it is read as far as MuPDF can, and a
     page MuPDF could not fully interpret (it logged a damage warning, or failed) is DAMAGED.
 
-    The warning log is read, not reset: it also holds the file's repair warning, which
-    `source.damage_notes` reports after the conversion."""
-    seen = len(pymupdf.TOOLS.mupdf_warnings())
+    MuPDF's warning log is process-wide and reading it empties it (`mupdf_warnings()` resets by
+    default): it is emptied before the page and read after it, so the verdict is the page's own
+    whatever a worker read before (a file's repair is read off the document instead, see
+    `source.damage_notes`). Slicing a log that had been reset by the length read before hid a
+    page's damage behind an earlier file's warnings: the output then depended on --jobs."""
+    pymupdf.TOOLS.reset_mupdf_warnings()
     try:
         page = extract_page(doc[number - 1], number, find_tables, keep_hidden=keep_hidden)
     except MUPDF_ERRORS:
         return Page(number, 0.0, 0.0, (), PageStatus.DAMAGED)
-    if DAMAGE_WARNING_RE.search(pymupdf.TOOLS.mupdf_warnings()[seen:]):
+    if DAMAGE_WARNING_RE.search(pymupdf.TOOLS.mupdf_warnings()):
         return dataclasses.replace(page, status=PageStatus.DAMAGED)
     return page
 
