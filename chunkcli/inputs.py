@@ -10,9 +10,12 @@ others still come through.
 Naming: a document's `source` is what chunks cite: `--source NAME` for standard input, else
 the PDF named in convert's provenance comment, else the path as given (or as found in a
 folder). Its `sha256` is of the source's bytes (the PDF's, for converted Markdown). Its
-`doc_id`, an identity that survives revisions, is the source's file name, under the folders
-between the corpus root (a folder given) and the file: `sub/a.pdf` for corpus/sub/a.pdf and
-for its converted md/sub/a.md alike; '' for unnamed standard input (split uses a hash).
+`doc_id`, an identity that survives revisions, is the input file's own path under the corpus
+root (a folder given), or its name when given by name: `sub/a.pdf` for corpus/sub/a.pdf,
+`sub/a.md` for corpus/sub/a.md. Two files are never one document: the provenance line names
+the PDF a Markdown file came from (its `source`), but two Markdown files converted from two
+`report.pdf`s, or a PDF beside its own Markdown, keep apart (and a forged provenance line takes
+no other file's id). Standard input: the `--source` name, '' when unnamed (split uses a hash).
 """
 
 from __future__ import annotations
@@ -228,14 +231,13 @@ def _as_document(
 
 
 def document_id(item: InputFile, source: str) -> str:
-    """The source's file name under the folders from the root to the file (see above)."""
-    if source == STDIN:
-        return ""
-    name = PurePosixPath(source.replace("\\", "/")).name
+    """The input file's path under the corpus root, or its name (see above); standard input
+    goes by the name it is given."""
+    if item.path == STDIN:
+        return "" if source == STDIN else PurePosixPath(source.replace("\\", "/")).name
     if item.root is None:
-        return name
-    folders = Path(item.path).parent.relative_to(item.root).as_posix()
-    return name if folders == "." else f"{folders}/{name}"
+        return Path(item.path).name
+    return Path(item.path).relative_to(item.root).as_posix()
 
 
 @dataclass(frozen=True, slots=True)

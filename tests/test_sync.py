@@ -305,3 +305,38 @@ def test_tuned_convert_settings_make_pdfs_change() -> None:
     assert hashed(ConvertOptions(password="s3cret")) == SyncOptions().config_hash()
     assert hashed(ConvertOptions(layout=tuned)) != SyncOptions().config_hash()
     assert hashed(ConvertOptions(tables=False)) != SyncOptions().config_hash()
+
+
+def test_two_files_from_two_same_named_pdfs_are_two_documents_and_sync_settles(
+    tmp_path: Path,
+) -> None:
+    """Issue 30: q1/report.pdf and q2/report.pdf converted to corpus/q1.md and corpus/q2.md,
+    and a PDF beside its own Markdown, are four documents; the second sync writes nothing."""
+    from typer.testing import CliRunner
+
+    from chunkcli.cli import app
+    from tests.pdf_factory import Text, make_pdf
+
+    runner = CliRunner()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for quarter in ("q1", "q2"):
+        pdf = make_pdf(tmp_path / quarter / "report.pdf", [[Text(72, 72, f"Report {quarter}.")]])
+        assert (
+            runner.invoke(app, ["convert", str(pdf), "-o", str(corpus / f"{quarter}.md")]).exit_code
+            == 0
+        )
+    make_pdf(corpus / "memo.pdf", [[Text(72, 72, "A memo.")]])
+    assert (
+        runner.invoke(
+            app, ["convert", str(corpus / "memo.pdf"), "-o", str(corpus / "memo.md")]
+        ).exit_code
+        == 0
+    )
+    manifest, out = tmp_path / "m.db", tmp_path / "changes.jsonl"
+    first = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", str(out)])
+    assert first.exit_code == 0, first.output
+    ids = {json.loads(line)["doc_id"] for line in out.read_text().splitlines()}
+    assert ids == {"q1.md", "q2.md", "memo.pdf", "memo.md"}
+    second = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", str(out)])
+    assert second.exit_code == 0 and out.read_text() == ""
