@@ -23,6 +23,7 @@ from chunkcli.convert.tables.grid import (
     merge_stacked_grids,
     rule_coverage,
 )
+from chunkcli.convert.tables.paired import cells_of_pair, rule_pairs
 from chunkcli.convert.tables.ruled import cells_of_grid
 from chunkcli.convert.tables.rules import Matrix, Rule, rules_from_drawings
 from chunkcli.convert.tables.text import (
@@ -113,6 +114,10 @@ def detect_tables(
             block = _ruled_block(page, grid, lines, page_number, options)
             if block is not None:
                 blocks.append(block)
+        for frame in rule_pairs(grids):
+            if not any(_overlaps(frame.bbox, b.bbox) for b in blocks):
+                block = _paired_block(frame, lines, page_number)
+                blocks.extend([block] if block is not None else [])
     if options.unruled:
         free = [
             p
@@ -253,6 +258,17 @@ def _ruled_block(
         if not _full_header(cells) or _lattice_has_gaps(grid, cells):
             return None  # a half-drawn lattice with gaps or no header: boxes and connectors
     return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _paired_block(frame: Grid, lines: Sequence[Line], page_number: int) -> Block | None:
+    """A table between a top and a bottom rule (see paired.py)."""
+    chosen, pieces = lines_inside(frame.bbox, lines)
+    if not pieces:
+        return None
+    cells = cells_of_pair(frame, pieces)
+    if not cells or _is_chart(cells) or _is_contents(cells):
+        return None
+    return _table_block(frame.bbox, chosen, cells, page_number)
 
 
 def _full_header(cells: Cells) -> bool:
