@@ -1,4 +1,5 @@
-"""Tables framed by a top and a bottom rule only (minimal booktabs, no rule inside)."""
+"""Tables framed by a top and a bottom rule only (minimal booktabs), and ruled tables whose
+cells carry shading inset from their borders."""
 
 from __future__ import annotations
 
@@ -51,3 +52,33 @@ def test_two_columns_of_prose_between_page_rules_are_not_a_table() -> None:
         page.draw_line((72, 650), (523, 650), width=0.5)
 
     assert tables_of(draw) == []
+
+
+def shaded_header_grid(page: pymupdf.Page) -> None:
+    """A ruled table whose header lines are shaded inside the cell margin (5.5 pt in from
+    each border, as Word shades a paragraph in a cell): the shading's edges are no borders."""
+    xs, ys = (72, 172, 272, 372), (100, 140, 164, 188)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for left, right in zip(xs, xs[1:], strict=False):
+        for top in (101, 114, 127):
+            page.draw_rect(pymupdf.Rect(left + 5.5, top, right - 5.5, top + 12.5), color=None,
+                           fill=(0.9, 0.85, 0.6))  # fmt: skip
+    header = (("Name", ""), ("Quantity", "in stock"), ("Unit price", "(euro)"))
+    for column, (first, second) in enumerate(header):
+        page.insert_text((xs[column] + 7, 111), first, fontsize=9, fontname="hebo")
+        page.insert_text((xs[column] + 7, 124), second, fontsize=9, fontname="hebo")
+    for row, values in enumerate((("Apple", "3", "1.20"), ("Pear", "10", "0.85"))):
+        for column, value in enumerate(values):
+            page.insert_text((xs[column] + 7, ys[row + 1] + 16), value, fontsize=9)
+
+
+def test_shading_inset_in_header_cells_cuts_no_columns() -> None:
+    [table] = tables_of(shaded_header_grid)
+    assert table.cells == (
+        ("Name", "Quantity in stock", "Unit price (euro)"),
+        ("Apple", "3", "1.20"),
+        ("Pear", "10", "0.85"),
+    )
