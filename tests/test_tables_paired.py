@@ -82,3 +82,30 @@ def test_shading_inset_in_header_cells_cuts_no_columns() -> None:
         ("Apple", "3", "1.20"),
         ("Pear", "10", "0.85"),
     )
+
+
+def shaded_header_unruled_body(page: pymupdf.Page) -> None:
+    """Two-line header labels in shaded boxes (their sides are vertical rules 30 pt tall,
+    crossing the text below the header's first line), numeric body rows with no rules."""
+    xs = (54, 150, 300, 450)
+    for left, right in zip(xs, xs[1:], strict=False):
+        page.draw_rect(pymupdf.Rect(left, 128, right, 158), color=None, fill=(0.93, 0.93, 0.93))
+    page.insert_text((58, 146), "Year", fontsize=9)  # centred on the two-line labels
+    for column, (first, second) in enumerate((("Portfolio", "return"), ("New", "investment"))):
+        page.insert_text((xs[column + 1] + 4, 140), first, fontsize=9)
+        page.insert_text((xs[column + 1] + 4, 151), second, fontsize=9)
+    for row, values in enumerate(
+        (("2012", "10%", "7%"), ("2013", "6%", "8%"), ("2014", "7%", "5%"))
+    ):
+        for column, value in enumerate(values):
+            page.insert_text((xs[column] + 4, 166 + 18 * row), value, fontsize=9)
+
+
+def test_shaded_header_boxes_over_an_unruled_body_make_a_table() -> None:
+    [table] = tables_of(shaded_header_unruled_body)
+    assert table.cells == (
+        ("Year", "Portfolio return", "New investment"),
+        ("2012", "10%", "7%"),
+        ("2013", "6%", "8%"),
+        ("2014", "7%", "5%"),
+    )

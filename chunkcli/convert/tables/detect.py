@@ -126,7 +126,7 @@ def detect_tables(
         ]
         for table in find_unruled(free):
             block = _unruled_block(table, lines, page_number)
-            if block is None or _boxed_inside(block.bbox, rules):
+            if block is None or _boxed_inside(_body_box(block.bbox, table), rules):
                 continue
             if not any(_overlaps(block.bbox, b.bbox) for b in blocks):
                 blocks.append(block)
@@ -153,6 +153,13 @@ def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
         for ys in parts
         if len(ys) >= MIN_STACK_RULES
     ]
+
+
+def _body_box(box: BBox, table: UnruledTable) -> BBox:
+    """The table's box below its first row: a header row in shaded or drawn boxes (its
+    cells' sides cross it) is a styled header, not text set in the boxes of a drawing."""
+    first_bottom = max(p.bbox.bottom for p in table.rows[0])
+    return BBox(box.x0, min(first_bottom, box.bottom), box.x1, box.bottom)
 
 
 def _boxed_inside(box: BBox, rules: Sequence[Rule]) -> bool:
