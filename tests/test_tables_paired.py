@@ -109,3 +109,44 @@ def test_shaded_header_boxes_over_an_unruled_body_make_a_table() -> None:
         ("2013", "6%", "8%"),
         ("2014", "7%", "5%"),
     )
+
+
+SPECIES = (
+    ("Potosi Pupfish", "Cyprinodon alvarezi"),
+    ("La Palma Pupfish", "Cyprinodon longidorsalis"),
+    ("Butterfly Splitfin", "Ameca splendens"),
+    ("Golden Skiffia", "Skiffia francesae"),
+)
+
+
+def title_bar_table(page: pymupdf.Page) -> None:
+    """A filled title bar over two columns of names, closed by a bottom rule; the second
+    column starts 5 pt after the longest label (narrower than a word gutter)."""
+    page.draw_rect(pymupdf.Rect(57, 57, 228, 74), color=None, fill=(0.17, 0.2, 0.15))
+    page.insert_text((60, 69), "Fish species on Red List", fontsize=8, color=(1, 1, 1))
+    second = 60 + max(pymupdf.get_text_length(a, fontsize=8) for a, _ in SPECIES) + 5
+    for row, (common, latin) in enumerate(SPECIES):
+        page.insert_text((60, 86 + 16 * row), common, fontsize=8)
+        page.insert_text((second, 86 + 16 * row), latin, fontsize=8)
+    page.draw_line((57, 139), (228, 139), width=0.75)
+
+
+def test_title_bar_and_bottom_rule_frame_a_table_with_a_tight_column() -> None:
+    [table] = tables_of(title_bar_table)
+    assert table.cells == (("Fish species on Red List", ""), *SPECIES)
+
+
+def test_divided_boxes_are_no_title_bar() -> None:
+    """A boxed row of a grid (vertical rules inside it) does not open a pair with a rule
+    below: the rows under it stay to the detectors that own them."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for x in (72, 200, 330):
+            page.draw_line((x, 100), (x, 116), width=0.5)
+        page.draw_line((72, 100), (330, 100), width=0.5)
+        page.draw_line((72, 116), (330, 116), width=0.5)
+        for i in range(4):
+            page.insert_text((74, 130 + 14 * i), " ".join(PROSE[i * 6 : i * 6 + 6]), fontsize=9)
+        page.draw_line((72, 190), (330, 190), width=0.5)
+
+    assert tables_of(draw) == []

@@ -114,7 +114,7 @@ def detect_tables(
             block = _ruled_block(page, grid, lines, page_number, options)
             if block is not None:
                 blocks.append(block)
-        for frame in rule_pairs(grids):
+        for frame in rule_pairs(grids, rules):
             if not any(_overlaps(frame.bbox, b.bbox) for b in blocks):
                 block = _paired_block(frame, lines, page_number)
                 blocks.extend([block] if block is not None else [])
