@@ -150,3 +150,45 @@ def test_divided_boxes_are_no_title_bar() -> None:
         page.draw_line((72, 190), (330, 190), width=0.5)
 
     assert tables_of(draw) == []
+
+
+def wrapped_header_grid(page: pymupdf.Page) -> None:
+    """A fully ruled table whose header labels wrap to three lines, the last year ranges,
+    each line filling fewer columns than the one above (two columns have a line on each)."""
+    xs, ys = (45, 126, 207, 288, 370), (117, 160, 175, 190, 205)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    header = (
+        ("Government", "Position", ""),
+        ("Seats", "", ""),
+        ("Aquino", "Administration", "(1986-1992)"),
+        ("Ramos", "Administration", "(1992-1998)"),
+    )
+    for column, lines in enumerate(header):
+        for line, text in enumerate(lines):
+            page.insert_text((xs[column] + 4, 130 + 11 * line), text, fontsize=8, fontname="hebo")
+    body = (
+        ("Senate", "24", "8.3", "16.7"),
+        ("Cabinet", "20", "15.0", "5.0"),
+        ("Governor", "73", "5.4", "5.4"),
+    )
+    for row, values in enumerate(body):
+        for column, value in enumerate(values):
+            page.insert_text((xs[column] + 4, ys[row + 1] + 11), value, fontsize=8)
+
+
+def test_wrapped_labels_of_a_ruled_header_band_are_one_row() -> None:
+    [table] = tables_of(wrapped_header_grid)
+    assert table.cells == (
+        (
+            "Government Position",
+            "Seats",
+            "Aquino Administration (1986-1992)",
+            "Ramos Administration (1992-1998)",
+        ),
+        ("Senate", "24", "8.3", "16.7"),
+        ("Cabinet", "20", "15.0", "5.0"),
+        ("Governor", "73", "5.4", "5.4"),
+    )
