@@ -192,3 +192,73 @@ def test_wrapped_labels_of_a_ruled_header_band_are_one_row() -> None:
         ("Cabinet", "20", "15.0", "5.0"),
         ("Governor", "73", "5.4", "5.4"),
     )
+
+
+def polygon_rules_grid(page: pymupdf.Page) -> None:
+    """A table whose grid lines are filled thin quadrilaterals of four line segments (as
+    spreadsheet exports draw them: the fourth closes the outline), never stroked."""
+    xs, ys = (54, 74, 160, 260), (54, 74, 94, 114)
+    shape = page.new_shape()
+    for x in xs:
+        shape.draw_polyline(
+            [
+                (x + 0.75, ys[0]),
+                (x + 0.75, ys[-1]),
+                (x, ys[-1] - 0.75),
+                (x, ys[0] + 0.75),
+                (x + 0.75, ys[0]),
+            ]
+        )
+        shape.finish(color=None, fill=(0, 0, 0), closePath=False)
+    for y in ys:
+        shape.draw_polyline(
+            [
+                (xs[0], y),
+                (xs[-1], y),
+                (xs[-1] - 0.75, y + 0.75),
+                (xs[0] + 0.75, y + 0.75),
+                (xs[0], y),
+            ]
+        )
+        shape.finish(color=None, fill=(0, 0, 0), closePath=False)
+    shape.commit()
+    rows = (("", "A", "B"), ("1", "time", "observed"), ("2", "0", "13"))
+    for row, values in enumerate(rows):
+        for column, value in enumerate(values):
+            page.insert_text((xs[column] + 4, ys[row] + 14), value, fontsize=9)
+
+
+def test_filled_thin_polygons_are_rules() -> None:
+    [table] = tables_of(polygon_rules_grid)
+    assert table.cells == (("", "A", "B"), ("1", "time", "observed"), ("2", "0", "13"))
+
+
+def test_a_masthead_between_three_page_rules_is_not_a_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for y in (70, 190, 238):
+            page.draw_line((50, y), (545, y), width=0.8)
+        page.insert_text((60, 120), "Committee Minutes", fontsize=23)
+        page.insert_text((420, 120), "No. 1", fontsize=16)
+        page.insert_text((60, 210), "Date  7 May 2024", fontsize=10.5)
+        page.insert_text((300, 210), "Place  Committee room", fontsize=10.5)
+        page.insert_text((60, 226), "Chair  A. Member", fontsize=10.5)
+        page.insert_text((300, 226), "Clerk  B. Member", fontsize=10.5)
+
+    assert tables_of(draw) == []
+
+
+def test_underlines_drawn_as_many_sided_polygons_are_no_rules() -> None:
+    """Slide text underlined by filled outlines of eight segments: neither a grid nor a pair."""
+
+    def draw(page: pymupdf.Page) -> None:
+        shape = page.new_shape()
+        for y in (143.4, 167.4, 191.4):
+            xs = [250 + 25 * i for i in range(7)]
+            points = [(x, y) for x in xs[:4]] + [(x, y + 1) for x in reversed(xs[:4])]
+            shape.draw_polyline([*points, points[0]])
+            shape.finish(color=None, fill=(0, 0, 0), closePath=False)
+        shape.commit()
+        for index, text in enumerate(("Credit checks", "for each user", "past records")):
+            page.insert_text((252, 140 + 24 * index), text, fontsize=14)
+
+    assert tables_of(draw) == []

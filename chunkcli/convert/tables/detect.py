@@ -23,7 +23,7 @@ from chunkcli.convert.tables.grid import (
     merge_stacked_grids,
     rule_coverage,
 )
-from chunkcli.convert.tables.paired import cells_of_pair, rule_pairs
+from chunkcli.convert.tables.paired import cells_of_pair, has_title_type, rule_pairs
 from chunkcli.convert.tables.ruled import cells_of_grid
 from chunkcli.convert.tables.rules import Matrix, Rule, rules_from_drawings
 from chunkcli.convert.tables.text import (
@@ -261,6 +261,8 @@ def _ruled_block(
         cells = found if found else cells
     if _is_chart(cells) or (not grid.ruled_columns and _holds_paragraphs(cells)):
         return None
+    if not grid.ruled_columns and has_title_type(pieces):
+        return None  # a masthead between page rules, not a table
     if grid.ruled_columns and rule_coverage(grid) < FULL_HEADER_COVERAGE:
         if not _full_header(cells) or _lattice_has_gaps(grid, cells):
             return None  # a half-drawn lattice with gaps or no header: boxes and connectors

@@ -43,6 +43,10 @@ MAX_BAR_PT = 40.0
 ALIGNED_ROW_SHARE = 0.8
 ALIGNED_START_PT = 1.0
 MAX_INDENT_PT = 12.0
+# A table sets its text in one size (a bold header, sub- and superscripts smaller); a band
+# whose largest text is more than this many times the median holds a title (the corpus'
+# Korean minutes: a 16 pt masthead over 10 pt lines between two page rules).
+MAX_SIZE_RATIO = 1.3
 # Columns between a pair are separated by gutters at least this many font sizes wide in
 # every visual row but MAX_CROSSING_SHARE of them (a group title spanning sub-columns).
 MAX_CROSSING_SHARE = 0.25
@@ -109,6 +113,8 @@ def cells_of_pair(frame: Grid, pieces: Sequence[Piece]) -> Cells:
     if not MIN_PAIR_ROWS <= len(rows) <= MAX_PAIR_ROWS:
         return ()
     size = statistics.median(p.size for p in pieces)
+    if has_title_type(pieces):
+        return ()
     x0, x1 = frame.xs[0], frame.xs[-1]
     crossing = int(len(rows) * MAX_CROSSING_SHARE)
     gutters = text_gutters(rows, x0, x1, crossing, WORD_GUTTER_EM * size)
@@ -134,6 +140,13 @@ def _title_row(row: Sequence[Piece], gutters: Sequence[float]) -> str:
     and repeating a title in every cell would repeat it in the text retrieval embeds."""
     crosses = any(p.bbox.x0 < g < p.bbox.x1 for p in row for g in gutters)
     return cell_text(row) if crosses and len(segments(row)) == 1 else ""
+
+
+def has_title_type(pieces: Sequence[Piece]) -> bool:
+    """Text more than MAX_SIZE_RATIO times the median size: a title set large between
+    rules (a page's masthead), which no table's cell carries."""
+    size = statistics.median(p.size for p in pieces)
+    return max(p.size for p in pieces) > MAX_SIZE_RATIO * size
 
 
 def _starts_aligned(gutter: float, rows: Sequence[Sequence[Piece]]) -> bool:
