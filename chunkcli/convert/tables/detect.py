@@ -3,8 +3,21 @@
 The cheap gate: vector drawings (`get_cdrawings`, ~1,000 pages/s) give rules; only where rules
 form a grid or a stack is a ruled table built (from the rules and the Lines we already have),
 and text-only (unruled) detection only looks at runs of rows that split at wide gaps.
-PyMuPDF's own table finder (a layout model, ~0.2 s a call) is an opt-in fallback for a ruled
-grid our construction cannot read (TableOptions.finder).
+
+Which detector decides what, in this order (a later one never takes text an earlier one
+placed in a table):
+1. ruled grids (ruled.py): connected horizontal and vertical rules; columns from the rules
+   plus text gutters, rows from the rules plus visual rows where a band holds several;
+2. rule stacks (ruled.py): three or more horizontal rules of one width (booktabs);
+3. rule pairs (paired.py): a top and a bottom rule of one width, or a filled title bar and a
+   bottom rule, around short aligned columns with no rule inside;
+4. unruled tables (unruled.py): runs of closely spaced rows split at wide aligned gutters.
+PyMuPDF's `find_tables` decides nothing by default: on DP-Bench's public half (2026-12-03) it
+cost 0.32-1.29 s CPU a page (median ~0.45, 20x the whole conversion) and scored TEDS 0.662
+on the 22 table pages where these detectors score 0.810; on the three table pages they still
+miss (an image of a table, a one-column list of boxes, a blank form) it found nothing usable.
+It stays an opt-in fallback for a ruled grid our construction cannot read
+(TableOptions.finder).
 """
 
 from __future__ import annotations
@@ -83,9 +96,9 @@ class TableOptions:
 
     ruled: bool = True  # grids and stacks built from vector rules
     unruled: bool = True  # column alignment alone, conservative
-    # PyMuPDF's finder (~0.2-0.5 s a call: it runs a layout model) on the clip of a ruled grid
-    # our own construction could not read. Off by default: on the corpus it was asked 17
-    # times and never returned a usable table.
+    # PyMuPDF's finder (~0.3-1.3 s a page) on the clip of a ruled grid our own construction
+    # could not read. Off by default: on the corpus it was asked 17 times and never returned
+    # a usable table; on DP-Bench it finds nothing on the table pages we miss (module doc).
     finder: bool = False
 
 
