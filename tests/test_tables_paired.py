@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pymupdf
 
+from chunkcli.convert.tables.cells import merge_header_rows
 from tests.test_tables import PROSE, tables_of, two_column_prose
 
 ROWS = (
@@ -262,3 +263,22 @@ def test_underlines_drawn_as_many_sided_polygons_are_no_rules() -> None:
             page.insert_text((252, 140 + 24 * index), text, fontsize=14)
 
     assert tables_of(draw) == []
+
+
+def test_group_titles_repeated_over_their_columns_stay_a_row_of_their_own() -> None:
+    """A producer that exports a span by repeating its title in each sub-column: the title
+    row is not folded into the labels below (which would prefix every label with it)."""
+    table = [
+        ["", "Contour Farming", "Contour Farming", "Strip Cropping", "Strip Cropping"],
+        ["Slope (%)", "Max Length (ft)", "P Value", "Strip Width (ft)", "P Value"],
+        ["1 - 2", "400", "0.6", "130", "0.30"],
+    ]
+    assert merge_header_rows(table, lambda title, start, end: False) == table
+
+
+def test_a_wrapped_label_over_a_full_row_is_still_folded() -> None:
+    table = [["", "Unit", ""], ["Item", "price", "Qty"], ["Pear", "0.85", "10"]]
+    assert merge_header_rows(table, lambda title, start, end: False) == [
+        ["Item", "Unit price", "Qty"],
+        ["Pear", "0.85", "10"],
+    ]
