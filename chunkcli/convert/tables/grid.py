@@ -7,6 +7,7 @@ least 2 x 2 cells; a stack is >= 3 horizontal rules of about the same extent wit
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -91,8 +92,14 @@ def _without_shadowed(rules: Sequence[Rule]) -> list[Rule]:
     left edge just right of a longer rule and a right edge of the same extent just left of
     another; the lone vertical strokes of a chart line beside a grid line are no box."""
     verticals = sorted((r for r in rules if not r.horizontal), key=lambda r: r.pos)
-    lefts = [r for r in verticals if any(_shadows(s, r, 1) for s in verticals)]
-    rights = [r for r in verticals if any(_shadows(s, r, -1) for s in verticals)]
+    positions = [r.pos for r in verticals]
+
+    def near(rule: Rule) -> list[Rule]:  # the rules within SHADING_INSET_PT of it
+        lo = bisect.bisect_left(positions, rule.pos - SHADING_INSET_PT)
+        return verticals[lo : bisect.bisect_right(positions, rule.pos + SHADING_INSET_PT)]
+
+    lefts = [r for r in verticals if any(_shadows(s, r, 1) for s in near(r))]
+    rights = [r for r in verticals if any(_shadows(s, r, -1) for s in near(r))]
     boxed = {
         id(edge)
         for left in lefts
