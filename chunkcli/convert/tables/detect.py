@@ -14,7 +14,7 @@ placed in a table):
 4. unruled tables (unruled.py): runs of closely spaced rows split at wide aligned gutters.
 PyMuPDF's `find_tables` decides nothing by default: on DP-Bench's public half (2026-12-03) it
 cost 0.32-1.29 s CPU a page (median ~0.45, 20x the whole conversion) and scored TEDS 0.662
-on the 22 table pages where these detectors score 0.810; on the three table pages they still
+on the 22 table pages where these detectors score 0.814; on the three table pages they still
 miss (an image of a table, a one-column list of boxes, a blank form) it found nothing usable.
 It stays an opt-in fallback for a ruled grid our construction cannot read
 (TableOptions.finder).
