@@ -302,6 +302,12 @@ def spread_titles(
     return spread
 
 
+def _repeats_titles(row: Sequence[str]) -> bool:
+    """Two neighbouring cells with one text: group titles the document already repeats over
+    their sub-columns (spans exported by repetition), a row of their own, not wrapped labels."""
+    return any(a and a == b for a, b in zip(row, row[1:], strict=False))
+
+
 def merge_header_rows(table: list[list[str]], centred: Centred) -> list[list[str]]:
     """Spread a first row of group titles over their columns; else fold a first row with
     gaps into the second when the second is a full row of labels.
@@ -315,7 +321,7 @@ def merge_header_rows(table: list[list[str]], centred: Centred) -> list[list[str
     spread = spread_titles(first, second, centred)
     if spread is not None and not any(is_numeric(c) for c in first):
         return [spread, *table[1:]]  # group titles: the second row stays whole below them
-    if all(first) or not all(second) or not any(first):
+    if all(first) or not all(second) or not any(first) or _repeats_titles(first):
         return table
     if any(is_numeric(c) or len(c) > MAX_HEADER_CELL_CHARS for c in second):
         return table  # numbers or sentences: the second row is body

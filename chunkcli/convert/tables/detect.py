@@ -3,8 +3,21 @@
 The cheap gate: vector drawings (`get_cdrawings`, ~1,000 pages/s) give rules; only where rules
 form a grid or a stack is a ruled table built (from the rules and the Lines we already have),
 and text-only (unruled) detection only looks at runs of rows that split at wide gaps.
-PyMuPDF's own table finder (a layout model, ~0.2 s a call) is an opt-in fallback for a ruled
-grid our construction cannot read (TableOptions.finder).
+
+Which detector decides what, in this order (a later one never takes text an earlier one
+placed in a table):
+1. ruled grids (ruled.py): connected horizontal and vertical rules; columns from the rules
+   plus text gutters, rows from the rules plus visual rows where a band holds several;
+2. rule stacks (ruled.py): three or more horizontal rules of one width (booktabs);
+3. rule pairs (paired.py): a top and a bottom rule of one width, or a filled title bar and a
+   bottom rule, around short aligned columns with no rule inside;
+4. unruled tables (unruled.py): runs of closely spaced rows split at wide aligned gutters.
+PyMuPDF's `find_tables` decides nothing by default: on DP-Bench's public half (2026-12-03) it
+cost 0.32-1.29 s CPU a page (median ~0.45, 20x the whole conversion) and scored TEDS 0.662
+on the 22 table pages where these detectors score 0.814; on the three table pages they still
+miss (an image of a table, a one-column list of boxes, a blank form) it found nothing usable.
+It stays an opt-in fallback for a ruled grid our construction cannot read
+(TableOptions.finder).
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from chunkcli.convert.tables.grid import (
     merge_stacked_grids,
     rule_coverage,
 )
+from chunkcli.convert.tables.paired import cells_of_pair, has_title_type, rule_pairs
 from chunkcli.convert.tables.ruled import cells_of_grid
 from chunkcli.convert.tables.rules import Matrix, Rule, rules_from_drawings
 from chunkcli.convert.tables.text import (
@@ -82,9 +96,9 @@ class TableOptions:
 
     ruled: bool = True  # grids and stacks built from vector rules
     unruled: bool = True  # column alignment alone, conservative
-    # PyMuPDF's finder (~0.2-0.5 s a call: it runs a layout model) on the clip of a ruled grid
-    # our own construction could not read. Off by default: on the corpus it was asked 17
-    # times and never returned a usable table.
+    # PyMuPDF's finder (~0.3-1.3 s a page) on the clip of a ruled grid our own construction
+    # could not read. Off by default: on the corpus it was asked 17 times and never returned
+    # a usable table; on DP-Bench it finds nothing on the table pages we miss (module doc).
     finder: bool = False
 
 
@@ -113,6 +127,10 @@ def detect_tables(
             block = _ruled_block(page, grid, lines, page_number, options)
             if block is not None:
                 blocks.append(block)
+        for frame in rule_pairs(grids, rules):
+            if not any(_overlaps(frame.bbox, b.bbox) for b in blocks):
+                block = _paired_block(frame, lines, page_number)
+                blocks.extend([block] if block is not None else [])
     if options.unruled:
         free = [
             p
@@ -121,7 +139,7 @@ def detect_tables(
         ]
         for table in find_unruled(free):
             block = _unruled_block(table, lines, page_number)
-            if block is None or _boxed_inside(block.bbox, rules):
+            if block is None or _boxed_inside(_body_box(block.bbox, table), rules):
                 continue
             if not any(_overlaps(block.bbox, b.bbox) for b in blocks):
                 blocks.append(block)
@@ -148,6 +166,13 @@ def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
         for ys in parts
         if len(ys) >= MIN_STACK_RULES
     ]
+
+
+def _body_box(box: BBox, table: UnruledTable) -> BBox:
+    """The table's box below its first row: a header row in shaded or drawn boxes (its
+    cells' sides cross it) is a styled header, not text set in the boxes of a drawing."""
+    first_bottom = max(p.bbox.bottom for p in table.rows[0])
+    return BBox(box.x0, min(first_bottom, box.bottom), box.x1, box.bottom)
 
 
 def _boxed_inside(box: BBox, rules: Sequence[Rule]) -> bool:
@@ -249,10 +274,23 @@ def _ruled_block(
         cells = found if found else cells
     if _is_chart(cells) or (not grid.ruled_columns and _holds_paragraphs(cells)):
         return None
+    if not grid.ruled_columns and has_title_type(pieces):
+        return None  # a masthead between page rules, not a table
     if grid.ruled_columns and rule_coverage(grid) < FULL_HEADER_COVERAGE:
         if not _full_header(cells) or _lattice_has_gaps(grid, cells):
             return None  # a half-drawn lattice with gaps or no header: boxes and connectors
     return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _paired_block(frame: Grid, lines: Sequence[Line], page_number: int) -> Block | None:
+    """A table between a top and a bottom rule (see paired.py)."""
+    chosen, pieces = lines_inside(frame.bbox, lines)
+    if not pieces:
+        return None
+    cells = cells_of_pair(frame, pieces)
+    if not cells or _is_chart(cells) or _is_contents(cells):
+        return None
+    return _table_block(frame.bbox, chosen, cells, page_number)
 
 
 def _full_header(cells: Cells) -> bool:

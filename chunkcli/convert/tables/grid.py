@@ -7,6 +7,7 @@ least 2 x 2 cells; a stack is >= 3 horizontal rules of about the same extent wit
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,10 @@ MAX_LONE_RULE_GAP_PT = 60.0
 OUTSIZED_BAND_RATIO = 3.0
 # Stacks of horizontal rules need at least this many rules (top, below header, bottom).
 MIN_STACK_RULES = 3
+# A rule this close beside a longer parallel rule that covers its whole extent is the edge
+# of shading inset in a cell (Word shades each line of a cell inside the cell margin, 0.08 in
+# = 5.8 pt by default; DP-Bench's land-ownership table: 5.3-5.5 pt), not a cell boundary.
+SHADING_INSET_PT = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +68,7 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
     grids: list[Grid] = []
     loose: list[Rule] = []
     box_edges: list[Rule] = []
-    for component in _connected_components(rules):
+    for component in _connected_components(_without_shadowed(rules)):
         grid = _grid_of(component)
         if grid is not None:
             grids.append(grid)
@@ -79,6 +84,45 @@ def find_grids(rules: Sequence[Rule], page_box: BBox | None = None) -> list[Grid
     if page_box is not None:
         grids = [g for g in grids if _edges_touched(g.bbox, page_box) < 2]
     return sorted(grids, key=lambda g: (g.ys[0], g.xs[0]))
+
+
+def _without_shadowed(rules: Sequence[Rule]) -> list[Rule]:
+    """Rules without the side edges of shading inset in a cell (see SHADING_INSET_PT): left
+    in, they cut a sliver column beside each cell border. An inset box has both sides: a
+    left edge just right of a longer rule and a right edge of the same extent just left of
+    another; the lone vertical strokes of a chart line beside a grid line are no box."""
+    verticals = sorted((r for r in rules if not r.horizontal), key=lambda r: r.pos)
+    positions = [r.pos for r in verticals]
+
+    def near(rule: Rule) -> list[Rule]:  # the rules within SHADING_INSET_PT of it
+        lo = bisect.bisect_left(positions, rule.pos - SHADING_INSET_PT)
+        return verticals[lo : bisect.bisect_right(positions, rule.pos + SHADING_INSET_PT)]
+
+    lefts = [r for r in verticals if any(_shadows(s, r, 1) for s in near(r))]
+    rights = [r for r in verticals if any(_shadows(s, r, -1) for s in near(r))]
+    boxed = {
+        id(edge)
+        for left in lefts
+        for right in rights
+        if right.pos > left.pos and _same_span(left, right)
+        for edge in (left, right)
+    }
+    return [r for r in rules if id(r) not in boxed]
+
+
+def _shadows(longer: Rule, rule: Rule, side: int) -> bool:
+    """`rule` lies SHADING_INSET_PT or less on `side` (1 right, -1 left) of the longer rule
+    that covers its extent."""
+    return (
+        0 < side * (rule.pos - longer.pos) <= SHADING_INSET_PT
+        and longer.length > rule.length
+        and longer.start <= rule.start + TOUCH_PT
+        and longer.end >= rule.end - TOUCH_PT
+    )
+
+
+def _same_span(a: Rule, b: Rule) -> bool:
+    return abs(a.start - b.start) <= TOUCH_PT and abs(a.end - b.end) <= TOUCH_PT
 
 
 def _lone_rule(rule: Rule) -> Grid:

@@ -76,7 +76,8 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     ys: list[float] = [grid.ys[0]]
     for top, bottom in zip(grid.ys, grid.ys[1:], strict=False):
         band = [p for p in pieces if top <= p.bbox.center_y < bottom]
-        cuts = row_boundaries(band, top, bottom, xs)
+        header = top == grid.ys[0] and _ruled_header_band(grid, band, xs)
+        cuts = [] if header else row_boundaries(band, top, bottom, xs)
         if not cuts and top == grid.ys[0]:
             cuts = _group_title_cut(band, pieces, xs)
         ys.extend(cuts)
@@ -85,6 +86,22 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     if len(grid.ys) > 2 and _partial_rule_under_first_row(grid):
         header_rows = sum(1 for y in ys[:-1] if y < grid.ys[2] - TOUCH_PT)
     return Skeleton(xs, tuple(ys), header_rows)
+
+
+def _ruled_header_band(grid: Grid, band: Sequence[Piece], xs: Sequence[float]) -> bool:
+    """The first band of a grid that rules its rows (MIN_BANDS_FOR_GUTTERS bands or more,
+    columns ruled) is one header row when each visual row after its first either holds no
+    number or fills fewer columns than the first: the lines of wrapped labels ("Aquino /
+    Administration / (1986-1992)"), where data rows under a rule-less header would fill
+    every column with numbers."""
+    if not grid.ruled_columns or len(grid.ys) - 1 < MIN_BANDS_FOR_GUTTERS:
+        return False
+    rows = group_rows(band)
+    width = len({column_of(p, xs) for p in rows[0]}) if rows else 0
+    return all(
+        len({column_of(p, xs) for p in row}) < width or not any(is_numeric(p.text) for p in row)
+        for row in rows[1:]
+    )
 
 
 def _aligned_both_sides(

@@ -15,6 +15,8 @@ from chunkcli.model import BBox
 # A filled rectangle no thicker than this is a drawn line (many producers draw rules as thin
 # rectangles); 3 pt is thicker than any rule we saw and thinner than any shaded cell.
 THIN_RECT_PT = 3.0
+# A rule drawn as a filled polygon is a quadrilateral: this many line segments.
+QUAD_SIDES = 4
 # Endpoints closer than this to the same line are the same rule: covers anti-aliasing offsets,
 # stroke-width differences and the 0.24 pt overlap of adjacent shaded cells.
 SNAP_PT = 1.5
@@ -76,7 +78,24 @@ def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
             found.extend(_rules_of_rect(item[1], stroked, page_area))
         elif op == "qu" and (stroked or filled):
             found.extend(_rules_of_rect(_quad_rect(item[1]), stroked, page_area))
+    if filled and not stroked and not found:
+        found.extend(_thin_polygon(drawing))
     return found
+
+
+def _thin_polygon(drawing: Drawing) -> list[Rule]:
+    """A filled quadrilateral of four line segments no thicker than THIN_RECT_PT is a rule
+    (spreadsheet exports draw each grid line as a thin mitred quadrilateral, filled, never
+    stroked). Outlines of more segments are glyph-like shapes: the underlines of a slide's
+    bold text, drawn in 6-10 pieces, made a table of a diagram's label on the corpus."""
+    items = drawing.get("items", ())
+    rect = drawing.get("rect")
+    if len(items) != QUAD_SIDES or rect is None or any(item[0] != "l" for item in items):
+        return []
+    x0, y0, x1, y1 = (float(v) for v in rect)
+    if min(x1 - x0, y1 - y0) > THIN_RECT_PT:
+        return []
+    return _rules_of_rect((x0, y0, x1, y1), False, float("inf"))
 
 
 def _is_white(colour: object) -> bool:
