@@ -115,3 +115,21 @@ def test_a_table_nested_in_a_cell_does_not_add_columns() -> None:
     box = BBox(72, 100, 432, 300)
     rules = [(172.0, 100.0, 300.0), (252.0, 200.0, 300.0), (342.0, 200.0, 300.0)]
     assert ruled_columns(rules, box, [100.0, 210.0, 300.0, 390.0]) == 2
+
+
+def test_reopening_a_pdf_in_the_command_process_keeps_mupdf_quiet(tmp_path: Path) -> None:
+    """check re-reads a PDF's rules in its own process: MuPDF's messages must not reach stdout
+    (inside a --json report) however the process had them set."""
+    import pymupdf
+
+    from chunkcli.check.rulings import read_vertical_segments
+
+    pdf = tmp_path / "cut.pdf"
+    doc = pymupdf.open()
+    doc.new_page().draw_line((72, 72), (72, 300))
+    pdf.write_bytes(doc.tobytes()[:-40])  # cut short: MuPDF repairs it, and would say so
+    pymupdf.TOOLS.mupdf_display_errors(True)
+    pymupdf.TOOLS.mupdf_display_warnings(True)
+    read_vertical_segments(pdf, [1])
+    assert pymupdf.TOOLS.mupdf_display_errors() is False
+    assert pymupdf.TOOLS.mupdf_display_warnings() is False

@@ -362,3 +362,29 @@ def test_a_damaged_page_is_marked_whatever_was_converted_before(tmp_path: Path) 
     with pymupdf.open(bad) as doc:
         after = _extract_page_safely(doc, 1, True)
     assert alone.status == after.status == PageStatus.DAMAGED
+
+
+def test_the_provenance_hash_is_of_the_bytes_converted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: a file replaced while it is converted is recorded with the hash of the bytes
+    whose text the Markdown holds, so the next sync sees the new file as changed."""
+    import hashlib
+
+    import chunkcli.convert.pipeline as pipeline
+    from chunkcli.markdown_format import parse_provenance
+
+    pdf = make_pdf(tmp_path / "report.pdf", [[Text(50, 300, "The first version.")]])
+    first = pdf.read_bytes()
+    newer = make_pdf(tmp_path / "newer.pdf", [[Text(50, 300, "The second version.")]])
+    real = pipeline.layout_document
+
+    def replaced_meanwhile(*args: object, **kwargs: object) -> object:
+        newer.replace(pdf)  # the file is swapped while its pages are being laid out
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "layout_document", replaced_meanwhile)
+    result = convert_pdf(pdf)
+    provenance = parse_provenance(result.markdown)
+    assert "The first version." in result.markdown
+    assert provenance is not None and provenance.sha256 == hashlib.sha256(first).hexdigest()

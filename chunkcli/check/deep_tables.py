@@ -8,6 +8,7 @@ rulings.py, it is called by the corpus runner, not by `check_conversion`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -50,6 +51,9 @@ def plumber_tables(path: str | Path, pages: Sequence[int]) -> dict[int, list[Cou
     """Tables pdfplumber finds on the given 1-based pages ({} when the file cannot be read)."""
     import pdfplumber
 
+    # pdfminer logs what it cannot parse (a damaged inline image) to stderr: a second opinion
+    # says nothing when it cannot be had, so its own messages stay quiet too.
+    logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
     found: dict[int, list[Counts]] = {}
     try:
         with pdfplumber.open(str(path)) as pdf:

@@ -61,6 +61,10 @@ def read_vertical_segments(path: str | Path, pages: Sequence[int]) -> dict[int, 
     """Vertical segments of the drawings on the given 1-based pages ({} when unreadable)."""
     import pymupdf
 
+    # This runs in the command's own process: MuPDF's messages would reach stdout, inside a
+    # --json report (issue 30). They are recorded, not printed.
+    pymupdf.TOOLS.mupdf_display_errors(False)  # type: ignore[no-untyped-call]
+    pymupdf.TOOLS.mupdf_display_warnings(False)  # type: ignore[no-untyped-call]
     try:
         doc = pymupdf.open(str(path))  # type: ignore[no-untyped-call]
     except Exception:  # noqa: BLE001 - an unreadable file was already reported by convert

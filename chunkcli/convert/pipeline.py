@@ -13,7 +13,7 @@ from chunkcli.convert.extract.pages import extract_document
 from chunkcli.convert.layout.document import layout_document
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.convert.render import render_markdown
-from chunkcli.convert.source import UNNAMED, PdfInput, damage_notes, open_pdf
+from chunkcli.convert.source import UNNAMED, PdfInput, damage_notes, open_pdf, read_pdf_bytes
 from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import Provenance
 from chunkcli.model import ConvertResult
@@ -52,14 +52,15 @@ def _convert(
     name: str | Path,
     on_ocr_pages: PagesDone | None,
 ) -> ConvertResult:
+    if isinstance(data, str | Path):
+        data = read_pdf_bytes(Path(data))  # the provenance hash is of exactly these bytes
     with open_pdf(data, options.password, name=name) as doc:
         document = extract_document(name, doc, options, on_ocr_pages)
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
     document = layout_document(document, options.strip_furniture, options.layout)
     shown = options.source_name if options.source_name is not None else Path(name).name
-    sha256 = file_sha256(data) if isinstance(data, str | Path) else hashlib.sha256(data).hexdigest()
-    provenance = Provenance(shown, sha256)
+    provenance = Provenance(shown, hashlib.sha256(data).hexdigest())
     return ConvertResult(document, render_markdown(document, provenance), warnings)
 
 

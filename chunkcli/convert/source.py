@@ -129,6 +129,17 @@ def silence_mupdf() -> None:
     pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
+def read_pdf_bytes(path: Path) -> bytes:
+    """The whole file, read once, so that the bytes converted are the bytes hashed: a file
+    replaced while it is converted is never recorded with the new file's hash and the old
+    file's text. One-line PdfOpenError as for open_pdf (missing, a folder, unreadable, empty)."""
+    _read_head(path)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise PdfOpenError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
 def _read_head(path: Path) -> bytes:
     """The first bytes of `path`, once it is known to be a non-empty file."""
     if not path.exists():
