@@ -35,6 +35,12 @@ from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import ConvertResult, InputDocument, InputFailure
 from chunkcli.workers import WorkerPool
 
+# Markdown is read whole: a larger file is refused rather than read into memory (the largest
+# Markdown of the corpus is 3 MB; split and check hold ~30 times their input at worst).
+MAX_MARKDOWN_BYTES = 256 * 1024 * 1024
+TOO_LARGE = f"larger than {MAX_MARKDOWN_BYTES >> 20} MB: not read (split it first)"
+NOT_REGULAR = "not a regular file (a FIFO, device or socket): not read"
+
 
 class InputError(ChunkcliError):
     """An input is missing, unreadable or not UTF-8 text."""
@@ -81,10 +87,12 @@ def find_inputs(
             raise UsageError(f"{given}: no such file or folder")
         if path.is_dir():
             found += [
-                InputFile(str(p), is_pdf_file(p), root=given)
+                InputFile(str(p), p.is_file() and is_pdf_file(p), root=given)
                 for p in walk_folder(path, pdfs_only=pdfs_only)
                 if not _same_file(p, skip)
             ]
+        elif not path.is_file():
+            raise UsageError(f"{given}: {NOT_REGULAR}")
         else:
             found.append(InputFile(given, is_pdf_file(path)))
     if not found:
@@ -147,8 +155,13 @@ def _read_markdown(
     if item.path == STDIN:
         data = stdin or b""
     else:
+        path = Path(item.path)
         try:
-            data = Path(item.path).read_bytes()
+            if not path.is_file():  # a FIFO would block for ever, /dev/zero never end
+                return InputFailure(item.path, f"{item.path}: {NOT_REGULAR}")
+            if path.stat().st_size > MAX_MARKDOWN_BYTES:
+                return InputFailure(item.path, f"{item.path}: {TOO_LARGE}")
+            data = path.read_bytes()
         except OSError as exc:
             return InputFailure(item.path, f"{item.path}: cannot read ({exc.strerror or exc})")
     return _markdown_document(item, data, stdin_name)

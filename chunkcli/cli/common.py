@@ -25,7 +25,7 @@ from chunkcli.check.options import CheckOptions
 from chunkcli.cli.lean_import import install_lean_pymupdf
 from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrMode, OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import write_atomic
+from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
@@ -245,10 +245,15 @@ def write_stdout(text: str) -> None:
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
     except BrokenPipeError:
-        import os
+        _stdout_to_devnull()
+    except OSError as exc:  # a full disk behind a redirection: one line and exit 1
+        _stdout_to_devnull()
+        raise OutputWriteError(f"stdout: cannot write: {exc.strerror or exc}") from None
 
-        # Point stdout at devnull so the interpreter's final flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at devnull so that the interpreter's final flush does not fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @contextlib.contextmanager

@@ -146,6 +146,8 @@ def _read_head(path: Path) -> bytes:
         raise PdfOpenError(f"{path}: no such file")
     if path.is_dir():
         raise PdfOpenError(f"{path}: is a directory, not a PDF file")
+    if not path.is_file():  # opening a FIFO blocks for ever; a device never ends
+        raise PdfOpenError(f"{path}: not a regular file (a FIFO, device or socket)")
     try:
         with path.open("rb") as stream:
             head = stream.read(HEADER_SEARCH_BYTES)

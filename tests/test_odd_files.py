@@ -1,0 +1,77 @@
+"""Inputs that are not regular files, and a full disk behind stdout (issue 26): one line
+naming the file and the reason, never a hang, a traceback or a read without end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.pdf_factory import Text, make_pdf
+
+runner = CliRunner()
+NOTE = "# Notes\n\n## Pumps\n\nCheck the seals weekly.\n"
+
+
+def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The real CLI in a child process, so that a hang fails the test instead of the run."""
+    command = [sys.executable, "-m", "chunkcli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.mark.parametrize("command", ["split", "check"])
+def test_a_fifo_given_by_name_is_refused(tmp_path: Path, command: str) -> None:
+    fifo = tmp_path / "notes.md"
+    os.mkfifo(fifo)
+    done = run_cli(command, str(fifo))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"error: {fifo}: not a regular file (a FIFO, device or socket): not read"
+    )
+
+
+def test_odd_files_in_a_folder_fail_alone(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "good.md").write_text(NOTE, encoding="utf-8")
+    os.mkfifo(corpus / "pipe.md")
+    os.mkfifo(corpus / "pipe.pdf")
+    (corpus / "zero.md").symlink_to("/dev/zero")
+    done = run_cli("split", str(corpus))
+    assert done.returncode == 1
+    errors = sorted(line for line in done.stderr.splitlines() if line.startswith("error:"))
+    assert errors == [
+        f"error: {corpus / name}: not a regular file (a FIFO, device or socket): not read"
+        for name in ("pipe.md", "pipe.pdf", "zero.md")
+    ]
+    assert '"doc_id": "good.md"' in done.stdout
+
+
+def test_convert_refuses_a_fifo_named_pdf_in_a_folder(tmp_path: Path) -> None:
+    papers = tmp_path / "papers"
+    make_pdf(papers / "good.pdf", [[Text(72, 72, "A good page.")]])
+    os.mkfifo(papers / "pipe.pdf")
+    done = run_cli("convert", str(papers), "-o", f"{tmp_path / 'out'}/", "-q")
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"error: {papers / 'pipe.pdf'}: not a regular file (a FIFO, device or socket)"
+    )
+    assert (tmp_path / "out" / "good.md").exists()
+
+
+def test_a_full_disk_behind_stdout_is_one_line(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    notes = tmp_path / "notes.md"
+    notes.write_text(NOTE * 2000, encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "chunkcli", "split", str(notes)],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip() == "error: stdout: cannot write: No space left on device"
