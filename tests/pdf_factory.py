@@ -465,3 +465,21 @@ def grid_table(
         left += col_width
         items.append(Rule(left, y, left, top))
     return items
+
+
+def remap_cjk_unicode(path: Path, remap: dict[str, str]) -> Path:
+    """Rewrite the CJK font's ToUnicode map in place so that the glyph of each key character
+    extracts as its value: a font whose map names "用" U+2F64 (the Kangxi radical) draws the
+    ideograph but hands a reader the look-alike, as many real Japanese PDFs do. The entries
+    are appended after the font's ranges; MuPDF lets a later mapping win."""
+    font = pymupdf.Font("cjk")
+    entries = "".join(f"<{font.has_glyph(ord(k)):04x}> <{ord(v):04x}>\n" for k, v in remap.items())
+    doc = pymupdf.open(str(path))
+    for xref in range(1, doc.xref_length()):
+        stream = doc.xref_stream(xref) if doc.xref_is_stream(xref) else None
+        if stream and b"/CMapName /Adobe-Identity-UCS" in stream:
+            extra = f"{len(remap)} beginbfchar\n{entries}endbfchar\n".encode()
+            doc.update_stream(xref, stream.replace(b"endcmap", extra + b"endcmap"))
+    doc.save(str(path), incremental=True, encryption=pymupdf.PDF_ENCRYPT_KEEP)
+    doc.close()
+    return path

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from chunkcli.charclasses import LATIN1_LETTER, unusable_share
+from chunkcli.charclasses import LATIN1_LETTER, fold_ideograph_variants, unusable_share
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.symbols import (
@@ -149,7 +149,7 @@ def extract_document(
         source=str(source),
         pages=extracted,
         outline=read_outline(doc),
-        metadata_title=(doc.metadata or {}).get("title", "") or "",
+        metadata_title=fold_ideograph_variants((doc.metadata or {}).get("title", "") or ""),
         page_count=doc.page_count,
         context_pages=context,
         notes=notes,
@@ -306,9 +306,11 @@ def _is_capital_letter(line: Line) -> bool:
 def _span(raw: dict[str, Any]) -> Span | None:
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
     text = raw["text"]
-    # Every LIGATURES key is non-ASCII, and translate costs ~2 us a span.
-    if not text.isascii() and LIGATURE_CHARS.search(text):
-        text = text.translate(LIGATURES)
+    # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
+    if not text.isascii():
+        if LIGATURE_CHARS.search(text):
+            text = text.translate(LIGATURES)
+        text = fold_ideograph_variants(text)
     if not text:
         return None
     font = raw.get("font", "")
@@ -423,7 +425,7 @@ def read_outline(doc: pymupdf.Document) -> tuple[OutlineEntry, ...]:
     except Exception:  # noqa: BLE001 - a broken outline must not stop conversion
         return ()
     return tuple(
-        OutlineEntry(int(level), " ".join(str(title).split()), int(page))
+        OutlineEntry(int(level), fold_ideograph_variants(" ".join(str(title).split())), int(page))
         for level, title, page in toc
         if str(title).strip()
     )
