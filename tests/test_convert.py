@@ -162,6 +162,65 @@ def test_bold_body_size_text_is_a_heading_only_with_a_number(tmp_path: Path) -> 
     assert "Important note" in text
 
 
+def test_japanese_numbered_headings_set_in_another_face_are_headings(tmp_path: Path) -> None:
+    # Gothic headings over Mincho text, both 11 pt and regular (cloud_policy_20210910.pdf):
+    # the face sets them apart as bold would; a numbered line in the text's face stays text.
+    gothic, mincho = "MS-Gothic", "MS-Mincho"
+    text = "本方針は、政府情報システムの整備及び管理に適用する。"
+    page = [
+        Text(50, 60, "１ はじめに", font=gothic, cjk=True),
+        Text(50, 90, "１.１ 背景と目的", font=gothic, cjk=True),
+        Text(50, 110, text, font=mincho, cjk=True),
+        Text(50, 140, "1) 効率性の向上", font=gothic, cjk=True),
+        Text(50, 160, text, font=mincho, cjk=True),
+        Text(50, 190, "(1) 主なサービス利用者", font=mincho, cjk=True),
+        Text(50, 210, text, font=mincho, cjk=True),
+        Text(50, 230, text, font=mincho, cjk=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "faces.pdf", [page]))
+    assert heading_lines(markdown) == [
+        "## １ はじめに",
+        "### １.１ 背景と目的",
+        "#### 1) 効率性の向上",
+    ]
+
+
+def test_a_heading_filling_its_line_does_not_run_into_the_text_below(tmp_path: Path) -> None:
+    # The Gothic heading is as wide as the Mincho lines below it: only the face ends it.
+    heading = "３.５ Step3:IaaS/PaaS（パブリック・クラウド）の利用検討と利用方針の決定"
+    text = "Step2 までの検討結果を踏まえ、SaaS の利用が困難な場合に検討する。"
+    page = [
+        Text(50, 60, heading, font="MS-Gothic", cjk=True),
+        Text(61, 78, text, font="MS-Mincho", cjk=True),
+        Text(50, 96, text + "続き", font="MS-Mincho", cjk=True),
+        Text(50, 114, "終わり。", font="MS-Mincho", cjk=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "run-on.pdf", [page]))
+    assert heading_lines(markdown) == [f"## {heading}"]
+    assert f"\n{text}{text}続き終わり。\n" in markdown
+
+
+def test_numbered_lines_that_name_no_section_stay_text(tmp_path: Path) -> None:
+    # Each line is set apart from the serif text by weight or face, and opens with a number:
+    # a running head (bold page number, light words) above the text, a chart's value label,
+    # a footnote whose mark is smaller than its words, and a label no text follows.
+    body = "The text of the section runs on for a while in the serif face of the book."
+    page = [
+        Text(50, 40, "8", font="hebo", size=10),
+        Text(62, 40, "Encinas Franco and Laguna", font="helv", size=10),
+        Text(50, 100, "2.1 Method", bold=True, size=10),
+        *[Text(50, 120 + 14 * i, body, font="tiro", size=10) for i in range(4)],
+        Text(50, 200, "34.5 % of respondents", bold=True, size=10),
+        *[Text(50, 220 + 14 * i, body, font="tiro", size=10) for i in range(4)],
+        Text(50, 300, "25 Consumption", bold=True, size=10),
+        Text(50, 320, "Income", font="tiro", size=10),
+        Text(50, 780, "12", font="helv", size=8),
+        Text(60, 780, "IPA Security Center publications", font="helv", size=9),
+    ]
+    markdown = convert(make_pdf(tmp_path / "not-sections.pdf", [page]))
+    assert heading_lines(markdown) == ["## 2.1 Method"]
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

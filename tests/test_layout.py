@@ -287,10 +287,21 @@ def test_shapes_and_page_numbers() -> None:
 
 def test_numbering_patterns() -> None:
     assert numbering_pattern("第3章 概要") == ("cjk", 1)
-    assert numbering_pattern("第十五条") == ("cjk", 3)
+    assert numbering_pattern("第2款 雑則") == ("cjk", 3)
+    assert numbering_pattern("第十五条") == ("cjk", 4)
     assert numbering_pattern("제2장 총칙") == ("ko", 1)
+    assert numbering_pattern("제１절 목적") == ("ko", 2)
+    assert numbering_pattern("제3관 보칙") == ("ko", 3)
     assert numbering_pattern("Article 15 Scope") == ("en", 3)
     assert numbering_pattern("2.1 Method") == ("num", 1)
+    assert numbering_pattern("１ はじめに") == ("num", 0)
+    assert numbering_pattern("１.１ 背景と目的") == ("num", 1)
+    assert numbering_pattern("２．１．３ 手順") == ("num", 2)
+    # Parenthesised numbers: one level below the dotted ones, never a bare "(1)".
+    assert numbering_pattern("(1) Scope") == ("paren", 2)
+    assert numbering_pattern("（１）概要") == ("paren", 2)
+    assert numbering_pattern("1) 効率性の向上") == ("paren", 2)
+    assert numbering_pattern("(1) the first") is None
     assert numbering_pattern("本文です。") is None
 
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from chunkcli.charclasses import UNUSABLE_CHAR
+from chunkcli.convert.layout.faces import body_face, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
+from chunkcli.convert.layout.settings import FurnitureSettings
 from chunkcli.model import (
     BBox,
     Block,
@@ -64,6 +67,16 @@ NOT_A_HEADING = re.compile(
     r"\s*(?:改訂|改定|版|発行)?\s*$)",
     re.IGNORECASE,
 )
+# A figure with a percent sign is data; at body size, a line holding one labels a chart.
+PERCENT_FIGURE = re.compile(r"[\d０-９]\s*[%％]")
+# A section's number is set as large as its title or larger (a chapter's "9" at 29.5 pt before
+# 9.5 pt words); a number this much smaller than the words after it is a footnote's mark ("12"
+# at 7.0 pt before "IPA セキュリティ関連…" at 7.9 pt).
+FOOTNOTE_MARK_RATIO = 0.95
+# Type smaller than the body by more than this is a note's or a running head's.
+SMALLER_THAN_BODY_PT = 0.5
+# A contents entry whose page number sits apart: its title ends in leaders ("3 保管 ………").
+TRAILING_LEADERS = re.compile(r"(?:\.{4,}|…{2,}|・{4,}|‥{2,})\s*$")
 # A contents list's heading names the list, never the document (an EDGAR filing's pages open
 # with a "Table of Contents" link: olmocr-earnings.pdf had it as its title).
 NOT_A_TITLE = re.compile(
@@ -74,6 +87,13 @@ MIN_HEADING_LETTERS = 2
 # A cover page (the title's page) carries at most this many characters of body-size text;
 # its other large lines (a ministry, a company, a date) are cover lines, not chapters.
 COVER_MAX_BODY_CHARS = 200
+# A bare number and a space open a running head's line (its page number); a section number
+# at the top of a page has a dot or a deeper number ("1. Shipping as a vector …").
+PAGE_NUMBER_LEAD = re.compile(r"^[\d０-９]{1,4}\s")
+# The text after a heading at body size holds at least this many letters ("可処分所得", a
+# chart's label after "25 消費支出", does not; "本方針、標準ガイドライン群の一つとして位置付け
+# られる。" under "１.３ 位置づけ" does).
+MIN_FOLLOWING_LETTERS = 10
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -317,15 +337,79 @@ def _size_class(size: float) -> float:
 def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
     text_sizes = _body_like_sizes(document)
+    face = body_face(document, body)
     for page_index, page in enumerate(document.pages):
         for block_index, block in enumerate(page.blocks):
-            candidate = _candidate(block, body, page_index, block_index)
+            candidate = _candidate(block, body, face, page_index, block_index)
             if candidate is None:
                 continue
             if candidate.pattern is None and _size_class(candidate.size) in text_sizes:
                 continue  # slides: the large type is their text, not their headings
+            if PAGE_NUMBER_LEAD.match(candidate.text) and _running_line(page, block_index, body):
+                continue
             found.append(candidate)
-    return found
+    keys = {(c.page_index, c.block_index) for c in found}
+    return [
+        c
+        for c in found
+        if c.size >= body + HEADING_SIZE_DELTA_PT or _leads_to_text(document, c, keys)
+    ]
+
+
+def _leads_to_text(
+    document: Document, candidate: _Candidate, candidates: set[tuple[int, int]]
+) -> bool:
+    """A heading at body size (its evidence a number, a weight or a face) is followed by its
+    text, maybe after the headings under it: a paragraph, a list or a table. Chart labels in
+    a bold face are followed by more labels and figures ("34.7 役職等の昇進・昇格" / "36.3 ％")."""
+    for key, block in _blocks_after(document, candidate.page_index, candidate.block_index):
+        if key in candidates or _numbered_line(block):
+            continue  # a heading under it ("4.2.1 概要" in the text face) comes first
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind in (BlockKind.TABLE, BlockKind.LIST_ITEM, BlockKind.CODE):
+            return True
+        return sum(1 for c in block.text if c.isalpha()) >= MIN_FOLLOWING_LETTERS
+    return False
+
+
+def _numbered_line(block: Block) -> bool:
+    text = block.text.strip()
+    return (
+        len(block.lines) == 1 and len(text) <= MAX_HEADING_CHARS and bool(numbering_pattern(text))
+    )
+
+
+def _blocks_after(
+    document: Document, page_index: int, block_index: int
+) -> Iterator[tuple[tuple[int, int], Block]]:
+    """The blocks after one, in reading order, to the end of the next page."""
+    for index in range(page_index, min(page_index + 2, len(document.pages))):
+        start = block_index + 1 if index == page_index else 0
+        for i, block in enumerate(document.pages[index].blocks[start:], start):
+            yield (index, i), block
+
+
+def _running_line(page: Page, block_index: int, body: float) -> bool:
+    """A line above or below all other text of its page in the running-head bands, its bare
+    number in front set apart from its words (in another face, or the whole line smaller than
+    the text): a page number and a running title ("**8** Encinas Franco and Laguna" in a thin
+    face over a book's page, "18 BOYOUNG CHAE, …" at 7.2 pt at its foot), not a section "8".
+    A single-page document gives furniture stripping no repeats to see it by."""
+    block = page.blocks[block_index]
+    spans = [span for span in block.lines[0].spans if span.text.strip()]
+    size = max(line.size for line in block.lines)
+    if size >= body + HEADING_SIZE_DELTA_PT or len(spans) < 2:
+        return False
+    if size >= body - SMALLER_THAN_BODY_PT and spans[0].font == spans[1].font:
+        return False  # a section's number is set in its words' face and the text's size
+    texts = [b for b in page.blocks if b.kind != BlockKind.HEADING and b.text.strip()]
+    settings = FurnitureSettings()
+    top = block.bbox.center_y <= page.height * settings.top_band
+    bottom = block.bbox.center_y >= page.height * (1 - settings.bottom_band)
+    return (top and all(b.bbox.top >= block.bbox.top for b in texts)) or (
+        bottom and all(b.bbox.bottom <= block.bbox.bottom for b in texts)
+    )
 
 
 def _body_like_sizes(document: Document) -> set[float]:
@@ -335,7 +419,9 @@ def _body_like_sizes(document: Document) -> set[float]:
     return {size for size, chars in weights.items() if chars > HEADING_TEXT_SHARE * total}
 
 
-def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
+def _candidate(
+    block: Block, body: float, face: str, page_index: int, block_index: int
+) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
     if len(block.lines) > MAX_TITLE_LINES:  # the cheap tests first: most blocks are prose
@@ -355,22 +441,42 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):
         return None
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
+    if not larger and (PERCENT_FIGURE.search(text) or _footnote_mark(block.lines[0])):
+        return None  # a chart's label ("28.5 ％ 品質の向上"), a footnote ("12 IPA …")
     if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
         return None  # a sentence, not a title
-    if TOC_ENTRY.search(text):
+    if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    pattern = _heading_number(text, all(line.bold for line in block.lines), larger)
+    pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
     if not larger and pattern is None:
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
 
 
-def _heading_number(text: str, bold: bool, larger: bool) -> tuple[str, int] | None:
-    """The numbering pattern of a heading candidate, if it counts as a section number."""
+def _footnote_mark(line: Line) -> bool:
+    spans = [span for span in line.spans if span.text.strip()]
+    return (
+        len(spans) > 1
+        and spans[0].text.strip().isdigit()
+        and spans[0].size < FOOTNOTE_MARK_RATIO * spans[1].size
+    )
+
+
+def _heading_number(text: str, emphasised: bool, larger: bool) -> tuple[str, int] | None:
+    """The numbering pattern of a heading candidate, if it counts as a section number.
+    `emphasised`: bold, or set in another face than the body (a Gothic heading over Mincho)."""
     pattern = numbering_pattern(text)
-    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
+    if (
+        pattern is not None
+        and pattern[0] in ("num", "roman", "paren")
+        and not (emphasised or larger)
+    ):
         return None  # "1 apple" in body text is a list or a sentence, not a section
-    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
+    if (
+        pattern is not None
+        and pattern[0] != "num"
+        and not (emphasised or larger or len(text) <= 40)
+    ):
         return None
     return pattern
 
