@@ -221,6 +221,35 @@ def test_numbered_lines_that_name_no_section_stay_text(tmp_path: Path) -> None:
     assert heading_lines(markdown) == ["## 2.1 Method"]
 
 
+def test_bold_lines_at_body_size_over_running_text_are_headings(tmp_path: Path) -> None:
+    # DP-Bench's book pages: "IMPLEMENTATION" in bold at the body's 11 pt, its paragraph below.
+    # Not headings: a bold caption, a bold label over another label, a run-in heading whose
+    # paragraph goes on in the same line.
+    prose = "Locally, we implemented a quick and free solution that reflects the limits"
+    para = [prose, prose, prose.replace("limits", "limits of the system.")]
+
+    def paragraph(top: float) -> list[Text]:
+        return [Text(50, top + 15 * i, line, font="tiro", size=11) for i, line in enumerate(para)]
+
+    page = [
+        *paragraph(60),
+        Text(50, 130, "IMPLEMENTATION", bold=True, size=11),
+        *paragraph(150),
+        Text(50, 220, "Figure 7.1: Landscape survey results", bold=True, size=11),
+        *paragraph(240),
+        Text(50, 310, "Mineral or colloid type", bold=True, size=11),
+        Text(50, 325, "Kaolinite", font="tiro", size=11),
+        *paragraph(360),
+        Text(50, 430, "Results.", bold=True, size=11),
+        Text(95, 430, "The method works on all of the documents we tried.", font="tiro", size=11),
+        *paragraph(445),
+        *paragraph(520),
+        *paragraph(580),
+    ]
+    markdown = convert(make_pdf(tmp_path / "bold-heads.pdf", [page]))
+    assert heading_lines(markdown) == ["## IMPLEMENTATION"]
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

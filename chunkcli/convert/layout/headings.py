@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from chunkcli.charclasses import UNUSABLE_CHAR
+from chunkcli.charclasses import SENTENCE_END_CHARS, UNUSABLE_CHAR
 from chunkcli.convert.layout.faces import body_face, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
@@ -94,6 +94,23 @@ PAGE_NUMBER_LEAD = re.compile(r"^[\d０-９]{1,4}\s")
 # chart's label after "25 消費支出", does not; "本方針、標準ガイドライン群の一つとして位置付け
 # られる。" under "１.３ 位置づけ" does).
 MIN_FOLLOWING_LETTERS = 10
+# Bold at body size names a section when it stands alone: at most this many lines and
+# characters (DP-Bench: "IMPLEMENTATION", "THE TEXTBOOK'S DIFFERENT LEVELS OF RIGOR" in bold
+# over serif text, 13 of its 107 documents with headings set them so) ...
+MAX_BOLD_HEADING_LINES = 2
+MAX_BOLD_HEADING_CHARS = 80
+# ... in a document whose bold lines carry at most this share of its body-size text (a form
+# or a slide set in bold throughout marks nothing by it).
+MAX_BOLD_TEXT_SHARE = 0.2
+# ... and followed by running text: a paragraph of at least this many lines (or a sentence).
+MIN_PROSE_LINES = 2
+# A caption names a figure or a table, whatever its weight.
+CAPTION_LEAD = re.compile(
+    r"^(?:fig(?:ure)?s?|tables?|charts?|graphs?|diagrams?|exhibits?|plates?|maps?|photos?"
+    r"|图|図|表|그림|표)"
+    r"\s*\.?\s*[\d０-９IVX]",
+    re.IGNORECASE,
+)
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -338,12 +355,14 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
     text_sizes = _body_like_sizes(document)
     face = body_face(document, body)
+    bold_marks = _bold_share(document, body) <= MAX_BOLD_TEXT_SHARE
     for page_index, page in enumerate(document.pages):
         for block_index, block in enumerate(page.blocks):
-            candidate = _candidate(block, body, face, page_index, block_index)
+            candidate = _candidate(block, body, face, bold_marks, page_index, block_index)
             if candidate is None:
                 continue
-            if candidate.pattern is None and _size_class(candidate.size) in text_sizes:
+            size = _size_class(candidate.size)
+            if candidate.pattern is None and size in text_sizes and size > body:
                 continue  # slides: the large type is their text, not their headings
             if PAGE_NUMBER_LEAD.match(candidate.text) and _running_line(page, block_index, body):
                 continue
@@ -352,8 +371,31 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
     return [
         c
         for c in found
-        if c.size >= body + HEADING_SIZE_DELTA_PT or _leads_to_text(document, c, keys)
+        if c.size >= body + HEADING_SIZE_DELTA_PT
+        or (
+            _leads_to_text(document, c, keys)
+            and (c.pattern is not None or _leads_to_prose(document, c))
+        )
     ]
+
+
+def _leads_to_prose(document: Document, candidate: _Candidate) -> bool:
+    """Bold with no number is a heading only over running text: the next block is a list or
+    a paragraph in regular type of several lines or a whole sentence. Bold labels of a
+    diagram, a form or an untabled grid ("暗号鍵", "大阪府豊中市豊南町東4-5-1") are followed by
+    more labels and cells."""
+    for _, block in _blocks_after(document, candidate.page_index, candidate.block_index):
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind == BlockKind.LIST_ITEM:
+            return True
+        last = block.text.rstrip()
+        return (
+            block.kind == BlockKind.PARAGRAPH
+            and not any(line.bold for line in block.lines)
+            and (len(block.lines) >= MIN_PROSE_LINES or last.endswith(SENTENCE_END_CHARS))
+        )
+    return False
 
 
 def _leads_to_text(
@@ -412,6 +454,19 @@ def _running_line(page: Page, block_index: int, body: float) -> bool:
     )
 
 
+def _bold_share(document: Document, body: float) -> float:
+    """The share of the text at body size that is set in bold lines."""
+    bold = total = 0
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+                for line in block.lines:
+                    if _size_class(line.size) <= body:
+                        total += len(line.text)
+                        bold += len(line.text) if line.bold else 0
+    return bold / total if total else 0.0
+
+
 def _body_like_sizes(document: Document) -> set[float]:
     """Sizes that carry so much of the text that they cannot be headings."""
     weights = _characters_by_size(document)
@@ -420,7 +475,12 @@ def _body_like_sizes(document: Document) -> set[float]:
 
 
 def _candidate(
-    block: Block, body: float, face: str, page_index: int, block_index: int
+    block: Block,
+    body: float,
+    face: str,
+    bold_marks: bool,
+    page_index: int,
+    block_index: int,
 ) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
@@ -448,9 +508,24 @@ def _candidate(
     if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
     pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
-    if not larger and pattern is None:
+    if not larger and pattern is None and not (bold_marks and _bold_heading(block, text)):
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
+
+
+def _bold_heading(block: Block, text: str) -> bool:
+    """An unnumbered line at body size in bold, on its own: a short name that opens with a
+    capital (or a letter without case), not a caption. Every letter is bold: a paper's run-in
+    heading ("**Ablation on merge methods.** From" …) is the start of its paragraph. Whether
+    text follows is asked later."""
+    return (
+        len(block.lines) <= MAX_BOLD_HEADING_LINES
+        and len(text) <= MAX_BOLD_HEADING_CHARS
+        and all(span.bold for line in block.lines for span in line.spans if span.text.strip())
+        and not text[0].islower()
+        and not text.endswith("-")
+        and not CAPTION_LEAD.match(text)
+    )
 
 
 def _footnote_mark(line: Line) -> bool:
