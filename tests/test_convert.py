@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 from conftest import heading_lines
 
+from chunkcli.convert.extract.pages import font_style
 from chunkcli.convert.ocr import OcrMode, OcrOptions
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import BlockKind, PageStatus
@@ -248,6 +249,24 @@ def test_bold_lines_at_body_size_over_running_text_are_headings(tmp_path: Path) 
     ]
     markdown = convert(make_pdf(tmp_path / "bold-heads.pdf", [page]))
     assert heading_lines(markdown) == ["## IMPLEMENTATION"]
+
+
+def test_a_contents_pages_entries_are_not_headings(tmp_path: Path) -> None:
+    # A book's contents: part titles larger than the entries, page numbers apart, no leaders.
+    page = [Text(50, 60, "Contents", size=24)]
+    for part, top in (("Part I. Chapter One - Exploring Your Data", 110), ("Part II. Tests", 230)):
+        page.append(Text(50, top, part, size=11))
+        for i in range(1, 5):
+            page.append(Text(60, top + 14 * i, f"Section {i}: Descriptive statistics", size=9))
+            page.append(Text(400, top + 14 * i, str(3 * i), size=9))
+    markdown = convert(make_pdf(tmp_path / "contents.pdf", [page]))
+    assert heading_lines(markdown) == ["## Contents"]
+
+
+def test_tex_bold_faces_are_bold() -> None:
+    for name in ("CMBX12", "ABCDEF+CMBX10", "SFBX1200", "NimbusRomNo9L-Medi"):
+        assert font_style(name)[0], name
+    assert not any(font_style(name)[0] for name in ("CMR10", "CMMI10", "NimbusRomNo9L-Regu"))
 
 
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:

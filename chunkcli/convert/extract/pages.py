@@ -60,7 +60,12 @@ DICT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 FLAG_ITALIC = 2
 FLAG_MONOSPACE = 8
 FLAG_BOLD = 16
-BOLD_FONT_NAME = re.compile(r"bold|black|heavy|semibold|demi|W[6-9]\b|-B\b|,Bold", re.IGNORECASE)
+# TeX's bold faces say so only in their short names: Computer Modern and EC bold extended
+# (CMBX12, SFBX1200), URW's Times bold (NimbusRomNo9L-Medi).
+BOLD_FONT_NAME = re.compile(
+    r"bold|black|heavy|semibold|demi|W[6-9]\b|-B\b|,Bold|(?:^|\+)(?:CMBX|CMB\d|SFBX|SFB\d)|-Medi\b",
+    re.IGNORECASE,
+)
 ITALIC_FONT_NAME = re.compile(r"italic|oblique", re.IGNORECASE)
 MONO_FONT_NAME = re.compile(r"mono|courier|consol|menlo|code", re.IGNORECASE)
 

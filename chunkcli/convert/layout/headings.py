@@ -367,6 +367,7 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
             if PAGE_NUMBER_LEAD.match(candidate.text) and _running_line(page, block_index, body):
                 continue
             found.append(candidate)
+    found = _without_contents_entries(found)
     keys = {(c.page_index, c.block_index) for c in found}
     return [
         c
@@ -377,6 +378,25 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
             and (c.pattern is not None or _leads_to_prose(document, c))
         )
     ]
+
+
+def _without_contents_entries(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Below a contents list's heading, its page's smaller candidates are the list's entries
+    ("Part I. Chapter One - Exploring Your Data" at 10.8 pt under "Contents" at 24 pt); a
+    candidate as large as that heading starts the next section."""
+    result: list[_Candidate] = []
+    contents: _Candidate | None = None
+    for candidate in candidates:
+        if contents is not None and candidate.page_index != contents.page_index:
+            contents = None
+        if NOT_A_TITLE.match(candidate.text):
+            contents = candidate
+        elif contents is not None and candidate.size < contents.size:
+            continue
+        else:
+            contents = None
+        result.append(candidate)
+    return result
 
 
 def _leads_to_prose(document: Document, candidate: _Candidate) -> bool:
