@@ -269,6 +269,23 @@ def test_tex_bold_faces_are_bold() -> None:
     assert not any(font_style(name)[0] for name in ("CMR10", "CMMI10", "NimbusRomNo9L-Regu"))
 
 
+def test_a_short_numbered_line_does_not_take_the_bold_run_in_line_below(tmp_path: Path) -> None:
+    # A paper's subsection heading over a paragraph that opens with a bold run-in heading.
+    text = "the models trained on each of the datasets in turn, with the same settings."
+    page = [
+        Text(50, 60, "4.3 Ablation Studies", bold=True, size=12),
+        Text(50, 80, text, size=10),
+        Text(50, 92, text, size=10),
+        Text(50, 110, "4.3.1 Instruction Tuning", bold=True, size=10),
+        Text(50, 124, "Ablation on the training datasets.", bold=True, size=10),
+        Text(235, 124, "We present", size=10),
+        Text(50, 136, text, size=10),
+        Text(50, 148, text, size=10),
+    ]
+    markdown = convert(make_pdf(tmp_path / "run-in.pdf", [page]))
+    assert heading_lines(markdown) == ["## 4.3 Ablation Studies", "### 4.3.1 Instruction Tuning"]
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

@@ -261,6 +261,14 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         return False
     if _is_short(last, column) and (
         line.vertical
+        # a short numbered line on its own is a heading ("4.3.1 Instruction Tuning" over a
+        # run-in "Ablation on the training datasets." in the same bold), unless the next line
+        # hangs under its text (a numbered reference going on)
+        or (
+            len(block.lines) == 1
+            and numbering_pattern(last.text) is not None
+            and not _hangs_under_number(last, line)
+        )
         or last.text.rstrip().endswith(SENTENCE_END)
         or is_cjk(last.text.rstrip()[-1])  # justified CJK: only a paragraph's last line is short
         or (  # then an indent; list items indent their continuation lines (hanging)
