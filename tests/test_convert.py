@@ -286,6 +286,18 @@ def test_a_short_numbered_line_does_not_take_the_bold_run_in_line_below(tmp_path
     assert heading_lines(markdown) == ["## 4.3 Ablation Studies", "### 4.3.1 Instruction Tuning"]
 
 
+def test_a_caption_in_large_bold_type_is_not_a_heading(tmp_path: Path) -> None:
+    text = "The clay suspension settles faster as the charge of the added cation grows."
+    page = [
+        Text(50, 60, "Activity 4. Determining CEC", bold=True, size=16),
+        *[Text(50, 90 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 150, "Table 13.2. Effect of cations on flocculation", bold=True, size=12),
+        *[Text(50, 170 + 14 * i, text, size=10) for i in range(3)],
+    ]
+    markdown = convert(make_pdf(tmp_path / "caption.pdf", [page]))
+    assert heading_lines(markdown) == ["# Activity 4. Determining CEC"]  # the title
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

@@ -104,7 +104,8 @@ MAX_BOLD_HEADING_CHARS = 80
 MAX_BOLD_TEXT_SHARE = 0.2
 # ... and followed by running text: a paragraph of at least this many lines (or a sentence).
 MIN_PROSE_LINES = 2
-# A caption names a figure or a table, whatever its weight.
+# A caption names a figure or a table, whatever its size and weight (DP-Bench: "Table 15.6.
+# Observations of Returns …", "Figure 4.2. Operating Capacity …" in larger bold type).
 CAPTION_LEAD = re.compile(
     r"^(?:fig(?:ure)?s?|tables?|charts?|graphs?|diagrams?|exhibits?|plates?|maps?|photos?"
     r"|图|図|表|그림|표)"
@@ -514,8 +515,8 @@ def _candidate(
     letters = sum(1 for c in text if c.isalpha())
     if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
-    if NOT_A_HEADING.match(text):
-        return None
+    if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text):
+        return None  # a label, a date line, a caption ("Table 13.2. Effect of cations …")
     size = max(line.size for line in block.lines)
     cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
     if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):
@@ -535,7 +536,7 @@ def _candidate(
 
 def _bold_heading(block: Block, text: str) -> bool:
     """An unnumbered line at body size in bold, on its own: a short name that opens with a
-    capital (or a letter without case), not a caption. Every letter is bold: a paper's run-in
+    capital (or a letter without case). Every letter is bold: a paper's run-in
     heading ("**Ablation on merge methods.** From" …) is the start of its paragraph. Whether
     text follows is asked later."""
     return (
@@ -544,7 +545,6 @@ def _bold_heading(block: Block, text: str) -> bool:
         and all(span.bold for line in block.lines for span in line.spans if span.text.strip())
         and not text[0].islower()
         and not text.endswith("-")
-        and not CAPTION_LEAD.match(text)
     )
 
 
