@@ -298,6 +298,20 @@ def test_a_caption_in_large_bold_type_is_not_a_heading(tmp_path: Path) -> None:
     assert heading_lines(markdown) == ["# Activity 4. Determining CEC"]  # the title
 
 
+def test_a_heading_that_opens_with_sources_is_still_a_heading(tmp_path: Path) -> None:
+    text = "Controlling soil pH is vital to the optimal use and productivity of soils."
+    page = [
+        Text(50, 60, "Buffering Capacity", size=16),
+        *[Text(50, 90 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 150, "Sources of Soil Acidity", size=16),
+        *[Text(50, 180 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 240, "Source: Soil survey, 2019", size=16),
+        *[Text(50, 270 + 14 * i, text, size=10) for i in range(3)],
+    ]
+    markdown = convert(make_pdf(tmp_path / "sources.pdf", [page]))
+    assert heading_lines(markdown) == ["# Buffering Capacity", "## Sources of Soil Acidity"]
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

@@ -58,10 +58,11 @@ OUTLINE_MATCH_SHARE = 0.5
 # all characters is running text (the big type of a slide deck), not a heading level.
 HEADING_TEXT_SHARE = 0.2
 # Lines that name no section whatever their size: a figure or table label on its own, a
-# source or download line, a date or revision line of a cover page.
+# source line ("Source: …", not "Sources of Soil Acidity") or download line, a date or
+# revision line of a cover page.
 NOT_A_HEADING = re.compile(
     r"^(?:(?:fig(?:ure)?\.?|table|chart|graph|図|表)\s*[\d０-９]+[.:：]?\s*$"
-    r"|(?:source|sources|出典|資料|downloaded from|retrieved from)\b"
+    r"|(?:sources?\s*[:：]|出典|資料\s*[:：]|downloaded from\b|retrieved from\b)"
     r"|(?:rev(?:ision)?\.?|version|ver\.|改訂|改定)\s*[\d０-９]"
     r"|[\d０-９]{4}\s*年\s*(?:[（(][^）)]{1,12}[）)])?\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?"
     r"\s*(?:改訂|改定|版|発行)?\s*$)",
