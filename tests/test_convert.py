@@ -312,6 +312,24 @@ def test_a_heading_that_opens_with_sources_is_still_a_heading(tmp_path: Path) ->
     assert heading_lines(markdown) == ["# Buffering Capacity", "## Sources of Soil Acidity"]
 
 
+def test_a_cover_pages_title_is_its_title_however_little_else_it_holds(tmp_path: Path) -> None:
+    # The title's three lines are a quarter of the page's characters: still a title, and the
+    # date line below it is no heading; nor is a running title closed by its page number.
+    page = [
+        Text(50, 100, "Restrictions on Land Ownership", size=26, bold=True),
+        Text(50, 132, "by Foreigners in Selected", size=26, bold=True),
+        Text(50, 164, "Jurisdictions", size=26, bold=True),
+        Text(50, 220, "June 2023", size=15),
+        Text(50, 260, "LL File No. 2023-022255", size=11),
+        Text(50, 400, "The Law Library of Congress, Global Legal Research Directorate", size=10.5),
+        Text(50, 414, "(202) 707-5080 law@loc.gov http://www.law.gov", size=10.5),
+        Text(50, 800, "Land Ownership Outlook 19", size=12, italic=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "cover.pdf", [page]))
+    title = "Restrictions on Land Ownership by Foreigners in Selected Jurisdictions"
+    assert heading_lines(markdown) == [f"# {title}"]
+
+
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:
     page = [
         Text(50, 80, "Overview", bold=True),

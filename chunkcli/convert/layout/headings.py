@@ -59,13 +59,16 @@ OUTLINE_MATCH_SHARE = 0.5
 HEADING_TEXT_SHARE = 0.2
 # Lines that name no section whatever their size: a figure or table label on its own, a
 # source line ("Source: …", not "Sources of Soil Acidity") or download line, a date or
-# revision line of a cover page.
+# revision line of a cover page ("2023年3月", "June 2023").
 NOT_A_HEADING = re.compile(
     r"^(?:(?:fig(?:ure)?\.?|table|chart|graph|図|表)\s*[\d０-９]+[.:：]?\s*$"
     r"|(?:sources?\s*[:：]|出典|資料\s*[:：]|downloaded from\b|retrieved from\b)"
     r"|(?:rev(?:ision)?\.?|version|ver\.|改訂|改定)\s*[\d０-９]"
     r"|[\d０-９]{4}\s*年\s*(?:[（(][^）)]{1,12}[）)])?\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?"
-    r"\s*(?:改訂|改定|版|発行)?\s*$)",
+    r"\s*(?:改訂|改定|版|発行)?\s*$"
+    r"|(?:\d{1,2}\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+    r"|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+"
+    r"(?:\d{1,2},?\s+)?\d{4}\s*$)",
     re.IGNORECASE,
 )
 # A figure with a percent sign is data; at body size, a line holding one labels a chart.
@@ -91,6 +94,8 @@ COVER_MAX_BODY_CHARS = 200
 # A bare number and a space open a running head's line (its page number); a section number
 # at the top of a page has a dot or a deeper number ("1. Shipping as a vector …").
 PAGE_NUMBER_LEAD = re.compile(r"^[\d０-９]{1,4}\s")
+# ... or closes it after the words of an unnumbered title.
+PAGE_NUMBER_TAIL = re.compile(r"\D\s+[\d０-９]{1,4}$")
 # The text after a heading at body size holds at least this many letters ("可処分所得", a
 # chart's label after "25 消費支出", does not; "本方針、標準ガイドライン群の一つとして位置付け
 # られる。" under "１.３ 位置づけ" does).
@@ -368,6 +373,12 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
                 continue  # slides: the large type is their text, not their headings
             if PAGE_NUMBER_LEAD.match(candidate.text) and _running_line(page, block_index, body):
                 continue
+            if (
+                candidate.pattern is None
+                and PAGE_NUMBER_TAIL.search(candidate.text)
+                and _outermost_in_band(page, block)
+            ):
+                continue  # a running title and its page number ("ASEAN Migration Outlook 19")
             found.append(candidate)
     found = _without_contents_entries(found)
     keys = {(c.page_index, c.block_index) for c in found}
@@ -467,6 +478,11 @@ def _running_line(page: Page, block_index: int, body: float) -> bool:
         return False
     if size >= body - SMALLER_THAN_BODY_PT and spans[0].font == spans[1].font:
         return False  # a section's number is set in its words' face and the text's size
+    return _outermost_in_band(page, block)
+
+
+def _outermost_in_band(page: Page, block: Block) -> bool:
+    """The block sits in the top or bottom running-head band, above or below all other text."""
     texts = [b for b in page.blocks if b.kind != BlockKind.HEADING and b.text.strip()]
     settings = FurnitureSettings()
     top = block.bbox.center_y <= page.height * settings.top_band
@@ -490,10 +506,21 @@ def _bold_share(document: Document, body: float) -> float:
 
 
 def _body_like_sizes(document: Document) -> set[float]:
-    """Sizes that carry so much of the text that they cannot be headings."""
+    """Sizes that carry so much of the text that they cannot be headings; a size set in no
+    more lines than a title takes is a title's, however little else a cover page holds
+    (DP-Bench 085: a three-line title at 26 pt is a quarter of its page's characters)."""
     weights = _characters_by_size(document)
+    lines: Counter[float] = Counter()
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+                lines.update(_size_class(line.size) for line in block.lines)
     total = sum(weights.values())
-    return {size for size, chars in weights.items() if chars > HEADING_TEXT_SHARE * total}
+    return {
+        size
+        for size, chars in weights.items()
+        if chars > HEADING_TEXT_SHARE * total and lines[size] > MAX_TITLE_LINES
+    }
 
 
 def _candidate(
