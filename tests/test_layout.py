@@ -652,6 +652,24 @@ def test_vertical_tiers_are_read_top_down_each_right_to_left() -> None:
     assert texts(ordered) == ["上段の一行目", "上段の二行目", "下段の一行目", "下段の二行目"]
 
 
+def test_a_chapter_label_ending_in_a_full_stop_is_a_heading() -> None:
+    body = "Body text that is long enough to be the most common size in the document, surely."
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("CHAPTER 7.", 50, 60, bold=True),
+                    block("Course marking drivers", 50, 80, size=14, bold=True),
+                    *[block(body, 50, 110 + 14 * i) for i in range(4)],
+                    block("It ends here.", 50, 180, bold=True),
+                    *[block(body, 50, 200 + 14 * i) for i in range(4)],
+                ]
+            )
+        ]
+    )
+    assert heading_lines(md) == ["## CHAPTER 7.", "# Course marking drivers"]
+
+
 def test_full_width_numbering_and_toc_entries() -> None:
     assert numbering_pattern("１．割賦販売法の概要") == ("num", 0)
     body = "本文の文章です。十分に長い本文がここに続きます。" * 3

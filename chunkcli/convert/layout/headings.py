@@ -118,6 +118,8 @@ CAPTION_LEAD = re.compile(
     r"\s*\.?\s*[\d０-９IVX]",
     re.IGNORECASE,
 )
+# A chapter's or part's label alone may end in a full stop ("CHAPTER 7.", "Part II.").
+CHAPTER_LABEL = re.compile(r"^(?:chapter|part|section)\s+[\dIVXLC]+\.$", re.IGNORECASE)
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -552,8 +554,10 @@ def _candidate(
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
     if not larger and (PERCENT_FIGURE.search(text) or _footnote_mark(block.lines[0])):
         return None  # a chart's label ("28.5 ％ 品質の向上"), a footnote ("12 IPA …")
-    if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
-        return None  # a sentence, not a title
+    if text.endswith(("。", ",", "、", ";", "：")) or (
+        text.endswith(".") and not larger and not CHAPTER_LABEL.match(text)
+    ):
+        return None  # a sentence, not a title ("CHAPTER 7." names one)
     if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
     pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
