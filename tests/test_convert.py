@@ -240,6 +240,7 @@ def test_bold_lines_at_body_size_over_running_text_are_headings(tmp_path: Path) 
         *paragraph(240),
         Text(50, 310, "Mineral or colloid type", bold=True, size=11),
         Text(50, 325, "Kaolinite", font="tiro", size=11),
+        Text(50, 340, "Montmorillonite", font="tiro", size=11),
         *paragraph(360),
         Text(50, 430, "Results.", bold=True, size=11),
         Text(95, 430, "The method works on all of the documents we tried.", font="tiro", size=11),

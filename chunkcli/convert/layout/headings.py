@@ -108,8 +108,10 @@ MAX_BOLD_HEADING_CHARS = 80
 # ... in a document whose bold lines carry at most this share of its body-size text (a form
 # or a slide set in bold throughout marks nothing by it).
 MAX_BOLD_TEXT_SHARE = 0.2
-# ... and followed by running text: a paragraph of at least this many lines (or a sentence).
+# ... and followed by running text: a sentence, or at least this many lines of at least
+# this many characters each on average (a column of cells holds a word a line).
 MIN_PROSE_LINES = 2
+MIN_PROSE_LINE_CHARS = 20
 # A caption names a figure or a table, whatever its size and weight (DP-Bench: "Table 15.6.
 # Observations of Returns …", "Figure 4.2. Operating Capacity …" in larger bold type).
 CAPTION_LEAD = re.compile(
@@ -390,7 +392,7 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
         if c.size >= body + HEADING_SIZE_DELTA_PT
         or (
             _leads_to_text(document, c, keys)
-            and (c.pattern is not None or _leads_to_prose(document, c))
+            and (c.pattern is not None or _leads_to_prose(document, c, body))
         )
     ]
 
@@ -414,9 +416,11 @@ def _without_contents_entries(candidates: list[_Candidate]) -> list[_Candidate]:
     return result
 
 
-def _leads_to_prose(document: Document, candidate: _Candidate) -> bool:
+def _leads_to_prose(document: Document, candidate: _Candidate, body: float) -> bool:
     """Bold with no number is a heading only over running text: the next block is a list or
-    a paragraph in regular type of several lines or a whole sentence. Bold labels of a
+    a paragraph in regular type no larger than the heading, a whole sentence or lines of
+    running text (a sidebar's bold 10.2 pt head over its 10.7 pt sentence is one; a table's
+    bold column head over cells of one word each is not). Bold labels of a
     diagram, a form or an untabled grid ("暗号鍵", "大阪府豊中市豊南町東4-5-1") are followed by
     more labels and cells."""
     for _, block in _blocks_after(document, candidate.page_index, candidate.block_index):
@@ -425,10 +429,19 @@ def _leads_to_prose(document: Document, candidate: _Candidate) -> bool:
         if block.kind == BlockKind.LIST_ITEM:
             return True
         last = block.text.rstrip()
+        lines = block.lines
         return (
             block.kind == BlockKind.PARAGRAPH
-            and not any(line.bold for line in block.lines)
-            and (len(block.lines) >= MIN_PROSE_LINES or last.endswith(SENTENCE_END_CHARS))
+            and not any(line.bold for line in lines)
+            and candidate.size >= max(line.size for line in lines) - SMALLER_THAN_BODY_PT
+            and (
+                last.endswith(SENTENCE_END_CHARS)
+                or (
+                    len(lines) >= MIN_PROSE_LINES
+                    and sum(len(line.text.strip()) for line in lines)
+                    >= MIN_PROSE_LINE_CHARS * len(lines)
+                )
+            )
         )
     return False
 
@@ -561,7 +574,8 @@ def _candidate(
     if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
     pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
-    if not larger and pattern is None and not (bold_marks and _bold_heading(block, text)):
+    bold_heading = bold_marks and _bold_heading(block, text)
+    if not larger and pattern is None and not bold_heading:
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
 
