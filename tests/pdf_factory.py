@@ -53,7 +53,9 @@ class Text:
     bold: bool = False
     italic: bool = False
     mono: bool = False
-    font: str | None = None  # a PyMuPDF built-in font name; overrides bold/italic/mono
+    # Latin: a PyMuPDF built-in font name; overrides bold/italic/mono. CJK: a face name the
+    # CJK font is given (another face than the unnamed one, as Gothic is beside Mincho).
+    font: str | None = None
     cjk: bool | None = None
     vertical: bool = False  # CJK only: glyphs advance downward (縦書き)
     color: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -196,26 +198,34 @@ def make_pdf(
 
 
 class _FontCache:
-    """The CJK font variants inserted so far: (bold, vertical) -> font xref.
+    """The CJK font variants inserted so far: (bold, vertical, face) -> font xref.
 
     Each variant is the same font file with a different number of trailing zero bytes, so that
     PyMuPDF (which deduplicates fonts by content) gives every variant its own PDF object; the
-    bold and vertical tweaks are applied to those objects in `finish`.
+    bold, vertical and face tweaks are applied to those objects in `finish`.
     """
 
     def __init__(self) -> None:
-        self.xrefs: dict[tuple[bool, bool], int] = {}
+        self.xrefs: dict[tuple[bool, bool, str], int] = {}
+        self.faces: list[str] = [""]
 
-    def resource_name(self, page: pymupdf.Page, bold: bool, vertical: bool) -> str:
-        variant = (bold, vertical)
-        name = "cjk" + ("b" if bold else "") + ("v" if vertical else "")
-        padding = b"\0" * (4 * (int(bold) + 2 * int(vertical)))
+    def resource_name(self, page: pymupdf.Page, bold: bool, vertical: bool, face: str = "") -> str:
+        variant = (bold, vertical, face)
+        if face not in self.faces:
+            self.faces.append(face)
+        index = self.faces.index(face)
+        name = (
+            "cjk" + ("b" if bold else "") + ("v" if vertical else "") + (f"f{index}" * bool(face))
+        )
+        padding = b"\0" * (4 * (int(bold) + 2 * int(vertical) + 4 * index))
         xref = page.insert_font(fontname=name, fontbuffer=_cjk_font_file() + padding)
         self.xrefs[variant] = xref
         return name
 
     def finish(self, doc: pymupdf.Document) -> None:
-        for (bold, vertical), xref in sorted(self.xrefs.items()):
+        for (bold, vertical, face), xref in sorted(self.xrefs.items()):
+            if face:
+                _rename(doc, xref, f"/{face}")
             if bold:
                 _rename_bold(doc, xref)
             if vertical:
@@ -228,14 +238,19 @@ def _cjk_font_file() -> bytes:
     return bytes(pymupdf.Font("cjk").buffer)
 
 
+def _rename(doc: pymupdf.Document, xref: int, name: str) -> int:
+    """Give a Type0 font and its descendant another name; returns the descriptor's xref."""
+    doc.xref_set_key(xref, "BaseFont", name)
+    descendant = int(doc.xref_get_key(xref, "DescendantFonts")[1].strip("[]").split()[0])
+    doc.xref_set_key(descendant, "BaseFont", name)
+    descriptor = int(doc.xref_get_key(descendant, "FontDescriptor")[1].split()[0])
+    doc.xref_set_key(descriptor, "FontName", name)
+    return descriptor
+
+
 def _rename_bold(doc: pymupdf.Document, xref: int) -> None:
     """Mark a Type0 font bold the way real bold fonts are marked: name and ForceBold flag."""
-    bold_name = "/DroidSansFallback-Bold"
-    doc.xref_set_key(xref, "BaseFont", bold_name)
-    descendant = int(doc.xref_get_key(xref, "DescendantFonts")[1].strip("[]").split()[0])
-    doc.xref_set_key(descendant, "BaseFont", bold_name)
-    descriptor = int(doc.xref_get_key(descendant, "FontDescriptor")[1].split()[0])
-    doc.xref_set_key(descriptor, "FontName", bold_name)
+    descriptor = _rename(doc, xref, "/DroidSansFallback-Bold")
     flags = int(doc.xref_get_key(descriptor, "Flags")[1])
     doc.xref_set_key(descriptor, "Flags", str(flags | FORCE_BOLD_FLAG))
     doc.xref_set_key(descriptor, "FontWeight", "700")
@@ -264,7 +279,7 @@ def _draw_items(page: pymupdf.Page, items: Sequence[Item], fonts: _FontCache) ->
 def _draw_text(page: pymupdf.Page, item: Text, fonts: _FontCache) -> None:
     cjk = is_cjk(item.text) if item.cjk is None else item.cjk
     if cjk or item.vertical:
-        name = fonts.resource_name(page, item.bold, item.vertical)
+        name = fonts.resource_name(page, item.bold, item.vertical, item.font or "")
         page.insert_text(
             (item.x, item.y), item.text, fontname=name, fontsize=item.size, color=item.color
         )
@@ -465,3 +480,21 @@ def grid_table(
         left += col_width
         items.append(Rule(left, y, left, top))
     return items
+
+
+def remap_cjk_unicode(path: Path, remap: dict[str, str]) -> Path:
+    """Rewrite the CJK font's ToUnicode map in place so that the glyph of each key character
+    extracts as its value: a font whose map names "用" U+2F64 (the Kangxi radical) draws the
+    ideograph but hands a reader the look-alike, as many real Japanese PDFs do. The entries
+    are appended after the font's ranges; MuPDF lets a later mapping win."""
+    font = pymupdf.Font("cjk")
+    entries = "".join(f"<{font.has_glyph(ord(k)):04x}> <{ord(v):04x}>\n" for k, v in remap.items())
+    doc = pymupdf.open(str(path))
+    for xref in range(1, doc.xref_length()):
+        stream = doc.xref_stream(xref) if doc.xref_is_stream(xref) else None
+        if stream and b"/CMapName /Adobe-Identity-UCS" in stream:
+            extra = f"{len(remap)} beginbfchar\n{entries}endbfchar\n".encode()
+            doc.update_stream(xref, stream.replace(b"endcmap", extra + b"endcmap"))
+    doc.save(str(path), incremental=True, encryption=pymupdf.PDF_ENCRYPT_KEEP)
+    doc.close()
+    return path

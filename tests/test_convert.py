@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 from conftest import heading_lines
 
+from chunkcli.convert.extract.pages import font_style
 from chunkcli.convert.ocr import OcrMode, OcrOptions
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import BlockKind, PageStatus
@@ -160,6 +161,174 @@ def test_bold_body_size_text_is_a_heading_only_with_a_number(tmp_path: Path) -> 
     text = convert(make_pdf(tmp_path / "bold.pdf", [page]))
     assert heading_lines(text) == ["## 第十五条"]
     assert "Important note" in text
+
+
+def test_japanese_numbered_headings_set_in_another_face_are_headings(tmp_path: Path) -> None:
+    # Gothic headings over Mincho text, both 11 pt and regular (cloud_policy_20210910.pdf):
+    # the face sets them apart as bold would; a numbered line in the text's face stays text.
+    gothic, mincho = "MS-Gothic", "MS-Mincho"
+    text = "本方針は、政府情報システムの整備及び管理に適用する。"
+    page = [
+        Text(50, 60, "１ はじめに", font=gothic, cjk=True),
+        Text(50, 90, "１.１ 背景と目的", font=gothic, cjk=True),
+        Text(50, 110, text, font=mincho, cjk=True),
+        Text(50, 140, "1) 効率性の向上", font=gothic, cjk=True),
+        Text(50, 160, text, font=mincho, cjk=True),
+        Text(50, 190, "(1) 主なサービス利用者", font=mincho, cjk=True),
+        Text(50, 210, text, font=mincho, cjk=True),
+        Text(50, 230, text, font=mincho, cjk=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "faces.pdf", [page]))
+    assert heading_lines(markdown) == [
+        "## １ はじめに",
+        "### １.１ 背景と目的",
+        "#### 1) 効率性の向上",
+    ]
+
+
+def test_a_heading_filling_its_line_does_not_run_into_the_text_below(tmp_path: Path) -> None:
+    # The Gothic heading is as wide as the Mincho lines below it: only the face ends it.
+    heading = "３.５ Step3:IaaS/PaaS（パブリック・クラウド）の利用検討と利用方針の決定"
+    text = "Step2 までの検討結果を踏まえ、SaaS の利用が困難な場合に検討する。"
+    page = [
+        Text(50, 60, heading, font="MS-Gothic", cjk=True),
+        Text(61, 78, text, font="MS-Mincho", cjk=True),
+        Text(50, 96, text + "続き", font="MS-Mincho", cjk=True),
+        Text(50, 114, "終わり。", font="MS-Mincho", cjk=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "run-on.pdf", [page]))
+    assert heading_lines(markdown) == [f"## {heading}"]
+    assert f"\n{text}{text}続き終わり。\n" in markdown
+
+
+def test_numbered_lines_that_name_no_section_stay_text(tmp_path: Path) -> None:
+    # Each line is set apart from the serif text by weight or face, and opens with a number:
+    # a running head (bold page number, light words) above the text, a chart's value label,
+    # a footnote whose mark is smaller than its words, and a label no text follows.
+    body = "The text of the section runs on for a while in the serif face of the book."
+    page = [
+        Text(50, 40, "8", font="hebo", size=10),
+        Text(62, 40, "Encinas Franco and Laguna", font="helv", size=10),
+        Text(50, 100, "2.1 Method", bold=True, size=10),
+        *[Text(50, 120 + 14 * i, body, font="tiro", size=10) for i in range(4)],
+        Text(50, 200, "34.5 % of respondents", bold=True, size=10),
+        *[Text(50, 220 + 14 * i, body, font="tiro", size=10) for i in range(4)],
+        Text(50, 300, "25 Consumption", bold=True, size=10),
+        Text(50, 320, "Income", font="tiro", size=10),
+        Text(50, 780, "12", font="helv", size=8),
+        Text(60, 780, "IPA Security Center publications", font="helv", size=9),
+    ]
+    markdown = convert(make_pdf(tmp_path / "not-sections.pdf", [page]))
+    assert heading_lines(markdown) == ["## 2.1 Method"]
+
+
+def test_bold_lines_at_body_size_over_running_text_are_headings(tmp_path: Path) -> None:
+    # DP-Bench's book pages: "IMPLEMENTATION" in bold at the body's 11 pt, its paragraph below.
+    # Not headings: a bold caption, a bold label over another label, a run-in heading whose
+    # paragraph goes on in the same line.
+    prose = "Locally, we implemented a quick and free solution that reflects the limits"
+    para = [prose, prose, prose.replace("limits", "limits of the system.")]
+
+    def paragraph(top: float) -> list[Text]:
+        return [Text(50, top + 15 * i, line, font="tiro", size=11) for i, line in enumerate(para)]
+
+    page = [
+        *paragraph(60),
+        Text(50, 130, "IMPLEMENTATION", bold=True, size=11),
+        *paragraph(150),
+        Text(50, 220, "Figure 7.1: Landscape survey results", bold=True, size=11),
+        *paragraph(240),
+        Text(50, 310, "Mineral or colloid type", bold=True, size=11),
+        Text(50, 325, "Kaolinite", font="tiro", size=11),
+        Text(50, 340, "Montmorillonite", font="tiro", size=11),
+        *paragraph(360),
+        Text(50, 430, "Results.", bold=True, size=11),
+        Text(95, 430, "The method works on all of the documents we tried.", font="tiro", size=11),
+        *paragraph(445),
+        *paragraph(520),
+        *paragraph(580),
+    ]
+    markdown = convert(make_pdf(tmp_path / "bold-heads.pdf", [page]))
+    assert heading_lines(markdown) == ["## IMPLEMENTATION"]
+
+
+def test_a_contents_pages_entries_are_not_headings(tmp_path: Path) -> None:
+    # A book's contents: part titles larger than the entries, page numbers apart, no leaders.
+    page = [Text(50, 60, "Contents", size=24)]
+    for part, top in (("Part I. Chapter One - Exploring Your Data", 110), ("Part II. Tests", 230)):
+        page.append(Text(50, top, part, size=11))
+        for i in range(1, 5):
+            page.append(Text(60, top + 14 * i, f"Section {i}: Descriptive statistics", size=9))
+            page.append(Text(400, top + 14 * i, str(3 * i), size=9))
+    markdown = convert(make_pdf(tmp_path / "contents.pdf", [page]))
+    assert heading_lines(markdown) == ["## Contents"]
+
+
+def test_tex_bold_faces_are_bold() -> None:
+    for name in ("CMBX12", "ABCDEF+CMBX10", "SFBX1200", "NimbusRomNo9L-Medi"):
+        assert font_style(name)[0], name
+    assert not any(font_style(name)[0] for name in ("CMR10", "CMMI10", "NimbusRomNo9L-Regu"))
+
+
+def test_a_short_numbered_line_does_not_take_the_bold_run_in_line_below(tmp_path: Path) -> None:
+    # A paper's subsection heading over a paragraph that opens with a bold run-in heading.
+    text = "the models trained on each of the datasets in turn, with the same settings."
+    page = [
+        Text(50, 60, "4.3 Ablation Studies", bold=True, size=12),
+        Text(50, 80, text, size=10),
+        Text(50, 92, text, size=10),
+        Text(50, 110, "4.3.1 Instruction Tuning", bold=True, size=10),
+        Text(50, 124, "Ablation on the training datasets.", bold=True, size=10),
+        Text(235, 124, "We present", size=10),
+        Text(50, 136, text, size=10),
+        Text(50, 148, text, size=10),
+    ]
+    markdown = convert(make_pdf(tmp_path / "run-in.pdf", [page]))
+    assert heading_lines(markdown) == ["## 4.3 Ablation Studies", "### 4.3.1 Instruction Tuning"]
+
+
+def test_a_caption_in_large_bold_type_is_not_a_heading(tmp_path: Path) -> None:
+    text = "The clay suspension settles faster as the charge of the added cation grows."
+    page = [
+        Text(50, 60, "Activity 4. Determining CEC", bold=True, size=16),
+        *[Text(50, 90 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 150, "Table 13.2. Effect of cations on flocculation", bold=True, size=12),
+        *[Text(50, 170 + 14 * i, text, size=10) for i in range(3)],
+    ]
+    markdown = convert(make_pdf(tmp_path / "caption.pdf", [page]))
+    assert heading_lines(markdown) == ["# Activity 4. Determining CEC"]  # the title
+
+
+def test_a_heading_that_opens_with_sources_is_still_a_heading(tmp_path: Path) -> None:
+    text = "Controlling soil pH is vital to the optimal use and productivity of soils."
+    page = [
+        Text(50, 60, "Buffering Capacity", size=16),
+        *[Text(50, 90 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 150, "Sources of Soil Acidity", size=16),
+        *[Text(50, 180 + 14 * i, text, size=10) for i in range(3)],
+        Text(50, 240, "Source: Soil survey, 2019", size=16),
+        *[Text(50, 270 + 14 * i, text, size=10) for i in range(3)],
+    ]
+    markdown = convert(make_pdf(tmp_path / "sources.pdf", [page]))
+    assert heading_lines(markdown) == ["# Buffering Capacity", "## Sources of Soil Acidity"]
+
+
+def test_a_cover_pages_title_is_its_title_however_little_else_it_holds(tmp_path: Path) -> None:
+    # The title's three lines are a quarter of the page's characters: still a title, and the
+    # date line below it is no heading; nor is a running title closed by its page number.
+    page = [
+        Text(50, 100, "Restrictions on Land Ownership", size=26, bold=True),
+        Text(50, 132, "by Foreigners in Selected", size=26, bold=True),
+        Text(50, 164, "Jurisdictions", size=26, bold=True),
+        Text(50, 220, "June 2023", size=15),
+        Text(50, 260, "LL File No. 2023-022255", size=11),
+        Text(50, 400, "The Law Library of Congress, Global Legal Research Directorate", size=10.5),
+        Text(50, 414, "(202) 707-5080 law@loc.gov http://www.law.gov", size=10.5),
+        Text(50, 800, "Land Ownership Outlook 19", size=12, italic=True),
+    ]
+    markdown = convert(make_pdf(tmp_path / "cover.pdf", [page]))
+    title = "Restrictions on Land Ownership by Foreigners in Selected Jurisdictions"
+    assert heading_lines(markdown) == [f"# {title}"]
 
 
 def test_outline_levels_are_used_when_they_match_the_text(tmp_path: Path) -> None:

@@ -287,10 +287,21 @@ def test_shapes_and_page_numbers() -> None:
 
 def test_numbering_patterns() -> None:
     assert numbering_pattern("第3章 概要") == ("cjk", 1)
-    assert numbering_pattern("第十五条") == ("cjk", 3)
+    assert numbering_pattern("第2款 雑則") == ("cjk", 3)
+    assert numbering_pattern("第十五条") == ("cjk", 4)
     assert numbering_pattern("제2장 총칙") == ("ko", 1)
+    assert numbering_pattern("제１절 목적") == ("ko", 2)
+    assert numbering_pattern("제3관 보칙") == ("ko", 3)
     assert numbering_pattern("Article 15 Scope") == ("en", 3)
     assert numbering_pattern("2.1 Method") == ("num", 1)
+    assert numbering_pattern("１ はじめに") == ("num", 0)
+    assert numbering_pattern("１.１ 背景と目的") == ("num", 1)
+    assert numbering_pattern("２．１．３ 手順") == ("num", 2)
+    # Parenthesised numbers: one level below the dotted ones, never a bare "(1)".
+    assert numbering_pattern("(1) Scope") == ("paren", 2)
+    assert numbering_pattern("（１）概要") == ("paren", 2)
+    assert numbering_pattern("1) 効率性の向上") == ("paren", 2)
+    assert numbering_pattern("(1) the first") is None
     assert numbering_pattern("本文です。") is None
 
 
@@ -639,6 +650,24 @@ def test_vertical_tiers_are_read_top_down_each_right_to_left() -> None:
     lower = [column(500, 430, "下段の一行目"), column(490, 430, "下段の二行目")]
     ordered = order_blocks(tuple(lower[::-1] + upper[::-1]))
     assert texts(ordered) == ["上段の一行目", "上段の二行目", "下段の一行目", "下段の二行目"]
+
+
+def test_a_chapter_label_ending_in_a_full_stop_is_a_heading() -> None:
+    body = "Body text that is long enough to be the most common size in the document, surely."
+    md = markdown_of(
+        [
+            page(
+                [
+                    block("CHAPTER 7.", 50, 60, bold=True),
+                    block("Course marking drivers", 50, 80, size=14, bold=True),
+                    *[block(body, 50, 110 + 14 * i) for i in range(4)],
+                    block("It ends here.", 50, 180, bold=True),
+                    *[block(body, 50, 200 + 14 * i) for i in range(4)],
+                ]
+            )
+        ]
+    )
+    assert heading_lines(md) == ["## CHAPTER 7.", "# Course marking drivers"]
 
 
 def test_full_width_numbering_and_toc_entries() -> None:

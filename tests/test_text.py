@@ -7,10 +7,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from chunkcli.charclasses import is_cjk
+from chunkcli.charclasses import fold_ideograph_variants, is_cjk
 from chunkcli.convert.joining import hangul_word_prefixes, join_lines
 from chunkcli.convert.pipeline import convert_pdf
-from tests.pdf_factory import Text, make_pdf, text_width
+from tests.pdf_factory import Text, make_pdf, remap_cjk_unicode, text_width
 
 
 @pytest.mark.parametrize(
@@ -93,3 +93,22 @@ def test_is_cjk_at_the_edges_of_the_no_space_ranges() -> None:
         True,
         False,
     ]
+
+
+# --- ideograph look-alikes from fonts' Unicode maps ---------------------------------------------
+
+
+def test_radical_and_compatibility_look_alikes_fold_to_the_unified_ideograph() -> None:
+    # Kangxi 用, radicals supplement 長 (no decomposition: Unicode's equivalent ideograph),
+    # compatibility 利 (BMP) and 凵 (supplement plane): each one code point for one.
+    assert fold_ideograph_variants("\u2f64\u2ed1\uf9dd\U0002f81d") == "用長利\u51f5"
+    # 﨑 is a unified ideograph in the compatibility block; full-width forms are the text's own.
+    assert fold_ideograph_variants("\ufa11 １２３（Ａ）") == "\ufa11 １２３（Ａ）"
+
+
+def test_a_font_that_maps_ideographs_to_radicals_gives_the_ideographs(tmp_path: Path) -> None:
+    line = Text(50, 100, "利用者の長期計画、１２３件", cjk=True)
+    pdf = make_pdf(tmp_path / "kangxi.pdf", [[line]])
+    remap_cjk_unicode(pdf, {"用": "\u2f64", "長": "\u2ed1", "利": "\uf9dd"})
+    assert pymupdf.open(pdf)[0].get_text().strip() == "\uf9dd\u2f64者の\u2ed1期計画、１２３件"
+    assert convert_pdf(pdf).markdown.endswith("\n利用者の長期計画、１２３件\n")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from chunkcli.charclasses import LATIN1_LETTER, unusable_share
+from chunkcli.charclasses import LATIN1_LETTER, fold_ideograph_variants, unusable_share
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -67,7 +67,12 @@ OCR_SKIPPED_TIME = "time limit"
 FLAG_ITALIC = 2
 FLAG_MONOSPACE = 8
 FLAG_BOLD = 16
-BOLD_FONT_NAME = re.compile(r"bold|black|heavy|semibold|demi|W[6-9]\b|-B\b|,Bold", re.IGNORECASE)
+# TeX's bold faces say so only in their short names: Computer Modern and EC bold extended
+# (CMBX12, SFBX1200), URW's Times bold (NimbusRomNo9L-Medi).
+BOLD_FONT_NAME = re.compile(
+    r"bold|black|heavy|semibold|demi|W[6-9]\b|-B\b|,Bold|(?:^|\+)(?:CMBX|CMB\d|SFBX|SFB\d)|-Medi\b",
+    re.IGNORECASE,
+)
 ITALIC_FONT_NAME = re.compile(r"italic|oblique", re.IGNORECASE)
 MONO_FONT_NAME = re.compile(r"mono|courier|consol|menlo|code", re.IGNORECASE)
 
@@ -163,7 +168,7 @@ def extract_document(
         source=str(source),
         pages=extracted,
         outline=read_outline(doc),
-        metadata_title=(doc.metadata or {}).get("title", "") or "",
+        metadata_title=fold_ideograph_variants((doc.metadata or {}).get("title", "") or ""),
         page_count=doc.page_count,
         context_pages=context,
         notes=notes,
@@ -369,9 +374,11 @@ def _is_capital_letter(line: Line) -> bool:
 def _span(raw: dict[str, Any]) -> Span | None:
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
     text = raw["text"]
-    # Every LIGATURES key is non-ASCII, and translate costs ~2 us a span.
-    if not text.isascii() and LIGATURE_CHARS.search(text):
-        text = text.translate(LIGATURES)
+    # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
+    if not text.isascii():
+        if LIGATURE_CHARS.search(text):
+            text = text.translate(LIGATURES)
+        text = fold_ideograph_variants(text)
     if not text:
         return None
     font = raw.get("font", "")
@@ -486,7 +493,7 @@ def read_outline(doc: pymupdf.Document) -> tuple[OutlineEntry, ...]:
     except Exception:  # noqa: BLE001 - a broken outline must not stop conversion
         return ()
     return tuple(
-        OutlineEntry(int(level), " ".join(str(title).split()), int(page))
+        OutlineEntry(int(level), fold_ideograph_variants(" ".join(str(title).split())), int(page))
         for level, title, page in toc
         if str(title).strip()
     )

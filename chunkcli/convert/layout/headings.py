@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from chunkcli.charclasses import UNUSABLE_CHAR
+from chunkcli.charclasses import SENTENCE_END_CHARS, UNUSABLE_CHAR
+from chunkcli.convert.layout.faces import body_face, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
+from chunkcli.convert.layout.settings import FurnitureSettings
 from chunkcli.model import (
     BBox,
     Block,
@@ -55,15 +58,29 @@ OUTLINE_MATCH_SHARE = 0.5
 # all characters is running text (the big type of a slide deck), not a heading level.
 HEADING_TEXT_SHARE = 0.2
 # Lines that name no section whatever their size: a figure or table label on its own, a
-# source or download line, a date or revision line of a cover page.
+# source line ("Source: …", not "Sources of Soil Acidity") or download line, a date or
+# revision line of a cover page ("2023年3月", "June 2023").
 NOT_A_HEADING = re.compile(
     r"^(?:(?:fig(?:ure)?\.?|table|chart|graph|図|表)\s*[\d０-９]+[.:：]?\s*$"
-    r"|(?:source|sources|出典|資料|downloaded from|retrieved from)\b"
+    r"|(?:sources?\s*[:：]|出典|資料\s*[:：]|downloaded from\b|retrieved from\b)"
     r"|(?:rev(?:ision)?\.?|version|ver\.|改訂|改定)\s*[\d０-９]"
     r"|[\d０-９]{4}\s*年\s*(?:[（(][^）)]{1,12}[）)])?\s*[\d０-９]{1,2}\s*月(?:\s*[\d０-９]{1,2}\s*日)?"
-    r"\s*(?:改訂|改定|版|発行)?\s*$)",
+    r"\s*(?:改訂|改定|版|発行)?\s*$"
+    r"|(?:\d{1,2}\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+    r"|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+"
+    r"(?:\d{1,2},?\s+)?\d{4}\s*$)",
     re.IGNORECASE,
 )
+# A figure with a percent sign is data; at body size, a line holding one labels a chart.
+PERCENT_FIGURE = re.compile(r"[\d０-９]\s*[%％]")
+# A section's number is set as large as its title or larger (a chapter's "9" at 29.5 pt before
+# 9.5 pt words); a number this much smaller than the words after it is a footnote's mark ("12"
+# at 7.0 pt before "IPA セキュリティ関連…" at 7.9 pt).
+FOOTNOTE_MARK_RATIO = 0.95
+# Type smaller than the body by more than this is a note's or a running head's.
+SMALLER_THAN_BODY_PT = 0.5
+# A contents entry whose page number sits apart: its title ends in leaders ("3 保管 ………").
+TRAILING_LEADERS = re.compile(r"(?:\.{4,}|…{2,}|・{4,}|‥{2,})\s*$")
 # A contents list's heading names the list, never the document (an EDGAR filing's pages open
 # with a "Table of Contents" link: olmocr-earnings.pdf had it as its title).
 NOT_A_TITLE = re.compile(
@@ -74,6 +91,37 @@ MIN_HEADING_LETTERS = 2
 # A cover page (the title's page) carries at most this many characters of body-size text;
 # its other large lines (a ministry, a company, a date) are cover lines, not chapters.
 COVER_MAX_BODY_CHARS = 200
+# A bare number and a space open a running head's line (its page number); a section number
+# at the top of a page has a dot or a deeper number ("1. Shipping as a vector …").
+PAGE_NUMBER_LEAD = re.compile(r"^[\d０-９]{1,4}\s")
+# ... or closes it after the words of an unnumbered title.
+PAGE_NUMBER_TAIL = re.compile(r"\D\s+[\d０-９]{1,4}$")
+# The text after a heading at body size holds at least this many letters ("可処分所得", a
+# chart's label after "25 消費支出", does not; "本方針、標準ガイドライン群の一つとして位置付け
+# られる。" under "１.３ 位置づけ" does).
+MIN_FOLLOWING_LETTERS = 10
+# Bold at body size names a section when it stands alone: at most this many lines and
+# characters (DP-Bench: "IMPLEMENTATION", "THE TEXTBOOK'S DIFFERENT LEVELS OF RIGOR" in bold
+# over serif text, 13 of its 107 documents with headings set them so) ...
+MAX_BOLD_HEADING_LINES = 2
+MAX_BOLD_HEADING_CHARS = 80
+# ... in a document whose bold lines carry at most this share of its body-size text (a form
+# or a slide set in bold throughout marks nothing by it).
+MAX_BOLD_TEXT_SHARE = 0.2
+# ... and followed by running text: a sentence, or at least this many lines of at least
+# this many characters each on average (a column of cells holds a word a line).
+MIN_PROSE_LINES = 2
+MIN_PROSE_LINE_CHARS = 20
+# A caption names a figure or a table, whatever its size and weight (DP-Bench: "Table 15.6.
+# Observations of Returns …", "Figure 4.2. Operating Capacity …" in larger bold type).
+CAPTION_LEAD = re.compile(
+    r"^(?:fig(?:ure)?s?|tables?|charts?|graphs?|diagrams?|exhibits?|plates?|maps?|photos?"
+    r"|图|図|表|그림|표)"
+    r"\s*\.?\s*[\d０-９IVX]",
+    re.IGNORECASE,
+)
+# A chapter's or part's label alone may end in a full stop ("CHAPTER 7.", "Part II.").
+CHAPTER_LABEL = re.compile(r"^(?:chapter|part|section)\s+[\dIVXLC]+\.$", re.IGNORECASE)
 # Deepest Markdown heading level emitted.
 MAX_LEVEL = 4
 
@@ -317,25 +365,187 @@ def _size_class(size: float) -> float:
 def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
     text_sizes = _body_like_sizes(document)
+    face = body_face(document, body)
+    bold_marks = _bold_share(document, body) <= MAX_BOLD_TEXT_SHARE
     for page_index, page in enumerate(document.pages):
         for block_index, block in enumerate(page.blocks):
-            candidate = _candidate(block, body, page_index, block_index)
+            candidate = _candidate(block, body, face, bold_marks, page_index, block_index)
             if candidate is None:
                 continue
-            if candidate.pattern is None and _size_class(candidate.size) in text_sizes:
+            size = _size_class(candidate.size)
+            if candidate.pattern is None and size in text_sizes and size > body:
                 continue  # slides: the large type is their text, not their headings
+            if PAGE_NUMBER_LEAD.match(candidate.text) and _running_line(page, block_index, body):
+                continue
+            if (
+                candidate.pattern is None
+                and PAGE_NUMBER_TAIL.search(candidate.text)
+                and _outermost_in_band(page, block)
+            ):
+                continue  # a running title and its page number ("ASEAN Migration Outlook 19")
             found.append(candidate)
-    return found
+    found = _without_contents_entries(found)
+    keys = {(c.page_index, c.block_index) for c in found}
+    return [
+        c
+        for c in found
+        if c.size >= body + HEADING_SIZE_DELTA_PT
+        or (
+            _leads_to_text(document, c, keys)
+            and (c.pattern is not None or _leads_to_prose(document, c, body))
+        )
+    ]
+
+
+def _without_contents_entries(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Below a contents list's heading, its page's smaller candidates are the list's entries
+    ("Part I. Chapter One - Exploring Your Data" at 10.8 pt under "Contents" at 24 pt); a
+    candidate as large as that heading starts the next section."""
+    result: list[_Candidate] = []
+    contents: _Candidate | None = None
+    for candidate in candidates:
+        if contents is not None and candidate.page_index != contents.page_index:
+            contents = None
+        if NOT_A_TITLE.match(candidate.text):
+            contents = candidate
+        elif contents is not None and candidate.size < contents.size:
+            continue
+        else:
+            contents = None
+        result.append(candidate)
+    return result
+
+
+def _leads_to_prose(document: Document, candidate: _Candidate, body: float) -> bool:
+    """Bold with no number is a heading only over running text: the next block is a list or
+    a paragraph in regular type no larger than the heading, a whole sentence or lines of
+    running text (a sidebar's bold 10.2 pt head over its 10.7 pt sentence is one; a table's
+    bold column head over cells of one word each is not). Bold labels of a
+    diagram, a form or an untabled grid ("暗号鍵", "大阪府豊中市豊南町東4-5-1") are followed by
+    more labels and cells."""
+    for _, block in _blocks_after(document, candidate.page_index, candidate.block_index):
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind == BlockKind.LIST_ITEM:
+            return True
+        last = block.text.rstrip()
+        lines = block.lines
+        return (
+            block.kind == BlockKind.PARAGRAPH
+            and not any(line.bold for line in lines)
+            and candidate.size >= max(line.size for line in lines) - SMALLER_THAN_BODY_PT
+            and (
+                last.endswith(SENTENCE_END_CHARS)
+                or (
+                    len(lines) >= MIN_PROSE_LINES
+                    and sum(len(line.text.strip()) for line in lines)
+                    >= MIN_PROSE_LINE_CHARS * len(lines)
+                )
+            )
+        )
+    return False
+
+
+def _leads_to_text(
+    document: Document, candidate: _Candidate, candidates: set[tuple[int, int]]
+) -> bool:
+    """A heading at body size (its evidence a number, a weight or a face) is followed by its
+    text, maybe after the headings under it: a paragraph, a list or a table. Chart labels in
+    a bold face are followed by more labels and figures ("34.7 役職等の昇進・昇格" / "36.3 ％")."""
+    for key, block in _blocks_after(document, candidate.page_index, candidate.block_index):
+        if key in candidates or _numbered_line(block):
+            continue  # a heading under it ("4.2.1 概要" in the text face) comes first
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind in (BlockKind.TABLE, BlockKind.LIST_ITEM, BlockKind.CODE):
+            return True
+        return sum(1 for c in block.text if c.isalpha()) >= MIN_FOLLOWING_LETTERS
+    return False
+
+
+def _numbered_line(block: Block) -> bool:
+    text = block.text.strip()
+    return (
+        len(block.lines) == 1 and len(text) <= MAX_HEADING_CHARS and bool(numbering_pattern(text))
+    )
+
+
+def _blocks_after(
+    document: Document, page_index: int, block_index: int
+) -> Iterator[tuple[tuple[int, int], Block]]:
+    """The blocks after one, in reading order, to the end of the next page."""
+    for index in range(page_index, min(page_index + 2, len(document.pages))):
+        start = block_index + 1 if index == page_index else 0
+        for i, block in enumerate(document.pages[index].blocks[start:], start):
+            yield (index, i), block
+
+
+def _running_line(page: Page, block_index: int, body: float) -> bool:
+    """A line above or below all other text of its page in the running-head bands, its bare
+    number in front set apart from its words (in another face, or the whole line smaller than
+    the text): a page number and a running title ("**8** Encinas Franco and Laguna" in a thin
+    face over a book's page, "18 BOYOUNG CHAE, …" at 7.2 pt at its foot), not a section "8".
+    A single-page document gives furniture stripping no repeats to see it by."""
+    block = page.blocks[block_index]
+    spans = [span for span in block.lines[0].spans if span.text.strip()]
+    size = max(line.size for line in block.lines)
+    if size >= body + HEADING_SIZE_DELTA_PT or len(spans) < 2:
+        return False
+    if size >= body - SMALLER_THAN_BODY_PT and spans[0].font == spans[1].font:
+        return False  # a section's number is set in its words' face and the text's size
+    return _outermost_in_band(page, block)
+
+
+def _outermost_in_band(page: Page, block: Block) -> bool:
+    """The block sits in the top or bottom running-head band, above or below all other text."""
+    texts = [b for b in page.blocks if b.kind != BlockKind.HEADING and b.text.strip()]
+    settings = FurnitureSettings()
+    top = block.bbox.center_y <= page.height * settings.top_band
+    bottom = block.bbox.center_y >= page.height * (1 - settings.bottom_band)
+    return (top and all(b.bbox.top >= block.bbox.top for b in texts)) or (
+        bottom and all(b.bbox.bottom <= block.bbox.bottom for b in texts)
+    )
+
+
+def _bold_share(document: Document, body: float) -> float:
+    """The share of the text at body size that is set in bold lines."""
+    bold = total = 0
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+                for line in block.lines:
+                    if _size_class(line.size) <= body:
+                        total += len(line.text)
+                        bold += len(line.text) if line.bold else 0
+    return bold / total if total else 0.0
 
 
 def _body_like_sizes(document: Document) -> set[float]:
-    """Sizes that carry so much of the text that they cannot be headings."""
+    """Sizes that carry so much of the text that they cannot be headings; a size set in no
+    more lines than a title takes is a title's, however little else a cover page holds
+    (DP-Bench 085: a three-line title at 26 pt is a quarter of its page's characters)."""
     weights = _characters_by_size(document)
+    lines: Counter[float] = Counter()
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+                lines.update(_size_class(line.size) for line in block.lines)
     total = sum(weights.values())
-    return {size for size, chars in weights.items() if chars > HEADING_TEXT_SHARE * total}
+    return {
+        size
+        for size, chars in weights.items()
+        if chars > HEADING_TEXT_SHARE * total and lines[size] > MAX_TITLE_LINES
+    }
 
 
-def _candidate(block: Block, body: float, page_index: int, block_index: int) -> _Candidate | None:
+def _candidate(
+    block: Block,
+    body: float,
+    face: str,
+    bold_marks: bool,
+    page_index: int,
+    block_index: int,
+) -> _Candidate | None:
     if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
         return None
     if len(block.lines) > MAX_TITLE_LINES:  # the cheap tests first: most blocks are prose
@@ -348,29 +558,66 @@ def _candidate(block: Block, body: float, page_index: int, block_index: int) -> 
     letters = sum(1 for c in text if c.isalpha())
     if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
-    if NOT_A_HEADING.match(text):
-        return None
+    if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text):
+        return None  # a label, a date line, a caption ("Table 13.2. Effect of cations …")
     size = max(line.size for line in block.lines)
     cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
     if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):
         return None
     larger = size >= body + HEADING_SIZE_DELTA_PT and size >= body * HEADING_SIZE_RATIO
-    if text.endswith(("。", ",", "、", ";", "：")) or (text.endswith(".") and not larger):
-        return None  # a sentence, not a title
-    if TOC_ENTRY.search(text):
+    if not larger and (PERCENT_FIGURE.search(text) or _footnote_mark(block.lines[0])):
+        return None  # a chart's label ("28.5 ％ 品質の向上"), a footnote ("12 IPA …")
+    if text.endswith(("。", ",", "、", ";", "：")) or (
+        text.endswith(".") and not larger and not CHAPTER_LABEL.match(text)
+    ):
+        return None  # a sentence, not a title ("CHAPTER 7." names one)
+    if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    pattern = _heading_number(text, all(line.bold for line in block.lines), larger)
-    if not larger and pattern is None:
+    pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
+    bold_heading = bold_marks and _bold_heading(block, text)
+    if not larger and pattern is None and not bold_heading:
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
 
 
-def _heading_number(text: str, bold: bool, larger: bool) -> tuple[str, int] | None:
-    """The numbering pattern of a heading candidate, if it counts as a section number."""
+def _bold_heading(block: Block, text: str) -> bool:
+    """An unnumbered line at body size in bold, on its own: a short name that opens with a
+    capital (or a letter without case). Every letter is bold: a paper's run-in
+    heading ("**Ablation on merge methods.** From" …) is the start of its paragraph. Whether
+    text follows is asked later."""
+    return (
+        len(block.lines) <= MAX_BOLD_HEADING_LINES
+        and len(text) <= MAX_BOLD_HEADING_CHARS
+        and all(span.bold for line in block.lines for span in line.spans if span.text.strip())
+        and not text[0].islower()
+        and not text.endswith("-")
+    )
+
+
+def _footnote_mark(line: Line) -> bool:
+    spans = [span for span in line.spans if span.text.strip()]
+    return (
+        len(spans) > 1
+        and spans[0].text.strip().isdigit()
+        and spans[0].size < FOOTNOTE_MARK_RATIO * spans[1].size
+    )
+
+
+def _heading_number(text: str, emphasised: bool, larger: bool) -> tuple[str, int] | None:
+    """The numbering pattern of a heading candidate, if it counts as a section number.
+    `emphasised`: bold, or set in another face than the body (a Gothic heading over Mincho)."""
     pattern = numbering_pattern(text)
-    if pattern is not None and pattern[0] in ("num", "roman") and not (bold or larger):
+    if (
+        pattern is not None
+        and pattern[0] in ("num", "roman", "paren")
+        and not (emphasised or larger)
+    ):
         return None  # "1 apple" in body text is a list or a sentence, not a section
-    if pattern is not None and pattern[0] != "num" and not (bold or larger or len(text) <= 40):
+    if (
+        pattern is not None
+        and pattern[0] != "num"
+        and not (emphasised or larger or len(text) <= 40)
+    ):
         return None
     return pattern
 

@@ -17,11 +17,13 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"^第[{KANJI_NUM}]+[編部]"), "cjk", 0),
     (re.compile(rf"^第[{KANJI_NUM}]+章"), "cjk", 1),
     (re.compile(rf"^第[{KANJI_NUM}]+節"), "cjk", 2),
-    (re.compile(rf"^第[{KANJI_NUM}]+条(の[{KANJI_NUM}]+)?"), "cjk", 3),
-    (re.compile(r"^제\s*\d+\s*[편부]"), "ko", 0),
-    (re.compile(r"^제\s*\d+\s*장"), "ko", 1),
-    (re.compile(r"^제\s*\d+\s*절"), "ko", 2),
-    (re.compile(r"^제\s*\d+\s*조(의\s*\d+)?"), "ko", 3),
+    (re.compile(rf"^第[{KANJI_NUM}]+款"), "cjk", 3),
+    (re.compile(rf"^第[{KANJI_NUM}]+条(の[{KANJI_NUM}]+)?"), "cjk", 4),
+    (re.compile(r"^제\s*[\d０-９]+\s*[편부]"), "ko", 0),
+    (re.compile(r"^제\s*[\d０-９]+\s*장"), "ko", 1),
+    (re.compile(r"^제\s*[\d０-９]+\s*절"), "ko", 2),
+    (re.compile(r"^제\s*[\d０-９]+\s*관"), "ko", 3),
+    (re.compile(r"^제\s*[\d０-９]+\s*조(의\s*\d+)?"), "ko", 4),
     (re.compile(r"^(part)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 0),
     (re.compile(r"^(chapter)\s+[\dIVXLC]+\b", re.IGNORECASE), "en", 1),
     (re.compile(r"^(section|§)\s*\d+(\.\d+)*\b", re.IGNORECASE), "en", 2),
@@ -43,6 +45,13 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
         ),
         "num",
         0,
+    ),
+    # "(1) Title", "（１）概要", "1) Title", "１）概要": the level below a document's dotted
+    # numbers (cloud_policy_20210910.pdf: "１.５ …" holds "1) 効率性の向上" … "5) 可用性の向上").
+    (
+        re.compile(rf"^(?:[(（]{_D}[)）]|{_D}[)）])(?:\s*[\u3040-\u9fff\uac00-\ud7af]|\s+[A-Z])"),
+        "paren",
+        2,
     ),
 )
 

@@ -14,6 +14,7 @@ from statistics import median
 
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
 from chunkcli.convert.edges import high_decile, low_decile
+from chunkcli.convert.layout.faces import cjk_face_changes
 from chunkcli.convert.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
@@ -252,7 +253,7 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
         return False
-    if not _same_size(line, last) or line.bold != last.bold:
+    if not _same_size(line, last) or line.bold != last.bold or cjk_face_changes(last, line):
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
@@ -260,6 +261,14 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         return False
     if _is_short(last, column) and (
         line.vertical
+        # a short numbered line on its own is a heading ("4.3.1 Instruction Tuning" over a
+        # run-in "Ablation on the training datasets." in the same bold), unless the next line
+        # hangs under its text (a numbered reference going on)
+        or (
+            len(block.lines) == 1
+            and numbering_pattern(last.text) is not None
+            and not _hangs_under_number(last, line)
+        )
         or last.text.rstrip().endswith(SENTENCE_END)
         or is_cjk(last.text.rstrip()[-1])  # justified CJK: only a paragraph's last line is short
         or (  # then an indent; list items indent their continuation lines (hanging)

@@ -1,0 +1,69 @@
+"""Type faces: which face the body text is set in, and which lines stand apart from it.
+
+Japanese documents mark headings with a face, not a weight: a Gothic (sans) heading over
+Mincho (serif) text, both reported as regular (cloud_policy_20210910.pdf: "１.１ 背景と目的"
+in ＭＳ ゴシック over ＭＳ 明朝 at the same 12 pt). A line in another face than the body's is
+emphasised just as a bold one is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from chunkcli.charclasses import KANA_HAN_RE
+from chunkcli.model import Document, Line
+
+# A subset font's name starts with six capitals and a plus ("ABCDEF+MS-Gothic").
+_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+
+
+# A line is set in one face when that face carries at least this share of its visible
+# characters: a Japanese line with a word in a Latin face is still a Mincho line, but a line
+# that is half Latin face is no evidence of a change of face.
+ONE_FACE_SHARE = 0.8
+
+
+def face_name(line: Line) -> str:
+    """The font carrying most of the line's visible characters, without a subset prefix."""
+    return _face_and_share(line)[0]
+
+
+def _face_and_share(line: Line) -> tuple[str, float]:
+    weights: Counter[str] = Counter()
+    for span in line.spans:
+        weights[span.font] += len(span.text.strip())
+    total = sum(weights.values())
+    if not total:
+        return "", 0.0
+    font, count = weights.most_common(1)[0]
+    return _SUBSET_PREFIX.sub("", font), count / total
+
+
+def cjk_face_changes(last: Line, line: Line) -> bool:
+    """Two Japanese or Chinese lines, each set in one face, in different faces: a Gothic
+    heading above Mincho text (or the reverse), at the same size and weight, is not one
+    paragraph (cloud_policy_20210910.pdf: a heading filling its line ran into the text)."""
+    if KANA_HAN_RE.search(last.text) is None or KANA_HAN_RE.search(line.text) is None:
+        return False
+    (face_a, share_a), (face_b, share_b) = _face_and_share(last), _face_and_share(line)
+    return min(share_a, share_b) >= ONE_FACE_SHARE and bool(face_a) and face_a != face_b
+
+
+def body_face(document: Document, body_size: float) -> str:
+    """The face carrying the most characters among lines at the body size ("" with none)."""
+    weights: Counter[str] = Counter()
+    for page in document.pages:
+        for block in page.blocks:
+            for line in block.lines:
+                if round(line.size * 2) / 2 == body_size:
+                    weights[face_name(line)] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else ""
+
+
+def set_apart(line: Line, body: str) -> bool:
+    """The line is bold, or set in a named face other than the body's."""
+    if line.bold:
+        return True
+    face = face_name(line)
+    return bool(body) and bool(face) and face != body
