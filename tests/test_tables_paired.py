@@ -282,3 +282,32 @@ def test_a_wrapped_label_over_a_full_row_is_still_folded() -> None:
         ["Item", "Unit price", "Qty"],
         ["Pear", "0.85", "10"],
     ]
+
+
+def test_an_edge_between_two_fills_of_one_colour_is_no_rule() -> None:
+    """A label cell shaded whole and again line by line, in the same colour: the line
+    shading's inner edge is invisible and cuts no row."""
+
+    def draw(page: pymupdf.Page) -> None:
+        blue = (0.89, 0.96, 1.0)
+        xs, ys = (100, 270, 440), (160, 200, 240, 270)
+        for y0, y1 in zip(ys, ys[1:], strict=False):
+            page.draw_rect(pymupdf.Rect(xs[0], y0, xs[1], y1), color=None, fill=blue)
+        page.draw_rect(pymupdf.Rect(xs[0], 200, xs[1], 220), color=None, fill=blue)
+        page.draw_rect(pymupdf.Rect(xs[0], 220, xs[1], 240), color=None, fill=blue)
+        for y in ys:
+            page.draw_line((xs[0], y), (xs[-1], y), color=(0.8, 0.8, 0.8), width=0.7)
+        for x in xs:
+            page.draw_line((x, ys[0]), (x, ys[-1]), color=(0.8, 0.8, 0.8), width=0.7)
+        page.insert_text((104, 185), "Item", fontsize=11)
+        page.insert_text((274, 185), "Count", fontsize=11)
+        page.insert_text((104, 215), "chromosomes in parent", fontsize=11)
+        page.insert_text((104, 231), "cells", fontsize=11)
+        page.insert_text((104, 260), "divisions", fontsize=11)
+
+    [table] = tables_of(draw)
+    assert table.cells == (
+        ("Item", "Count"),
+        ("chromosomes in parent cells", ""),
+        ("divisions", ""),
+    )

@@ -24,6 +24,8 @@ SNAP_PT = 1.5
 JOIN_GAP_PT = 2.5
 # A rule shorter than this is a tick, a bullet or a glyph part, not a table border.
 MIN_RULE_PT = 6.0
+# Pages with more filled rectangles than this are charts or maps: fills are not compared.
+MAX_FILLS = 400
 # A filled box larger than this fraction of the page is a background, not a cell.
 BACKGROUND_AREA_FRACTION = 0.4
 # Rules within this distance of the page edge are page borders or bleed marks.
@@ -57,12 +59,47 @@ def rules_from_drawings(
     """
     raw: list[Rule] = []
     page_area = page_box.width * page_box.height
+    drawings = list(drawings)
+    fills = _fill_rects(drawings)
     for drawing in drawings:
-        raw.extend(_rules_of_drawing(drawing, page_area))
+        found = _rules_of_drawing(drawing, page_area)
+        colour = drawing.get("fill")
+        if "s" not in str(drawing.get("type", "")) and colour in fills:
+            found = [r for r in found if not _inside_same_fill(r, fills[colour])]
+        raw.extend(found)
     if rotation is not None:
         raw = list(rotate_rules(raw, rotation))
     inside = [r for r in (_clip(r, page_box) for r in raw) if r is not None]
     return merge_rules(inside)
+
+
+def _fill_rects(drawings: Sequence[Drawing]) -> dict[Any, list[tuple[float, ...]]]:
+    """Rectangles filled and not stroked, by fill colour (at most MAX_FILLS: beyond, a map or
+    a chart, whose edges no table needs)."""
+    fills: dict[Any, list[tuple[float, ...]]] = {}
+    for drawing in drawings:
+        if str(drawing.get("type", "")) != "f" or drawing.get("fill") is None:
+            continue
+        for item in drawing.get("items", ()):
+            if item[0] == "re":
+                fills.setdefault(drawing["fill"], []).append(tuple(float(v) for v in item[1]))
+    return fills if sum(map(len, fills.values())) <= MAX_FILLS else {}
+
+
+def _inside_same_fill(rule: Rule, rects: Sequence[tuple[float, ...]]) -> bool:
+    """An edge of a fill lying inside another fill of the same colour is not seen: the colour
+    is the same on both sides (a cell shaded whole and again line by line)."""
+    for x0, y0, x1, y1 in rects:
+        across_lo, across_hi, along_lo, along_hi = (
+            (y0, y1, x0, x1) if rule.horizontal else (x0, x1, y0, y1)
+        )
+        if (
+            across_lo + SNAP_PT < rule.pos < across_hi - SNAP_PT
+            and along_lo - SNAP_PT <= rule.start
+            and rule.end <= along_hi + SNAP_PT
+        ):
+            return True
+    return False
 
 
 def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
