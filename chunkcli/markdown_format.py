@@ -28,9 +28,11 @@ from chunkcli.model import PageStatus
 # --- page markers ---------------------------------------------------------------------------
 
 # Any page marker, as split's block finder sees one line: <!-- page 3 -->, <!-- page 4: … -->.
-PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d+)\b[^>]*-->", re.IGNORECASE)
+# A page number has at most 9 digits: a "marker" with more is a comment like any other (a
+# 5,000-digit number exceeded int()'s limit; one above 2^63 overflowed the sync manifest).
+PAGE_MARKER_RE = re.compile(r"<!--\s*page\s+(\d{1,9})\b[^>]*-->", re.IGNORECASE)
 # The same with its note (after a colon) captured, for readers that need the page's status.
-_PAGE_MARKER_NOTE_RE = re.compile(r"<!--\s*page\s+(\d+)\s*(?::\s*(.*?))?\s*-->", re.IGNORECASE)
+_PAGE_MARKER_NOTE_RE = re.compile(r"<!--\s*page\s+(\d{1,9})\s*(?::\s*(.*?))?\s*-->", re.IGNORECASE)
 _OCR_CONFIDENCE_RE = re.compile(r"\bconf(?:idence)?\s*=\s*([0-9]*\.?[0-9]+)")
 _OCR_ENGINE_RE = re.compile(r"\bengine\s*=\s*([\w.+-]+)")
 

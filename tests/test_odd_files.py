@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from chunkcli.cli import app
 from tests.pdf_factory import Text, make_pdf
 
 runner = CliRunner()
@@ -75,3 +76,24 @@ def test_a_full_disk_behind_stdout_is_one_line(tmp_path: Path) -> None:
         )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.strip() == "error: stdout: cannot write: No space left on device"
+
+
+def test_page_numbers_beyond_nine_digits_are_no_page_markers(tmp_path: Path) -> None:
+    """Issue 30: a 5,000-digit page number passed int()'s limit (a traceback in split and
+    check), one above 2^63 overflowed the sync manifest. Such a comment is no page marker."""
+    from chunkcli.markdown_format import parse_page_marker
+
+    huge = "<!-- page " + "9" * 5000 + " -->"
+    assert parse_page_marker(huge) is None
+    assert parse_page_marker("<!-- page 99999999999999999999 -->") is None
+    assert parse_page_marker("<!-- page 123456789 -->") is not None
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = f"# Title here\n\n{huge}\n\nText here.\n\n<!-- page 99999999999999999999 -->\n\nMore.\n"
+    (corpus / "big.md").write_text(text, encoding="utf-8")
+    sync = ["sync", str(corpus), "-m", str(tmp_path / "m.db"), "-o", str(tmp_path / "c")]
+    for args in (["split", str(corpus)], ["split", str(corpus), "--mode", "laws"],
+                 ["check", str(corpus)], sync):  # fmt: skip
+        done = runner.invoke(app, args)
+        assert done.exception is None or isinstance(done.exception, SystemExit), args
+        assert "Traceback" not in done.output
