@@ -42,6 +42,8 @@ PAGE_COLOUR = (1.0, 1.0, 1.0)
 # layer) and vector paths (glyph outlines under a searchable text layer).
 IMAGE_LOG_TYPES = ("fill-image", "fill-imgmask", "fill-shade")
 PATH_LOG_TYPES = ("fill-path", "stroke-path")
+# A frame is drawn as two nested rectangles, a double frame as four: a path of more is a grid.
+RING_MAX_BOXES = 4
 # A sample of hidden text in the page note is cut to this many characters.
 SAMPLE_CHARS = 60
 
@@ -186,6 +188,8 @@ def solid_boxes(path: dict[str, Any]) -> list[tuple[float, ...]]:
     boxes = [tuple(item[1]) for item in items if item[0] == "re"]
     if len(boxes) != len(items):
         return []
+    if len(boxes) > RING_MAX_BOXES:
+        return boxes  # a grid of shaded cells, not a frame (and no quadratic look for rings)
     nested = any(a != b and _inside(a, b) for a in boxes for b in boxes)
     return [] if nested else boxes
 
