@@ -402,6 +402,47 @@ def test_boxes_joined_by_connectors_are_a_diagram_not_a_table() -> None:
     assert tables_of(draw) == []
 
 
+LIST_ITEMS = (
+    ("Competence areas",),
+    ("#1: Recycle, reuse, reduce",),
+    ("#2: Lifecycle of the circular economy",),
+    ("#3: Social entrepreneurship",),
+    ("#4: Environmental engagement",),
+)
+
+
+def test_one_ruled_column_of_boxed_items_is_a_one_column_table() -> None:
+    [table] = tables_of(lambda page: ruled_grid(page, LIST_ITEMS, cell_w=300))
+    assert table.cells == LIST_ITEMS
+
+
+def test_one_ruled_column_of_three_boxes_is_a_frame_not_a_table() -> None:
+    assert tables_of(lambda page: ruled_grid(page, LIST_ITEMS[:3], cell_w=300)) == []
+
+
+def test_underlined_lines_without_side_rules_are_not_a_one_column_table() -> None:
+    def draw(page: pymupdf.Page) -> None:
+        for index, (text,) in enumerate(LIST_ITEMS):
+            y = 100 + index * 14
+            page.insert_text((72, y), text, fontsize=10)
+            page.draw_line((72, y + 2), (372, y + 2))  # a link's underline
+
+    assert tables_of(draw) == []
+
+
+def test_one_ruled_column_of_paragraphs_is_not_a_table() -> None:
+    sentence = "A paragraph boxed by the rules of a page frame runs well past any item. " * 2
+    rows = tuple((sentence,) for _ in range(5))
+
+    def draw(page: pymupdf.Page) -> None:
+        ruled_grid(page, tuple((" ",) for _ in rows), cell_w=470)
+        for index, (text,) in enumerate(rows):
+            box = pymupdf.Rect(74, 100 + index * 24 + 2, 540, 100 + index * 24 + 23)
+            page.insert_textbox(box, text, fontsize=6)
+
+    assert tables_of(draw) == []
+
+
 @pytest.fixture
 def finder_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BBox]]:
     """Replace the expensive finder with a recorder that finds nothing."""

@@ -23,6 +23,7 @@ It stays an opt-in fallback for a ruled grid our construction cannot read
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,12 @@ INSIDE_MARGIN_PT = 2.0
 ROMAN_OR_ARABIC = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 # A cell longer than this in a table without vertical rules is a paragraph between two rules.
 MAX_STACK_CELL_CHARS = 200
+# A one-column ruled grid (grid.MIN_LIST_ROWS) is a boxed list when every box holds text of
+# at most this median length (list items; DP-Bench's framework items: 28-52 characters) and
+# its rules draw the whole lattice: paragraphs divided by rules, or boxes joined by
+# connectors, are not.
+MAX_LIST_CELL_CHARS = 80
+MIN_LIST_COVERAGE = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +286,23 @@ def _ruled_block(
     if grid.ruled_columns and rule_coverage(grid) < FULL_HEADER_COVERAGE:
         if not _full_header(cells) or _lattice_has_gaps(grid, cells):
             return None  # a half-drawn lattice with gaps or no header: boxes and connectors
+    if grid.ruled_columns and cells and len(cells[0]) == 1:
+        return _list_block(grid, chosen, cells, page_number)
     return _table_block(grid.bbox, chosen, cells, page_number)
+
+
+def _list_block(
+    grid: Grid, chosen: tuple[Line, ...], cells: Cells, page_number: int
+) -> Block | None:
+    """A one-column grid as a one-column table: a boxed list whose every box holds a short
+    item, drawn whole (see MAX_LIST_CELL_CHARS)."""
+    texts = [row[0] for row in cells]
+    boxed = len(grid.xs) == 2 and len(cells) == len(grid.ys) - 1
+    if not boxed or not all(texts) or rule_coverage(grid) < MIN_LIST_COVERAGE:
+        return None
+    if statistics.median(map(len, texts)) > MAX_LIST_CELL_CHARS:
+        return None
+    return Block(BlockKind.TABLE, chosen, grid.bbox, page_number, cells=cells)
 
 
 def _paired_block(frame: Grid, lines: Sequence[Line], page_number: int) -> Block | None:

@@ -27,6 +27,10 @@ MAX_RULES = 2000
 # Grids need this many cells each way; a box with one divider is a frame, not a table.
 MIN_GRID_ROWS = 2
 MIN_GRID_COLUMNS = 2
+# ... except a single ruled column divided into at least this many rows: a boxed list, which
+# annotators mark as a one-column table (DP-Bench's competence framework: a header box over 7
+# item boxes). A box divided once or twice is a frame with a title, not a list.
+MIN_LIST_ROWS = 4
 # A grid reaching this close to two page edges is a full-bleed design element, not a table.
 PAGE_BLEED_PT = 4.0
 # Row groups of one table drawn as separate grids are at most this far apart (room for one
@@ -247,7 +251,7 @@ def _grid_of(component: list[Rule]) -> Grid | None:
     ys = _boundaries([y_lo, y_hi, *(r.pos for r in horizontals)])
     # One boxed row is kept: alone it is no table (is_table_frame), but merge_stacked_grids
     # joins it to a grid right above or below (a totals row boxed apart from the body).
-    if len(xs) - 1 < MIN_GRID_COLUMNS or len(ys) < 2:
+    if len(ys) < 2 or (len(xs) - 1 < MIN_GRID_COLUMNS and len(ys) - 1 < MIN_LIST_ROWS):
         return None
     return Grid(xs, ys, tuple(component), ruled_columns=True)
 
