@@ -31,6 +31,7 @@ from chunkcli.convert.extract.symbols import (
     is_dingbat_font,
     without_private_use,
 )
+from chunkcli.convert.extract.table_pictures import with_table_pictures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
@@ -160,6 +161,8 @@ def extract_document(
             for p in extracted
         )
         notes, missing = notes + run.notes, run.missing
+    if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
+        extracted = with_table_pictures(doc, extracted, ocr)
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)
         for n in context_page_numbers(doc.page_count, numbers)

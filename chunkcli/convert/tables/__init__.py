@@ -4,7 +4,7 @@
 drawings); `merge_continued_tables` runs on the whole document after running headers are gone.
 """
 
-from chunkcli.convert.tables.detect import TableOptions, detect_tables
+from chunkcli.convert.tables.detect import TableOptions, detect_tables, tables_from_rules
 from chunkcli.convert.tables.merge import merge_continued_tables
 
-__all__ = ["TableOptions", "detect_tables", "merge_continued_tables"]
+__all__ = ["TableOptions", "detect_tables", "merge_continued_tables", "tables_from_rules"]

@@ -153,6 +153,20 @@ def detect_tables(
     return sorted(blocks, key=lambda b: (b.bbox.top, b.bbox.x0))
 
 
+def tables_from_rules(
+    rules: Sequence[Rule], lines: Sequence[Line], page_number: int, page_box: BBox
+) -> list[Block]:
+    """Ruled tables from rules found elsewhere than in the page's drawings (the pixels of a
+    picture of a table, see raster.py) and the Lines over them (its OCR words)."""
+    grids = merge_stacked_grids(find_grids(rules, page_box))
+    blocks: list[Block] = []
+    for grid in filter(is_table_frame, grids):
+        block = _ruled_block(None, grid, lines, page_number, TableOptions(finder=False))
+        if block is not None and not any(_overlaps(block.bbox, b.bbox) for b in blocks):
+            blocks.append(block)
+    return blocks
+
+
 def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
     """A stack of booktabs rules cut where a band starts with a caption ("Table 3: …"): two
     tables of one width set one above the other share a stack of rules, and the caption
@@ -268,7 +282,11 @@ def _unrelated(cells: Cells) -> bool:
 
 
 def _ruled_block(
-    page: pymupdf.Page, grid: Grid, lines: Sequence[Line], page_number: int, options: TableOptions
+    page: pymupdf.Page | None,
+    grid: Grid,
+    lines: Sequence[Line],
+    page_number: int,
+    options: TableOptions,
 ) -> Block | None:
     if grid.ruled_columns and rule_coverage(grid) < MIN_RULE_COVERAGE:
         return None
@@ -276,7 +294,7 @@ def _ruled_block(
     if not pieces:
         return None
     cells = cells_of_grid(grid, pieces)
-    if options.finder and grid.ruled_columns and _ambiguous(cells):
+    if page is not None and options.finder and grid.ruled_columns and _ambiguous(cells):
         found = cells_from_finder(page, grid.bbox, pieces)
         cells = found if found else cells
     if _is_chart(cells) or (not grid.ruled_columns and _holds_paragraphs(cells)):

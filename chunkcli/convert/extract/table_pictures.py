@@ -1,0 +1,88 @@
+"""Text pages whose tables are pictures -> the same pages with those tables read by OCR.
+
+Runs after text extraction and page OCR, on pages that kept their text layer: each picture
+the pixel gate takes for a ruled table (convert/ocr/pictures.py) is read by Tesseract, and a
+table is built from its pixel rules and OCR words exactly as from drawn rules and text. A
+picture that gives no table adds nothing (its words are the figures issue's to place).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import pymupdf
+
+from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
+from chunkcli.convert.ocr.pictures import picture_language, read_picture, table_pictures
+from chunkcli.convert.tables import tables_from_rules
+from chunkcli.model import BBox, Block, BlockKind, Line, Page, PageStatus
+
+# A cell of a table read from a picture holds at most this many characters: DP-Bench's table
+# picture has at most 40 a cell, the corpus' spreadsheet screenshot 12; a screenshot of a
+# program's window (its panels make a grid) put a 330-character menu in one cell.
+MAX_PICTURE_CELL_CHARS = 100
+
+
+def with_table_pictures(
+    doc: pymupdf.Document, pages: tuple[Page, ...], ocr: OcrOptions
+) -> tuple[Page, ...]:
+    """The pages, each picture of a table on a text page added as a table block (and the
+    picture's other words, such as its title, as lines)."""
+    if ocr.engine != OcrEngine.TESSERACT:
+        return pages
+    lang: str | None = ""
+    result = []
+    for page in pages:
+        if page.status != PageStatus.TEXT or page.ocr is not None:
+            result.append(page)
+            continue
+        pdf_page = doc[page.number - 1]
+        lines = [line for block in page.blocks for line in block.lines]
+        regions = table_pictures(pdf_page, lines)
+        if regions and lang == "":  # decided once, from the document's own text
+            lang = picture_language(_text_of(pages), ocr)
+        if not regions or lang is None:
+            result.append(page)
+            continue
+        result.append(_with_pictures(pdf_page, page, regions, lang, ocr))
+    return tuple(result)
+
+
+def _with_pictures(
+    pdf_page: pymupdf.Page, page: Page, regions: Sequence[BBox], lang: str, ocr: OcrOptions
+) -> Page:
+    page_box = BBox(0.0, 0.0, page.width, page.height)
+    added: list[Block] = []
+    for region in regions:
+        reading = read_picture(pdf_page, region, lang, ocr)
+        if reading is None:
+            continue
+        tables = tables_from_rules(reading.rules, reading.lines, page.number, page_box)
+        tables = [t for t in tables if _short_cells(t)]
+        if not tables:
+            continue
+        added.extend(tables)
+        added.extend(
+            Block(BlockKind.PARAGRAPH, (line,), line.bbox, page.number)
+            for line in reading.lines
+            if not _inside(line, tables)
+        )
+    if not added:
+        return page
+    return dataclasses.replace(page, blocks=(*page.blocks, *added))
+
+
+def _short_cells(table: Block) -> bool:
+    """Every cell at most MAX_PICTURE_CELL_CHARS long: a screenshot's panels read as a grid
+    hold whole menus in one cell."""
+    return all(len(cell) <= MAX_PICTURE_CELL_CHARS for row in table.cells for cell in row)
+
+
+def _inside(line: Line, tables: Sequence[Block]) -> bool:
+    x, y = line.bbox.center_x, line.bbox.center_y
+    return any(t.bbox.contains_point(x, y, tolerance=1.0) for t in tables)
+
+
+def _text_of(pages: Sequence[Page]) -> str:
+    return "".join(line.text for page in pages for block in page.blocks for line in block.lines)

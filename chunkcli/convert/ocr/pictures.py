@@ -1,0 +1,152 @@
+"""Pictures of tables on pages that have a text layer -> OCR lines and the picture's rules.
+
+A report that pastes a table as a picture has a text layer everywhere but there: the table's
+words reach no chunk. Which pictures are read is decided from their pixels (a cheap gate at
+low resolution: long straight rules on a light background, see tables/raster.py), never from
+the page's text count; only the picture's region is rendered at OCR resolution and read.
+The caller builds the table from the rules and the words (tables.detect.tables_from_rules).
+"""
+
+# pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
+# mypy: disallow-untyped-calls=False
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pymupdf
+
+from chunkcli.charclasses import is_cjk, is_hangul
+from chunkcli.convert.ocr.lines import words_to_lines
+from chunkcli.convert.ocr.options import AUTO, OcrOptions
+from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
+from chunkcli.convert.tables.raster import looks_like_ruled_table, rules_in_pixels
+from chunkcli.convert.tables.rules import Rule
+from chunkcli.model import BBox, Line
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+POINTS_PER_INCH = 72.0
+# Tesseract reads a picture as one block of sparse text: cells are not paragraphs.
+SPARSE_PSM = 3
+# A picture smaller than this share of the page is an icon, a logo or a photo inset; the
+# smallest table picture on DP-Bench covers 0.12 of its page.
+MIN_PICTURE_SHARE = 0.02
+# A picture with more text-layer lines than this over it already has its words (a chart
+# whose labels are text, a scan with an invisible OCR layer).
+MAX_TEXT_LINES_OVER = 1
+# The gate renders at this resolution (a tenth of the pixels of 300 dpi): ~1 ms a picture.
+GATE_DPI = 100
+# Pictures of tables are read at this resolution: their type is small (7-9 pt in DP-Bench's
+# table picture, whose cell values Tesseract misread at 200 dpi but read at 300).
+READ_DPI = 300
+# A reading less confident than this is noise in a picture that only looked like a table.
+MIN_CONFIDENCE = 0.5
+# Words that are only rule fragments Tesseract read as glyphs ("|", "}", "—").
+RULE_GLYPHS = re.compile(r"[|\[\]{}()_—–\-=.,:;'\"`~!]+")
+# ... and glyphs a rule beside a word adds to its end ("1}", "2|").
+RULE_EDGE_GLYPHS = "|{}"
+
+
+@dataclass(frozen=True, slots=True)
+class PictureReading:
+    """One table picture read: its region, its OCR lines and its rules, in page points."""
+
+    box: BBox
+    lines: tuple[Line, ...]
+    rules: tuple[Rule, ...]
+    confidence: float
+
+
+def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
+    """Regions of pictures on the page that look like ruled tables and carry no text layer."""
+    rect = page.rect
+    page_area = rect.width * rect.height
+    found = []
+    for info in page.get_image_info():
+        box = pymupdf.Rect(info["bbox"]) & rect
+        if box.is_empty or box.width * box.height < MIN_PICTURE_SHARE * page_area:
+            continue
+        region = BBox(box.x0, box.y0, box.x1, box.y1)
+        over = sum(1 for ln in lines if region.contains_point(ln.bbox.center_x, ln.bbox.center_y))
+        if over > MAX_TEXT_LINES_OVER:
+            continue
+        gray = _gray(page, region, GATE_DPI)
+        if looks_like_ruled_table(gray, POINTS_PER_INCH / GATE_DPI):
+            found.append(region)
+    return found
+
+
+def read_picture(
+    page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
+) -> PictureReading | None:
+    """The words and rules of one picture region; None when OCR fails or is unsure."""
+    gray = _gray(page, region, READ_DPI)
+    scale = POINTS_PER_INCH / READ_DPI
+    png = _png(gray)
+    try:
+        words = run_tesseract(
+            options.tesseract_cmd, png, lang, READ_DPI, SPARSE_PSM, options.page_timeout_s
+        )
+    except OcrFailed:
+        return None
+    words = tuple(
+        dataclasses.replace(w, text=w.text.strip(RULE_EDGE_GLYPHS))
+        for w in words
+        if not RULE_GLYPHS.fullmatch(w.text)
+    )
+    weights = sum(len(w.text) for w in words)
+    confidence = sum(w.confidence * len(w.text) for w in words) / weights if weights else 0.0
+    if confidence < MIN_CONFIDENCE:
+        return None
+    lines = tuple(
+        _shifted(line, region) for line in words_to_lines(words, scale, False, options.settings)
+    )
+    rules = rules_in_pixels(gray, (region.x0, region.top), scale)
+    return PictureReading(region, lines, rules, round(confidence, 4))
+
+
+def picture_language(text: str, options: OcrOptions) -> str | None:
+    """The language pictures are read in: --ocr-lang when given, else the script of the
+    document's own text layer (Hangul: kor, kana or ideographs: jpn, else eng); None when
+    Tesseract or that language's data is missing."""
+    installed = tesseract_languages(options.tesseract_cmd)
+    if options.lang != AUTO:
+        return options.lang if all(p in installed for p in options.lang.split("+")) else None
+    hangul = sum(1 for c in text if is_hangul(c))
+    cjk = sum(1 for c in text if is_cjk(c)) - hangul
+    lang = "kor" if hangul > cjk and hangul else "jpn" if cjk else "eng"
+    return lang if lang in installed else None
+
+
+def _gray(page: pymupdf.Page, region: BBox, dpi: int) -> npt.NDArray[np.uint8]:
+    import numpy as np  # loaded only when a page has a picture worth looking at
+
+    clip = pymupdf.Rect(region.x0, region.top, region.x1, region.bottom)
+    pixmap = page.get_pixmap(dpi=dpi, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
+    gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
+    return np.ascontiguousarray(gray[:, : pixmap.width])
+
+
+def _png(gray: npt.NDArray[np.uint8]) -> bytes:
+    height, width = gray.shape
+    pixmap = pymupdf.Pixmap(pymupdf.csGRAY, width, height, gray.tobytes(), False)
+    return bytes(pixmap.tobytes("png"))
+
+
+def _shifted(line: Line, region: BBox) -> Line:
+    """A line read in the region's pixels, moved to its place on the page."""
+
+    def move(box: BBox) -> BBox:
+        return BBox(
+            box.x0 + region.x0, box.top + region.top, box.x1 + region.x0, box.bottom + region.top
+        )
+
+    spans = tuple(dataclasses.replace(s, bbox=move(s.bbox)) for s in line.spans)
+    return dataclasses.replace(line, spans=spans, bbox=move(line.bbox))
