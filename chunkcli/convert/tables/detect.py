@@ -7,11 +7,14 @@ and text-only (unruled) detection only looks at runs of rows that split at wide 
 Which detector decides what, in this order (a later one never takes text an earlier one
 placed in a table):
 1. ruled grids (ruled.py): connected horizontal and vertical rules; columns from the rules
-   plus text gutters, rows from the rules plus visual rows where a band holds several;
+   plus text gutters, rows from the rules plus visual rows where a band holds several; a
+   single ruled column of at least grid.MIN_LIST_ROWS short items is a one-column table;
 2. rule stacks (ruled.py): three or more horizontal rules of one width (booktabs);
 3. rule pairs (paired.py): a top and a bottom rule of one width, or a filled title bar and a
    bottom rule, around short aligned columns with no rule inside;
-4. unruled tables (unruled.py): runs of closely spaced rows split at wide aligned gutters.
+4. unruled tables (unruled.py): runs of closely spaced rows split at wide aligned gutters;
+5. after extraction and page OCR, pictures of tables on text pages (extract/table_pictures.py):
+   rules from the picture's pixels (raster.py) and its OCR words, through tables_from_rules.
 PyMuPDF's `find_tables` decides nothing by default: on DP-Bench's public half (2026-12-03) it
 cost 0.32-1.29 s CPU a page (median ~0.45, 20x the whole conversion) and scored TEDS 0.662
 on the 22 table pages where these detectors score 0.814; on the three table pages they still
