@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text
+from chunkcli.convert.layout.articles import attach_article_captions
 from chunkcli.convert.layout.breaks import join_page_breaks
 from chunkcli.convert.layout.furniture import strip_running_headers
 from chunkcli.convert.layout.headings import label_headings
@@ -34,7 +35,8 @@ def layout_document(
     pages = tuple(_order_page(page, settings) for page in pages)
     pages = merge_continued_tables(pages)
     pages = join_page_breaks(pages)
-    return label_headings(replace(document, pages=pages, context_pages=()))
+    labelled = label_headings(replace(document, pages=pages, context_pages=()))
+    return replace(labelled, pages=attach_article_captions(labelled.pages))
 
 
 def _order_page(page: Page, settings: LayoutSettings) -> Page:

@@ -42,6 +42,12 @@ TOC_ENTRY = re.compile(
     r"|\S\s*\t\s*(?:[\d０-９]{1,3}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$"
 )
 SENTENCE_END = SENTENCE_END_CHARS
+# A line that is one full-width bracketed phrase after a Japanese full stop starts something
+# new: the caption of the next law article ("（使用の停止）"), never the rest of a sentence.
+# (Half-width brackets and other endings are left alone: Korean bill lists wrap
+# "…대표발의)" / "(의안번호2126161)" inside one entry.)
+BRACKETED_LINE = re.compile(r"（[^（）()]{1,40}）")
+FULL_STOPS = ("。", "．")
 # A span that is only an entry number ("6", "[6]", "6."), drawn apart from the entry's text
 # (reference lists of journals: olmocr-multi_column_miss.pdf).
 REFERENCE_NUMBER = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.?)\s*$")
@@ -280,6 +286,8 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         return False
     if TOC_ENTRY.search(last.text):
         return False  # each table-of-contents entry is its own line
+    if last.text.rstrip().endswith(FULL_STOPS) and BRACKETED_LINE.fullmatch(line.text.strip()):
+        return False  # a law article's caption "（使用の停止）" after the article before it
     return _indent_continues(block, line)
 
 
