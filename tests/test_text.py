@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 
 from chunkcli.charclasses import fold_ideograph_variants, is_cjk
-from chunkcli.convert.joining import hangul_word_prefixes, join_lines
+from chunkcli.convert.joining import close_letter_spacing, hangul_word_prefixes, join_lines
 from chunkcli.convert.pipeline import convert_pdf
 from tests.pdf_factory import Text, make_pdf, remap_cjk_unicode, text_width
 
@@ -112,3 +112,21 @@ def test_a_font_that_maps_ideographs_to_radicals_gives_the_ideographs(tmp_path: 
     remap_cjk_unicode(pdf, {"用": "\u2f64", "長": "\u2ed1", "利": "\uf9dd"})
     assert pymupdf.open(pdf)[0].get_text().strip() == "\uf9dd\u2f64者の\u2ed1期計画、１２３件"
     assert convert_pdf(pdf).markdown.endswith("\n利用者の長期計画、１２３件\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "closed"),
+    [
+        ("経 済 産 業 省", "経済産業省"),  # a letterhead spread over a width
+        ("## 調 査 の 概 要", "## 調査の概要"),
+        ("本\u3000文", "本文"),
+        ("世\u3000帯\u3000構\u3000造 世\u3000帯\u3000類\u3000型", "世帯構造 世帯類型"),  # two words
+        ("太田 雄彦", "太田 雄彦"),  # words of two letters keep their space
+        ("第２表 性・年齢階級", "第２表 性・年齢階級"),  # a number's word, then the next word
+        ("第 1 章", "第 1 章"),
+        ("대한 민국 의 법", "대한 민국 의 법"),  # Korean has one-syllable words
+        ("H ACCP", "H ACCP"),
+    ],
+)
+def test_letter_spaced_japanese_is_closed_up(text: str, closed: str) -> None:
+    assert close_letter_spacing(text) == closed

@@ -34,12 +34,32 @@ _COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
 # next syllable starts a word the document writes inside a line (see hangul_word_prefixes).
 _HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]+")
 _HANGUL_END = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]+$")
+# A kanji or kana letter (not punctuation, not Hangul), and two or more of them set singly,
+# one and the same space apart, with no letter or digit right before or after the run: a
+# letter-spaced word ("第２表 性" is a number's word and the next word; "世　帯 類　型" two words).
+_JA_LETTER = "\u3041-\u3096\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD_CHAR = f"{_JA_LETTER}0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"
+_LETTER_SPACED = re.compile(
+    f"(?<![{_WORD_CHAR}])[{_JA_LETTER}]([ \u3000])[{_JA_LETTER}](?:\\1[{_JA_LETTER}])*"
+    f"(?![{_WORD_CHAR}])"
+)
+_SPACE_CHARS = re.compile("[ \u3000]")
 
 
 def clean_line(text: str) -> str:
     """One line's text: control characters dropped, outer whitespace removed, inner space
-    runs collapsed."""
-    return _SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n"))
+    runs collapsed, letter-spaced Japanese closed up."""
+    return close_letter_spacing(_SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n")))
+
+
+def close_letter_spacing(text: str) -> str:
+    """Single kanji or kana each set one space apart ("経 済 産 業 省", "本\u3000文": letter
+    spacing that centres a short heading over a width, 均等割り付け) written as the word they
+    are. Words of two or more letters keep their spaces ("太田 雄彦"); Hangul keeps its word
+    spaces (Korean has one-syllable words)."""
+    if " " not in text and "\u3000" not in text:
+        return text
+    return _LETTER_SPACED.sub(lambda m: _SPACE_CHARS.sub("", m.group()), text)
 
 
 def join_lines(lines: list[str], compounds: frozenset[str] = frozenset()) -> str:
