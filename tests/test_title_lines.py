@@ -46,3 +46,30 @@ def test_a_cover_date_with_its_era_is_no_heading() -> None:
     assert NOT_A_HEADING.match("2021 年（令和3 年）9 月10 日")
     assert NOT_A_HEADING.match("2023年3月")
     assert not NOT_A_HEADING.match("2021年度の実績")
+
+
+def test_a_title_line_ending_in_a_particle_goes_on_in_a_smaller_type() -> None:
+    blocks = (
+        _block("2020年の", 90, 200, size=32.0, bold=False),
+        _block("スーパーマーケット動向", 90, 245, size=26.0, bold=False),
+        _block("全国スーパーマーケット協会", 90, 300, size=12.0, bold=False),
+        _block("本報告書は販売動向をまとめたものである。", 72, 400, size=10.5, bold=False),
+    )
+    assert _texts(join_title_lines(blocks, 10.5)) == [
+        ["2020年の", "スーパーマーケット動向"],
+        ["全国スーパーマーケット協会"],
+        ["本報告書は販売動向をまとめたものである。"],
+    ]
+
+
+def test_a_complete_title_line_keeps_a_smaller_subtitle_apart() -> None:
+    blocks = (
+        _block("スーパーマーケット白書", 90, 200, size=32.0, bold=False),
+        _block("2020年版", 90, 245, size=26.0, bold=False),
+        _block("本報告書は販売動向をまとめたものである。", 72, 400, size=10.5, bold=False),
+    )
+    assert _texts(join_title_lines(blocks, 10.5)) == [
+        ["スーパーマーケット白書"],
+        ["2020年版"],
+        ["本報告書は販売動向をまとめたものである。"],
+    ]

@@ -52,6 +52,25 @@ CENTRED_TITLE_SIZE_REUSE = 1
 # lines of 28 pt, 54 pt apart), overlapping by at most this much.
 TITLE_LINE_GAP_EM = 1.0
 TITLE_OVERLAP_EM = 0.3
+# A title line that ends in a particle or conjunction no title ends with is continued by the
+# line right below it even in a smaller type ("2020年の" at 32 pt over "スーパーマーケット動向"
+# at 26 pt: a cover's designer sets the two halves in two sizes), when that type is still a
+# heading's (HEADING_SIZE_RATIO over the body).
+OPEN_PHRASE_ENDS = (
+    "の",
+    "と",
+    "に",
+    "や",
+    "へ",
+    "、",
+    "・",
+    "及び",
+    "並びに",
+    "における",
+    "に関する",
+    "による",
+    "および",
+)
 # Use the outline when at least this share of its entries are found as lines on their page.
 OUTLINE_MATCH_SHARE = 0.5
 # Headings carry little of a document's text: a size class holding more than this share of
@@ -232,7 +251,7 @@ def join_title_lines(
     result: list[Block] = []
     for block in blocks:
         previous = result[-1] if result else None
-        if previous is not None and _title_goes_on(previous, block, top):
+        if previous is not None and _title_goes_on(previous, block, top, body):
             lines = previous.lines + block.lines
             result[-1] = replace(previous, lines=lines, bbox=previous.bbox.union(block.bbox))
         else:
@@ -259,13 +278,13 @@ def _block_size(block: Block) -> float:
     return _size_class(max(line.size for line in block.lines))
 
 
-def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
+def _title_goes_on(previous: Block, block: Block, size: float, body: float) -> bool:
     if (
         previous.kind != BlockKind.PARAGRAPH
         or block.kind != BlockKind.PARAGRAPH
-        or any(
-            line.vertical or _size_class(line.size) != size for line in previous.lines + block.lines
-        )
+        or any(line.vertical for line in previous.lines + block.lines)
+        or any(_size_class(line.size) != size for line in previous.lines)
+        or not _in_title_type(block, size, previous, body)
         or len(previous.lines) + len(block.lines) > MAX_TITLE_LINES
         or _mostly_bold(previous.lines[-1]) != _mostly_bold(block.lines[0])
     ):
@@ -277,6 +296,18 @@ def _title_goes_on(previous: Block, block: Block, size: float) -> bool:
         and not previous.text.rstrip().endswith((".", "。"))
         and numbering_pattern(block.text) is None
     )
+
+
+def _in_title_type(block: Block, size: float, previous: Block, body: float) -> bool:
+    """The block is set in the title's type, or in one smaller type still a heading's size
+    when the title line above it ends in an open phrase (OPEN_PHRASE_ENDS)."""
+    sizes = {_size_class(line.size) for line in block.lines}
+    if sizes == {size}:
+        return True
+    if len(sizes) != 1 or not previous.text.rstrip().endswith(OPEN_PHRASE_ENDS):
+        return False
+    (smaller,) = sizes
+    return smaller < size and smaller >= body * HEADING_SIZE_RATIO
 
 
 def _mostly_bold(line: Line) -> bool:
