@@ -47,6 +47,11 @@ CENTRED_SHARE = 0.05
 # on later pages (the Korean bill: its comparison table's title, "신ㆍ구조문대비표"); centred
 # section headings in that size on page after page are the sections' style, not a title.
 CENTRED_TITLE_SIZE_REUSE = 1
+# A number standing as a value (an integer, a decimal, a percentage) in a heading's text, and
+# how many of them make a line of values (an axis's ticks), not a heading.
+DATA_NUMBER = re.compile(r"[-+]?[\d０-９]+(?:[.,．][\d０-９]+)*[%％]?")
+PERCENT_APART = re.compile(r"(\d)\s+([%％])")
+MAX_HEADING_NUMBERS = 3
 # The lines of one title are set less than this many font sizes apart (line spacing up to 2.0;
 # the generated and corpus covers use 1.2-1.5, the retrieval set's 000040369.pdf 1.93: three centred
 # lines of 28 pt, 54 pt apart), overlapping by at most this much.
@@ -582,6 +587,23 @@ def _body_like_sizes(document: Document) -> set[float]:
     }
 
 
+def _holds_data(text: str) -> bool:
+    """Values, not a name: after any leading section number, the words that are numbers
+    (integers, decimals, percentages) end the text with a decimal or percentage, or two of
+    them hold one, or MAX_HEADING_NUMBERS or more stand in a row's words (a chart's axis
+    "65 70 75 80"). Numbers inside words stay names ("【法第35条３の36～59】", "200/30 mg").
+    On the three sets this took 4 chart lines off DP-Bench's headings and 40 value lines off
+    the corpus' and retrieval-ja's, and no heading that names a section."""
+    words = PERCENT_APART.sub(r"\1", text).split()
+    if numbering_pattern(text) is not None:
+        words = words[1:]
+    numbers = [w for w in words if DATA_NUMBER.fullmatch(w)]
+    measured = [n for n in numbers if n[-1] in "%％" or re.search(r"[.,．][\d０-９]", n)]
+    if measured and words[-1] == measured[-1]:
+        return True
+    return (len(numbers) >= 2 and bool(measured)) or len(numbers) >= MAX_HEADING_NUMBERS
+
+
 def _candidate(
     block: Block,
     body: float,
@@ -602,8 +624,10 @@ def _candidate(
     letters = sum(1 for c in text if c.isalpha())
     if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
-    if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text):
-        return None  # a label, a date line, a caption ("Table 13.2. Effect of cations …")
+    if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text) or _holds_data(text):
+        # a label, a date line, a caption ("Table 13.2. Effect of cations …"), a chart's
+        # labels and values ("OCR-Precision 90.6", "大規模 20.3% 31.2%")
+        return None
     size = max(line.size for line in block.lines)
     cover_title = page_index == 0 and size >= body * TITLE_SIZE_RATIO
     if len(block.lines) > (MAX_TITLE_LINES if cover_title else MAX_HEADING_LINES):

@@ -1,4 +1,4 @@
-"""The body size of a document whose text is nearly all in tables is the tables' size."""
+"""Evidence that decides headings: the body size, and lines of values that are no heading."""
 
 from __future__ import annotations
 
@@ -37,3 +37,37 @@ def _table_document() -> bytes:
 def test_a_title_over_tables_is_the_title_when_tables_hold_the_text() -> None:
     markdown = convert_pdf(_table_document()).markdown
     assert heading_lines(markdown)[0] == f"# {TITLE}"
+
+
+def _report_with_chart_labels() -> bytes:
+    """Headings and chart labels in one 14 pt type over 10 pt body text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = 80.0
+    lines = [
+        ("Survey of Service Desks", 24),
+        ("1 Method", 14),
+        *[("The survey asked every office how its service desk answered requests.", 10)] * 4,
+        ("2 Results", 14),
+        ("Automated 42.2% 32.3% 74.5%", 14),  # a chart's row of values in large type
+        ("Manual 45.3% 29.7% 75.0%", 14),
+        ("0 20 40 60 80 100", 14),  # its axis
+        ("Staff time 68.0", 14),
+        *[("Most offices answered within a day, and few within the hour asked.", 10)] * 4,
+        ("3 Outlook for 2025", 14),
+        *[("The next survey will repeat the questions with the same offices.", 10)] * 4,
+    ]
+    for text, size in lines:
+        page.insert_text((72, y), text, fontsize=size)
+        y += size * 1.8
+    return bytes(doc.tobytes())
+
+
+def test_lines_of_chart_values_are_not_headings() -> None:
+    markdown = convert_pdf(_report_with_chart_labels()).markdown
+    assert heading_lines(markdown) == [
+        "# Survey of Service Desks",
+        "## 1 Method",
+        "## 2 Results",
+        "## 3 Outlook for 2025",
+    ]
