@@ -71,3 +71,38 @@ def test_lines_of_chart_values_are_not_headings() -> None:
         "## 2 Results",
         "## 3 Outlook for 2025",
     ]
+
+
+def _manual_with_contents() -> bytes:
+    """Two contents pages (bold 12 pt chapter entries with their page numbers, sections with
+    spaced dot leaders; only the first page says "Contents"), then the chapters themselves."""
+    doc = pymupdf.open()
+    for entries in (((1, "Introduction", 3), (2, "Installation", 5)), ((3, "Usage", 7),)):
+        page = doc.new_page(width=595, height=842)
+        y = 120.0
+        if entries[0][0] == 1:
+            page.insert_text((72, 80), "Contents", fontsize=24, fontname="hebo")
+        for chapter, title, first in entries:
+            page.insert_text((72, y), f"{chapter} {title} {first}", fontsize=12, fontname="hebo")
+            y += 20
+            for section in range(1, 4):
+                leader = " ." * 30
+                page.insert_text((90, y), f"{chapter}.{section} Part{leader} {first}", fontsize=10)
+                y += 16
+    for chapter, title in ((1, "Introduction"), (2, "Installation"), (3, "Usage")):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 80), f"{chapter} {title}", fontsize=12, fontname="hebo")
+        for row in range(6):
+            text = "This chapter explains what the program does and how it is set up here."
+            page.insert_text((72, 110 + row * 14), text, fontsize=10)
+    return bytes(doc.tobytes())
+
+
+def test_chapter_entries_on_a_contents_page_are_not_headings() -> None:
+    markdown = convert_pdf(_manual_with_contents()).markdown
+    assert heading_lines(markdown) == [
+        "## Contents",
+        "## 1 Introduction",
+        "## 2 Installation",
+        "## 3 Usage",
+    ]

@@ -120,6 +120,11 @@ COVER_MAX_BODY_CHARS = 200
 PAGE_NUMBER_LEAD = re.compile(r"^[\d０-９]{1,4}\s")
 # ... or closes it after the words of an unnumbered title.
 PAGE_NUMBER_TAIL = re.compile(r"\D\s+[\d０-９]{1,4}$")
+# A dot leader and the page number it leads to (". . . . 27", "…… 5", "・・・・ 3"); a page with
+# this many of them is a table of contents, and its candidates ending in a page number are its
+# entries (a manual's bold chapter entries "7 Memory Management and The Store 26").
+CONTENTS_LEADER = re.compile(r"(?:[.．]\s?){4,}\s*[\d０-９]{1,4}|[…・]{2,}\s*[\d０-９]{1,4}")
+MIN_CONTENTS_LEADERS = 3
 # The text after a heading at body size holds at least this many letters ("可処分所得", a
 # chart's label after "25 消費支出", does not; "本方針、標準ガイドライン群の一つとして位置付け
 # られる。" under "１.３ 位置づけ" does).
@@ -417,10 +422,13 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
     face = body_face(document, body)
     bold_marks = _bold_share(document, body) <= MAX_BOLD_TEXT_SHARE
     for page_index, page in enumerate(document.pages):
+        contents_page = _is_contents_page(page)
         for block_index, block in enumerate(page.blocks):
             candidate = _candidate(block, body, face, bold_marks, page_index, block_index)
             if candidate is None:
                 continue
+            if contents_page and PAGE_NUMBER_TAIL.search(candidate.text):
+                continue  # a chapter's entry in a contents list ("7 Memory Management 26")
             size = _size_class(candidate.size)
             if candidate.pattern is None and size in text_sizes and size > body:
                 continue  # slides: the large type is their text, not their headings
@@ -444,6 +452,18 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
             and (c.pattern is not None or _leads_to_prose(document, c, body))
         )
     ]
+
+
+def _is_contents_page(page: Page) -> bool:
+    """A page of a table of contents: at least MIN_CONTENTS_LEADERS dot leaders ending in a
+    page number, wherever paragraph grouping put them."""
+    found = 0
+    for block in page.blocks:
+        if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
+            found += sum(1 for line in block.lines for _ in CONTENTS_LEADER.finditer(line.text))
+            if found >= MIN_CONTENTS_LEADERS:
+                return True
+    return False
 
 
 def _without_contents_entries(candidates: list[_Candidate]) -> list[_Candidate]:
