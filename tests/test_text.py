@@ -8,7 +8,12 @@ import pymupdf
 import pytest
 
 from chunkcli.charclasses import fold_ideograph_variants, is_cjk
-from chunkcli.convert.joining import close_letter_spacing, hangul_word_prefixes, join_lines
+from chunkcli.convert.joining import (
+    clean_line,
+    close_letter_spacing,
+    hangul_word_prefixes,
+    join_lines,
+)
 from chunkcli.convert.pipeline import convert_pdf
 from tests.pdf_factory import Text, make_pdf, remap_cjk_unicode, text_width
 
@@ -130,3 +135,10 @@ def test_a_font_that_maps_ideographs_to_radicals_gives_the_ideographs(tmp_path: 
 )
 def test_letter_spaced_japanese_is_closed_up(text: str, closed: str) -> None:
     assert close_letter_spacing(text) == closed
+
+
+def test_a_spaced_dot_leader_is_written_as_its_dots() -> None:
+    assert clean_line("Foreword to the 2021 Edition. . . . . . . xi") == (
+        "Foreword to the 2021 Edition....... xi"
+    )
+    assert clean_line("Id. . . at 5") == "Id. . . at 5"  # three spaced dots: an ellipsis

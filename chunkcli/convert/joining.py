@@ -43,13 +43,20 @@ _LETTER_SPACED = re.compile(
     f"(?<![{_WORD_CHAR}])[{_JA_LETTER}]([ \u3000])[{_JA_LETTER}](?:\\1[{_JA_LETTER}])*"
     f"(?![{_WORD_CHAR}])"
 )
+# A dot leader set with a space after each dot (". . . . . 13"), written as the dots alone
+# ("..... 13") as most typesetters do: the same leader in half the characters (on DP-Bench's
+# contents page the spaced form doubled every entry's length).
+_SPACED_LEADER = re.compile(r"(?:\. ){4,}\.")
 _SPACE_CHARS = re.compile("[ \u3000]")
 
 
 def clean_line(text: str) -> str:
     """One line's text: control characters dropped, outer whitespace removed, inner space
     runs collapsed, letter-spaced Japanese closed up."""
-    return close_letter_spacing(_SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n")))
+    line = _SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n"))
+    if ". ." in line:
+        line = _SPACED_LEADER.sub(lambda m: m.group().replace(" ", ""), line)
+    return close_letter_spacing(line)
 
 
 def close_letter_spacing(text: str) -> str:
