@@ -126,9 +126,15 @@ SENTENCE_END_CHARS = tuple(".!?。！？:：」』)）")
 
 # pdfminer writes a glyph it cannot map as "(cid:12)".
 CID_RUN = re.compile(r"\(cid:\d+\)")
-# NUL and other control characters, U+FFFD and private-use glyphs: never real text.
+# Unicode's noncharacters (U+FDD0..U+FDEF and the last two code points of every plane): a
+# font's ToUnicode map that points into them maps glyphs to nothing anyone can type.
+NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 15)
+)
+# NUL and other control characters, U+FFFD, noncharacters and private-use glyphs: never real
+# text.
 UNUSABLE_CHAR = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]"
+    f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff{NONCHARACTERS}]"
 )
 # Latin-1 letters (À..ÿ without × and ÷): a page made mostly of them is mojibake, e.g. Japanese
 # set in a font whose ToUnicode map is wrong.

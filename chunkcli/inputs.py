@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from chunkcli.batch import convert_catching, map_conversions
+from chunkcli.batch import convert_catching, converted_outcome, map_conversions, page_warnings
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import STDIN, is_pdf_file, looks_like_pdf, walk_folder
@@ -238,9 +238,13 @@ def _as_document(
     assert isinstance(result, _Converted)
     markdown = result.markdown
     source = item.path if item.path != STDIN else (stdin_name or STDIN)
-    return InputDocument(
+    warnings = result.warnings
+    if item.path == STDIN:  # named as its errors are, never by the temporary file
+        warnings = tuple(w.replace(str(path), "<stdin>") for w in warnings)
+    document = InputDocument(
         item.path, source, result.sha256, markdown, result.converted, document_id(item, source)
     )
+    return dataclasses.replace(document, warnings=warnings)
 
 
 def document_id(item: InputFile, source: str) -> str:
@@ -260,6 +264,7 @@ class _Converted:
     markdown: str
     sha256: str
     converted: ConvertResult | None
+    warnings: tuple[str, ...] = ()
 
 
 def _markdown_only(path: Path, result: ConvertResult | ChunkcliError) -> _Converted | ChunkcliError:
@@ -268,7 +273,8 @@ def _markdown_only(path: Path, result: ConvertResult | ChunkcliError) -> _Conver
         return result
     provenance = parse_provenance(result.markdown)
     sha = provenance.sha256 if provenance else ""
-    return _Converted(result.markdown, sha, None)
+    warnings = tuple(page_warnings(converted_outcome(path, None, result, 0.0)))
+    return _Converted(result.markdown, sha, None, warnings)
 
 
 def _keep_converted(
@@ -277,7 +283,7 @@ def _keep_converted(
     kept = _markdown_only(path, result)
     if isinstance(kept, ChunkcliError) or isinstance(result, ChunkcliError):
         return kept
-    return _Converted(kept.markdown, kept.sha256, result)
+    return dataclasses.replace(kept, converted=result)
 
 
 def failures_of(items: Sequence[InputDocument | InputFailure]) -> list[InputFailure]:

@@ -298,6 +298,9 @@ class InputDocument:
     markdown: str
     converted: ConvertResult | None = field(default=None, compare=False)  # keep_documents only
     doc_id: str = ""  # see chunkcli.inputs
+    # A PDF's conversion warnings, each naming the file: repaired damage, pages without
+    # usable text, OCR that could not run (what `convert` prints, for split and sync to print).
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def is_pdf(self) -> bool:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pymupdf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from bench.fuzz.rawpdf import build_pdf, simple_pdf, text_content
 from chunkcli.batch import failure_reason
 from chunkcli.check import check_markdown
 from chunkcli.check.scan import scan_markdown as check_scan
+from chunkcli.cli import app
 from chunkcli.convert.extract.pages import MAX_GEOMETRY_PT, _span
 from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.errors import PdfOpenError
@@ -116,6 +119,43 @@ def test_damaged_page_is_marked(tmp_path: Path, data: bytes) -> None:
     result = convert_pdf(_write(tmp_path, "damaged.pdf", data))
     assert [p.status for p in result.pages] == [PageStatus.DAMAGED]
     assert _body(result.markdown) == "<!-- page 1: damaged (MuPDF could not read all of it) -->\n"
+
+
+@pytest.mark.parametrize("image_filter", ["/DCTDecode", "/JBIG2Decode"])
+def test_a_content_stream_declared_an_image_marks_its_page(
+    tmp_path: Path, image_filter: str
+) -> None:
+    """MuPDF reads no word of it ("Can't open image only stream"): the page is damaged, and
+    split of the PDF says so on stderr as convert does."""
+    doc = pymupdf.open(stream=simple_pdf([HELLO]))
+    for xref in doc[0].get_contents():
+        doc.xref_set_key(xref, "Filter", image_filter)
+    path = _write(tmp_path, "image-content.pdf", doc.tobytes())
+    result = convert_pdf(path)
+    assert _body(result.markdown) == "<!-- page 1: damaged (MuPDF could not read all of it) -->\n"
+    split = CliRunner().invoke(app, ["split", str(path)])
+    assert split.exit_code == 0
+    assert (
+        f"warning: {path}: page 1: damaged: MuPDF could not read all of it (content may be "
+        "missing)" in " ".join(split.stderr.split())
+    )
+
+
+def test_a_page_too_large_to_draw_fails_only_itself(tmp_path: Path) -> None:
+    """An image-only page with /UserUnit 75000 cannot be rendered for OCR ("Overly large
+    image"): that page stays image-only with a note; the document converts."""
+    doc = pymupdf.open(stream=simple_pdf([HELLO]))
+    page = doc.new_page()
+    pixmap = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 64, 64), False)
+    pixmap.clear_with(200)
+    page.insert_image(page.rect, pixmap=pixmap)
+    doc.xref_set_key(page.xref, "UserUnit", "75000")
+    path = _write(tmp_path, "huge.pdf", doc.tobytes())
+    result = convert_pdf(path)
+    assert [p.status for p in result.pages] == [PageStatus.TEXT, PageStatus.IMAGE_ONLY]
+    assert result.warnings == (
+        f"{path}: page 2: OCR failed: cannot render the page: Overly large image",
+    )
 
 
 def test_garbage_inline_image_keeps_the_text_and_marks_the_page(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract.pages import _span
 from chunkcli.convert.extract.symbols import dingbat_text, without_private_use
 from chunkcli.convert.layout.paragraphs import starts_list_item
@@ -56,3 +57,13 @@ def test_a_symbol_font_bullet_opening_a_line_stays_a_bullet() -> None:
     kept = without_private_use([item, inner])
     assert [line.text for line in kept] == ["• Scope of the work", "Total  sum"]
     assert starts_list_item(kept[0].text)
+
+
+def test_noncharacters_from_a_broken_tounicode_map_are_dropped() -> None:
+    box = BBox(0, 0, 100, 10)
+    lines = [
+        Line((Span("Good \ufdd0\uffff text", box),), box),
+        Line((Span("\U0001ffff\ufffe", box),), box),  # nothing else: the line goes
+    ]
+    assert [line.text for line in without_private_use(lines)] == ["Good  text"]
+    assert unusable_share("\uffff\ufffe ab") == (0.5, 4)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -183,6 +183,18 @@ def print_error(message: str) -> None:
 def print_note(message: str, quiet: bool = False) -> None:
     if not quiet:
         err_console.print(message, markup=False, soft_wrap=True, highlight=False)
+
+
+T = TypeVar("T")
+
+
+def print_warnings(documents: Iterator[T], quiet: bool) -> Iterator[T]:
+    """The documents, each PDF's conversion warnings printed as it passes (as convert prints
+    them): text a PDF lost is never silent in split either."""
+    for document in documents:
+        for warning in getattr(document, "warnings", ()):
+            print_note(f"warning: {warning}", quiet)
+        yield document
 
 
 def stderr_is_terminal() -> bool:

@@ -35,6 +35,7 @@ from chunkcli.cli.common import (
     plural,
     print_error,
     print_note,
+    print_warnings,
     progress_bar,
     reporting_errors,
     require_max_tokens_floor,
@@ -174,7 +175,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             )  # fmt: skip
             return
         files = find_inputs(paths, skip=skip)
-        documents = read_inputs(files, read, stdin_bytes(paths))
+        documents = print_warnings(read_inputs(files, read, stdin_bytes(paths)), quiet)
         chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
         wrote = len(failures) < len(files)  # nothing is written when every input failed
         if wrote:

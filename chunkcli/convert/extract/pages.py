@@ -126,8 +126,12 @@ MAX_GEOMETRY_PT = 1_000_000.0
 # broken image, a bad array), an object it cannot load, a truncated stream. The corpus (53
 # files, first 40 pages each) logs none of these on any page; its other warnings (ActualText
 # without position, identity-encoded fonts, invalid link destinations, stream Length
-# incorrect) lose nothing.
-DAMAGE_WARNING_RE = re.compile(r"\berror\b|\bcannot\b|overflow|truncated", re.IGNORECASE)
+# incorrect) lose nothing. A content stream declared as an image ("/DCTDecode", "/JBIG2Decode")
+# logs "Can't open image only stream for non-image purposes": every word of the page is lost;
+# a stream cut short logs "premature end of data".
+DAMAGE_WARNING_RE = re.compile(
+    r"\berror\b|\bcannot\b|\bcan't\b|overflow|truncated|premature end", re.IGNORECASE
+)
 
 
 def extract_document(

@@ -15,6 +15,7 @@ import functools
 import re
 from dataclasses import replace
 
+from chunkcli.charclasses import NONCHARACTERS
 from chunkcli.model import Line, Span
 
 # Fonts that draw pictographs at the codes of letters. "Wingdings" alone is the one whose codes
@@ -51,7 +52,9 @@ WINGDINGS = {
 UNKNOWN_GLYPH = "•"
 # Symbol fonts are often mapped to U+F020..U+F0FF: the font's own code plus U+F000.
 SYMBOL_PUA_START, SYMBOL_PUA_END = 0xF020, 0xF0FF
-PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+# Private-use glyphs (icons of a symbol font), and Unicode's noncharacters, which a broken
+# ToUnicode map yields: neither is text anyone reads or types.
+PRIVATE_USE = re.compile(f"[\ue000-\uf8ff{NONCHARACTERS}]")
 
 
 @functools.lru_cache(maxsize=512)  # asked for every span; a document uses a few dozen fonts

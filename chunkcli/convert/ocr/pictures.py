@@ -24,6 +24,7 @@ from chunkcli.charclasses import is_cjk, is_hangul
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
+from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import looks_like_ruled_table, rules_in_pixels
 from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import BBox, Line
@@ -77,7 +78,10 @@ def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
         over = sum(1 for ln in lines if region.contains_point(ln.bbox.center_x, ln.bbox.center_y))
         if over > MAX_TEXT_LINES_OVER:
             continue
-        gray = _gray(page, region, GATE_DPI)
+        try:
+            gray = _gray(page, region, GATE_DPI)
+        except MUPDF_ERRORS:  # a picture MuPDF cannot draw (damaged, or too large) is skipped
+            continue
         if looks_like_ruled_table(gray, POINTS_PER_INCH / GATE_DPI):
             found.append(region)
     return found
@@ -87,7 +91,10 @@ def read_picture(
     page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
 ) -> PictureReading | None:
     """The words and rules of one picture region; None when OCR fails or is unsure."""
-    gray = _gray(page, region, READ_DPI)
+    try:
+        gray = _gray(page, region, READ_DPI)
+    except MUPDF_ERRORS:
+        return None
     scale = POINTS_PER_INCH / READ_DPI
     png = _png(gray)
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -41,6 +42,7 @@ from chunkcli.convert.ocr.tesseract import (
     tesseract_languages,
     tesseract_version,
 )
+from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
 
@@ -49,6 +51,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 POINTS_PER_INCH = 72.0
+# MuPDF's error code before its message ("code=5: Overly large image"): no reader's business.
+MUPDF_CODE = re.compile(r"^code=\d+: ")
 # Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of
 # varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
 AUTO_PSM = 3
@@ -176,8 +180,9 @@ def _read_all(
             break
         try:
             image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
-        except (RuntimeError, ValueError) as exc:  # MuPDF cannot draw this (damaged) page
-            notes.append(f"page {number}: OCR failed: cannot render the page: {exc}")
+        except MUPDF_ERRORS as exc:  # MuPDF cannot draw this page (damaged, or too large)
+            reason = MUPDF_CODE.sub("", str(exc))
+            notes.append(f"page {number}: OCR failed: cannot render the page: {reason}")
             continue
         if image.dark_share > options.settings.max_dark_share:
             continue  # a photograph or a dark picture, not text: it stays an image-only page
@@ -425,7 +430,10 @@ def _detect_language(
     """The installed candidate language Tesseract reads this page with most confidently,
     at the (low) detection resolution; the first candidate when the page has no words."""
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
-    image = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
+    try:
+        image = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
+    except MUPDF_ERRORS:  # this page cannot be drawn: reading it will say so, page by page
+        return candidates[0]
     runs = [pool.submit(_words, image, lang, options, AUTO_PSM) for lang in candidates]
     scores = [_score(run) for run in runs]
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
