@@ -196,7 +196,7 @@ def generated_document(rng: random.Random, lang: str, number: int) -> CleanDocum
                 figure += 1
                 label = {"en": "Figure", "ko": "그림", "ja": "図"}[lang]
                 parts.append(f"{label} {figure}: {sentence(rng, text_words)}")
-            if rng.random() < 0.6:
+            if rng.random() < 0.6 and not parts[-1].startswith("<!--"):
                 page += 1
                 parts.append(f"<!-- page {page} -->")
     return CleanDocument(
@@ -314,7 +314,8 @@ def row_cells(row: str) -> list[str]:
 
 
 def inject_interleave(doc: CleanDocument, rng: random.Random) -> str | None:
-    """Two paragraphs that sit side by side on a page, read across the page row by row."""
+    """Two paragraphs that sit side by side on a page, read across the page as a reader that
+    sorts lines by their tops does."""
     if doc.converted is None:
         return None
     from chunkcli.convert.render import document_compounds, render_block
@@ -328,9 +329,7 @@ def inject_interleave(doc: CleanDocument, rng: random.Random) -> str | None:
         start = doc.markdown.find(left_md)
         if start < 0 or doc.markdown.find(right_md) < 0 or left_md in right_md:
             continue
-        lines = sorted(
-            left.lines + right.lines, key=lambda line: (round(line.bbox.top / 4), line.bbox.x0)
-        )
+        lines = sorted(left.lines + right.lines, key=lambda line: (line.bbox.top, line.bbox.x0))
         across = " ".join(" ".join(line.text.split()) for line in lines)
         markdown = doc.markdown.replace("\n\n" + right_md + "\n", "\n", 1)
         return markdown.replace(left_md, across, 1)
@@ -340,7 +339,13 @@ def inject_interleave(doc: CleanDocument, rng: random.Random) -> str | None:
 def side_by_side_paragraphs(document: Document) -> Iterator[tuple[object, object]]:
     """(left, right) paragraph blocks of one page whose lines share 3+ rows of the page."""
     for page in document.pages:
-        paragraphs = [b for b in page.blocks if b.kind == BlockKind.PARAGRAPH and len(b.lines) >= 3]
+        paragraphs = [
+            b
+            for b in page.blocks
+            if b.kind == BlockKind.PARAGRAPH
+            and len(b.lines) >= 3
+            and not any(line.vertical for line in b.lines)
+        ]
         for left in paragraphs:
             for right in paragraphs:
                 if left is right or right.bbox.x0 <= left.bbox.x1:
@@ -556,12 +561,14 @@ def inject_running_head(doc: CleanDocument, rng: random.Random) -> str | None:
 def inject_dropped_page(doc: CleanDocument, rng: random.Random) -> str | None:
     parts = blocks(doc.markdown)
     markers = [k for k, b in enumerate(parts) if MARKER.match(b) and ":" not in b]
+    if len(markers) < 2:
+        return None
     spans = []
     for a, b in zip(markers, [*markers[1:], len(parts)], strict=True):
         body = parts[a + 1 : b]
         if sum(len(x) for x in body) >= 100 and not any(x.startswith("|") for x in body):
             spans.append((a, b))
-    if len(markers) < 2 or not spans:
+    if not spans:
         return None
     a, b = rng.choice(spans)
     del parts[a + 1 : b]

@@ -47,3 +47,84 @@ def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
             page=found[0].page,
         )
     ]
+
+
+# --- headings cut from their words, and lines that are no headings ----------------------------
+
+# A heading that is only a section number ("3.2", "IV.", "제3장" is not one: it has words).
+BARE_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVXLC]{1,6}\.?)$")
+# A heading that ends leading on to more: an article, preposition or conjunction, or a comma,
+# hyphen or ampersand (English; other scripts have no such marks to tell by).
+OPEN_HEADING_END = re.compile(
+    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via))$", re.I
+)
+# The rest of a cut heading is a short line without a sentence end: at most this many words
+# (headings run 2-10 words; a sentence of text after a heading is longer or ends with a stop).
+SPLIT_TAIL_MAX_WORDS = 8
+SPLIT_TAIL_MAX_CHARS = 80
+# A caption: a figure/table label and its number, in the languages convert reads.
+CAPTION = re.compile(
+    r"^(?:fig(?:ure)?\.?|table|chart|graph|exhibit|plate|그림|표|図|表|图)\s*"
+    r"[A-Z]?\d{1,3}(?:[.\-]\d{1,3})*\s*[.:：]?(?:\s|$)",
+    re.I,
+)
+# A contents entry: leaders (dots, middle dots, ellipses) before a page number at the end.
+CONTENTS_ENTRY = re.compile(r"(?:[.·・…‥]\s*){2,}\d{1,4}$")
+
+
+def check_heading_shapes(scan: ScannedMarkdown) -> list[Issue]:
+    """Headings cut from their words (headings.split), and captions or contents entries made
+    headings (headings.promoted)."""
+    if not scan.headings:
+        return []
+    return split_headings(scan) + promoted_headings(scan)
+
+
+def split_headings(scan: ScannedMarkdown) -> list[Issue]:
+    found: list[TextLine] = []
+    lines = scan.lines
+    for start in lines.find_sequence((LineKind.HEADING, LineKind.PARAGRAPH)):
+        heading, tail = lines[start : start + 2]
+        if heading.level < 2:
+            continue  # a title is followed by its authors or subtitle
+        text, rest = heading.text.strip(), tail.text.strip()
+        if len(rest) > SPLIT_TAIL_MAX_CHARS or len(rest.split()) > SPLIT_TAIL_MAX_WORDS:
+            continue
+        if rest.endswith(SENTENCE_END_CHARS):
+            continue
+        if BARE_NUMBER.match(text) or OPEN_HEADING_END.search(text) or LOWER_START.match(rest):
+            found.append(heading)
+    if not found:
+        return []
+    shown = [f"{quote(h.text, 30)} (line {h.number})" for h in found]
+    return [
+        Issue(
+            "headings.split",
+            Severity.WARN,
+            f"{len(found)} heading(s) cut from their words (a bare number, or a heading that "
+            f"leads on, then a short line that continues it): {examples(shown)}",
+            line=found[0].number,
+            page=found[0].page,
+        )
+    ]
+
+
+def promoted_headings(scan: ScannedMarkdown) -> list[Issue]:
+    found = [
+        heading
+        for heading, text in zip(scan.headings, scan.headings.texts, strict=True)
+        if CAPTION.match(text.strip()) or CONTENTS_ENTRY.search(text.strip())
+    ]
+    if not found:
+        return []
+    shown = [f"{quote(h.text, 40)} (line {h.number})" for h in found]
+    return [
+        Issue(
+            "headings.promoted",
+            Severity.WARN,
+            f"{len(found)} caption(s) or contents entries made heading(s): they open sections "
+            f"of the chunks that hold nothing of theirs: {examples(shown)}",
+            line=found[0].number,
+            page=found[0].page,
+        )
+    ]
