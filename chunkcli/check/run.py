@@ -96,11 +96,12 @@ def build_report(
     page_shares, hidden_sample, content_pages = _conversion_facts(converted)
     pages = check_pages(scan, statuses, options, page_shares, content_pages)
     boilerplate = check_boilerplate(scan, chunks, options)
+    confidences, skipped = ocr_confidences(scan.text), ocr_skipped_pages(scan.text)
     issues = (
         list(pages.issues)
-        + check_ocr(ocr_confidences(scan.text), len(statuses), options)
+        + check_ocr(confidences, len(statuses), options)
         + check_hidden_text(hidden_text_runs(scan.text), hidden_sample)
-        + check_ocr_skipped(ocr_skipped_pages(scan.text))
+        + check_ocr_skipped(skipped)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + [issue for table in scan.tables for issue in check_table_headers(table)]
@@ -128,6 +129,8 @@ def build_report(
         tokens=sum(chunk.tokens for chunk in chunks),
         status=worst([issue.severity for issue in final]),
         issues=final,
+        ocr_pages=tuple(sorted(confidences.items())),
+        ocr_skipped_pages=tuple(sorted(skipped)),
     )
 
 
