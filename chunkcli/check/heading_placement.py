@@ -52,12 +52,24 @@ def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
 # --- headings cut from their words, and lines that are no headings ----------------------------
 
 # A heading that is only a section number ("3.2", "IV.", "제3장" is not one: it has words).
-BARE_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVXLC]{1,6}\.?)$")
-# A heading that ends leading on to more: an article, preposition or conjunction, or a comma,
-# hyphen or ampersand (English; other scripts have no such marks to tell by).
-OPEN_HEADING_END = re.compile(
-    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via))$", re.I
+BARE_NUMBER = re.compile(
+    r"^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[IVXLC]{1,6}[.)]?|[\u2160-\u217f][.)]?"
+    r"|\(?[a-z][.)]|[가-하][.)])$"
 )
+# A heading that ends leading on to more: an article, preposition or conjunction, or a comma,
+# hyphen or ampersand; in Korean, Japanese and Chinese a case particle or an attributive that
+# needs its noun (위한, における). Words that also end nouns (과: 결과, 의: 회의, 的: 目的) are
+# left out.
+OPEN_HEADING_END = re.compile(
+    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via)"
+    r"|(?:을|를|에서|으로|및|위한|대한|관한|통한|따른|의한|향한)"
+    r"|(?:における|に関する|による|ための|への|での|の)|(?:关于|与|及))$",
+    re.I,
+)
+# Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based").
+CONTINUED_START = re.compile(r"^(?:[a-z]|[-–,;:)])")
+# A title-case phrase: every word of 4+ letters capitalised ("Word Processing Tools").
+TITLE_CASE = re.compile(r"^(?:(?:[A-Z][\w'’-]*|[a-z]{1,3}|\d[\w.]*)\s*)+$")
 # The rest of a cut heading is a short line without a sentence end: at most this many words
 # (headings run 2-10 words; a sentence of text after a heading is longer or ends with a stop).
 SPLIT_TAIL_MAX_WORDS = 8
@@ -85,6 +97,7 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     lines = scan.lines
     for start in lines.find_sequence((LineKind.HEADING, LineKind.PARAGRAPH)):
         heading, tail = lines[start : start + 2]
+        after = lines[start + 2] if start + 2 < len(lines) else None
         if heading.level < 2:
             continue  # a title is followed by its authors or subtitle
         text, rest = heading.text.strip(), tail.text.strip()
@@ -92,7 +105,8 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
             continue
         if rest.endswith(SENTENCE_END_CHARS):
             continue
-        if BARE_NUMBER.match(text) or OPEN_HEADING_END.search(text) or LOWER_START.match(rest):
+        body_follows = after is not None and len(after.text) > SPLIT_TAIL_MAX_CHARS
+        if is_cut(text, rest, body_follows):
             found.append(heading)
     if not found:
         return []
@@ -107,6 +121,24 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
             page=found[0].page,
         )
     ]
+
+
+def is_cut(text: str, rest: str, body_follows: bool) -> bool:
+    """Whether heading `text` and the short line `rest` after it are one heading cut in two:
+    the heading is a bare number or leads on, the rest continues it, or (with body text after
+    the rest) both are in title case and mixed case: a title-case line of a few words with no
+    stop is no sentence of text. (All-capital headings and short lines followed by more short
+    lines, as a contents list under "Contents", are left alone: they were most of the false
+    alarms on the clean corpus conversions without these two conditions.)"""
+    if BARE_NUMBER.match(text) or OPEN_HEADING_END.search(text) or CONTINUED_START.match(rest):
+        return True
+    return (
+        body_follows
+        and any(ch.islower() for ch in text)
+        and bool(TITLE_CASE.match(text))
+        and bool(TITLE_CASE.match(rest))
+        and any(w[:1].isupper() for w in rest.split())
+    )
 
 
 def promoted_headings(scan: ScannedMarkdown) -> list[Issue]:
