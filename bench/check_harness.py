@@ -27,7 +27,8 @@ The classes (what a converter does wrong, as it looks in the Markdown):
   split-heading    a heading cut from its words: "## 3.2" + "Results ...", or wrapped mid-phrase
   promoted         a figure/table caption or a contents entry ("2.1 Methods .... 14") as heading
   running-head     a running head line left at the top of every page (3+ pages)
-  dropped-page     the text of one text page (100+ characters) missing under its marker
+  dropped-page     the text of one text page (100+ characters; not after a page ending in a
+                   table) missing under its marker
   kangxi           ideographs of one paragraph written as Kangxi radicals (U+2F00-U+2FDF)
 """
 
@@ -199,6 +200,8 @@ def generated_document(rng: random.Random, lang: str, number: int) -> CleanDocum
             if rng.random() < 0.6 and not parts[-1].startswith("<!--"):
                 page += 1
                 parts.append(f"<!-- page {page} -->")
+    if parts[-1].startswith("<!--"):
+        parts.pop()  # (a marker with no page after it)
     return CleanDocument(
         f"generated-{lang}-{number:03d}.md", "generated", "\n\n".join(parts) + "\n"
     )
@@ -575,7 +578,10 @@ def inject_dropped_page(doc: CleanDocument, rng: random.Random) -> str | None:
     spans = []
     for a, b in zip(markers, [*markers[1:], len(parts)], strict=True):
         body = parts[a + 1 : b]
-        if sum(len(x) for x in body) >= 100 and not any(x.startswith("|") for x in body):
+        # (not after a page that ends in a table: convert moves the rows of a table continued
+        # on the next page up into it and leaves that page empty, so nothing tells them apart)
+        after_table = a > 0 and parts[a - 1].startswith("|")
+        if sum(len(x) for x in body) >= 100 and not after_table:
             spans.append((a, b))
     if not spans:
         return None

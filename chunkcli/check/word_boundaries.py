@@ -36,6 +36,10 @@ JOINED_WORD_MIN_ZIPF = 3.0
 # non-linear -0.85), a broken word's are fragments (de-fined +0.86, import-ant +1.58,
 # experi-ment +2.38, infor-mation +3.90). Measured with wordfreq "large", 2026-12-03.
 JOINED_MARGIN_ZIPF = 0.5
+# A rarer joined word counts too when a half is no word at all (not in the list): borrowi-ngs
+# (borrowings 2.77), pneumoco-ccal (2.24); compounds' halves are words or prefixes that the list
+# holds (pre, bio, non, co, x). Joined forms below this are unknown: no evidence either way.
+RARE_JOINED_MIN_ZIPF = 1.0
 WORD_LIST = "large"  # "small" lacks encoder, ple, tokenization
 # Kangxi radicals and the CJK radicals supplement: look-alikes of ideographs that some fonts map
 # their glyphs to ("⽤" for "用"); a reader types, and a retriever matches, the ideograph.
@@ -150,9 +154,10 @@ def zipf(word: str) -> float:
 def is_kept_hyphen(left: str, right: str) -> bool:
     """Whether `left-right` is one word broken at a former line end (see JOINED_MARGIN_ZIPF)."""
     joined = zipf(left + right)
-    return joined >= JOINED_WORD_MIN_ZIPF and joined - min(zipf(left), zipf(right)) >= (
-        JOINED_MARGIN_ZIPF
-    )
+    rarer_half = min(zipf(left), zipf(right))
+    if joined >= JOINED_WORD_MIN_ZIPF and joined - rarer_half >= JOINED_MARGIN_ZIPF:
+        return True
+    return joined >= RARE_JOINED_MIN_ZIPF and rarer_half == 0.0
 
 
 def runs_phrase(count: int) -> str:
