@@ -68,8 +68,10 @@ OPEN_HEADING_END = re.compile(
 )
 # Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based").
 CONTINUED_START = re.compile(r"^(?:[a-z]|[-–,;:)])")
-# A title-case phrase: every word of 4+ letters capitalised ("Word Processing Tools").
-TITLE_CASE = re.compile(r"^(?:(?:[A-Z][\w'’-]*|[a-z]{1,3}|\d[\w.]*)\s*)+$")
+# A word of a title-case phrase: capitalised, a short function word, or a number ("Word
+# Processing Tools", "Status of Business"). (Matched word by word: one pattern over the whole
+# phrase backtracked for seconds on long lines.)
+TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*|[a-z]{1,3}|\d[\w.]*")
 # The rest of a cut heading is a short line without a sentence end: at most this many words
 # (headings run 2-10 words; a sentence of text after a heading is longer or ends with a stop).
 SPLIT_TAIL_MAX_WORDS = 8
@@ -135,10 +137,15 @@ def is_cut(text: str, rest: str, body_follows: bool) -> bool:
     return (
         body_follows
         and any(ch.islower() for ch in text)
-        and bool(TITLE_CASE.match(text))
-        and bool(TITLE_CASE.match(rest))
+        and is_title_case(text)
+        and is_title_case(rest)
         and any(w[:1].isupper() for w in rest.split())
     )
+
+
+def is_title_case(text: str) -> bool:
+    words = text.split()
+    return bool(words) and all(TITLE_CASE_WORD.fullmatch(word) for word in words)
 
 
 def promoted_headings(scan: ScannedMarkdown) -> list[Issue]:
