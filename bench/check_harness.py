@@ -522,6 +522,7 @@ def inject_split_heading(doc: CleanDocument, rng: random.Random) -> str | None:
     return join(parts)
 
 
+ENDS = tuple(".!?。！？:：)）」")
 CAPTION_LABELS = {
     "en": ("Figure", "Fig.", "Table", "Chart"),
     "ko": ("그림", "표"),
@@ -534,7 +535,12 @@ def inject_promoted(doc: CleanDocument, rng: random.Random) -> str | None:
     parts = blocks(doc.markdown)
     headings = [(k, HEADING.match(b)) for k, b in enumerate(parts)]
     headings = [(k, m) for k, m in headings if m and "\n" not in parts[k]]
-    prose = [k for k, b in enumerate(parts) if is_prose(b) and len(b) > 60]
+    # (a caption stands between paragraphs, not inside a sentence that runs on into the next)
+    prose = [
+        k for k, b in enumerate(parts)
+        if is_prose(b) and len(b) > 60
+        and (k == 0 or not is_prose(parts[k - 1]) or parts[k - 1].rstrip().endswith(ENDS))
+    ]  # fmt: skip
     if not prose:
         return None
     if headings and rng.random() < 0.5:  # a contents entry, where the contents list would be

@@ -10,7 +10,7 @@ import functools
 import re
 from collections import defaultdict
 
-from chunkcli.charclasses import HANGUL_CLASS
+from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS
 from chunkcli.check.options import FindingLimits
 from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, pages_phrase, quote
@@ -18,7 +18,9 @@ from chunkcli.model import Issue, Severity
 
 # Korean words (with their particles) are rarely longer than about 8 syllables; a run of this
 # many without a space is several words glued together ...
-GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_CLASS}]{{15,}}")
+# (Syllables only: the compatibility jamo "ㆍ" is the Korean interpunct of word lists,
+# 심각도ㆍ전파력ㆍ격리수준ㆍ신고시기 in docling-normal_4pages.pdf, a clean list, not a run.)
+GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]{{15,}}")
 # One such run is enough (a glued sentence; FindingLimits.glued_runs_per_page is kept for runs
 # that the sentence rule would not take). Evidence, the Hangul runs of the clean conversions of
 # ../shared/corpus and DP-Bench (2026-12-03): the longest compound nouns hold 10-14 syllables
