@@ -39,6 +39,7 @@ from chunkcli.cli.common import (
     interruptible,
     page_progress_bar,
     plural,
+    print_note,
     progress_drawn,
     reporting_errors,
     require_max_tokens_floor,
@@ -163,6 +164,9 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
         reports = _run_checks(paths, options, read, quiet)
+        if fmt == ReportFormat.TABLE:  # (JSON and annotations carry the path themselves)
+            for report in reports:
+                _name_unreadable(report)
         failed = any(report.status == "fail" for report in reports)
         if not (quiet and not failed and output in (None, "-")):  # -q: nothing on success
             write_output(output, _check_text(reports, options, fmt, output))
@@ -208,6 +212,15 @@ def _run_checks(
             step(Path(report.source).name, counts[done[0]] if done[0] < len(counts) else 1)
             done[0] += 1
     return collected
+
+
+def _name_unreadable(report: DocumentReport) -> None:
+    """A file that could not be read is named on stderr too, "path: reason", as every command
+    names it (the table report's block shows the reason under the name)."""
+    for issue in report.issues:
+        if issue.code == "document.unreadable":
+            named = issue.message.startswith(report.source)
+            print_note(issue.message if named else f"{report.source}: {issue.message}")
 
 
 def _page_counts(files: list[InputFile], read: ReadOptions, quiet: bool) -> list[int]:
