@@ -20,7 +20,9 @@ from chunkcli.model import Issue, Severity
 # many without a space is several words glued together ...
 # (Syllables only: the compatibility jamo "ㆍ" is the Korean interpunct of word lists,
 # 심각도ㆍ전파력ㆍ격리수준ㆍ신고시기 in docling-normal_4pages.pdf, a clean list, not a run.)
-GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]{{15,}}")
+# A comma or full stop with no space after it does not part words either ("대학등록금,대중교통,
+# 택시" is four words glued): the syllables on both sides count as one run.
+GLUED_HANGUL_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}](?:[,.]?[{HANGUL_SYLLABLE_CLASS}]){{14,}}")
 # One such run is enough (a glued sentence; FindingLimits.glued_runs_per_page is kept for runs
 # that the sentence rule would not take). Evidence, the Hangul runs of the clean conversions of
 # ../shared/corpus and DP-Bench (2026-12-03): the longest compound nouns hold 10-14 syllables
@@ -45,12 +47,11 @@ RARE_JOINED_MIN_ZIPF = 1.0
 WORD_LIST = "large"  # "small" lacks encoder, ple, tokenization
 # Kangxi radicals and the CJK radicals supplement: look-alikes of ideographs that some fonts map
 # their glyphs to ("⽤" for "用"); a reader types, and a retriever matches, the ideograph.
-# (convert folds them: chunkcli.charclasses.fold_ideograph_variants.) One next to other CJK
-# text is enough: radicals stand alone in dictionaries, not inside words.
-RADICAL_IN_TEXT = re.compile(
-    "(?:(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])[\u2e80-\u2eff\u2f00-\u2fdf]"
-    "|[\u2e80-\u2eff\u2f00-\u2fdf](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\u2e80-\u2eff\u2f00-\u2fdf]))"
-)
+# (convert folds them: chunkcli.charclasses.fold_ideograph_variants.) One next to a letter or a
+# digit is enough ("使⽤", "11⽉4⽇"): radicals stand alone in dictionaries and radical lists,
+# next to spaces, punctuation or each other, never inside words.
+RADICAL = "[\u2e80-\u2eff\u2f00-\u2fdf]"
+RADICAL_IN_TEXT = re.compile(f"(?<=\\w){RADICAL}|{RADICAL}(?=\\w)")
 PROSE_KINDS = (LineKind.PARAGRAPH, LineKind.LIST, LineKind.HEADING, LineKind.TABLE)
 
 
