@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from chunkcli.charclasses import SENTENCE_END_CHARS
-from chunkcli.check.scan import LineKind, ScannedMarkdown, TextLine
+from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
 
@@ -61,7 +61,7 @@ BARE_NUMBER = re.compile(
 # needs its noun (위한, における). Words that also end nouns (과: 결과, 의: 회의, 的: 目的) are
 # left out.
 OPEN_HEADING_END = re.compile(
-    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via)"
+    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via|about)"
     r"|(?:을|를|에서|으로|및|위한|대한|관한|통한|따른|의한|향한)"
     r"|(?:における|に関する|による|ための|への|での|の)|(?:关于|与|及))$",
     re.I,
@@ -69,13 +69,18 @@ OPEN_HEADING_END = re.compile(
 # Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based").
 CONTINUED_START = re.compile(r"^(?:[a-z]|[-–,;:)])")
 # A word of a title-case phrase: capitalised, a short function word, or a number ("Word
-# Processing Tools", "Status of Business"). (Matched word by word: one pattern over the whole
-# phrase backtracked for seconds on long lines.)
-TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*|[a-z]{1,3}|\d[\w.]*")
+# Processing Tools", "Status of Business"; capitals too: "LEVELS OF RIGOR"). (Matched word by
+# word: one pattern over the whole phrase backtracked for seconds on long lines.)
+TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*|[a-z]{1,3}|[A-Z]{1,3}|\d[\w.]*")
 # The rest of a cut heading is a short line without a sentence end: at most this many words
-# (headings run 2-10 words; a sentence of text after a heading is longer or ends with a stop).
-SPLIT_TAIL_MAX_WORDS = 8
-SPLIT_TAIL_MAX_CHARS = 80
+# (headings run 2-15 words; a sentence of text after a heading is longer or ends with a stop:
+# 8 words missed "II. Set Up" + "the Restriction Digests of the “Suspect” and “Evidence” DNA").
+SPLIT_TAIL_MAX_WORDS = 12
+SPLIT_TAIL_MAX_CHARS = 100
+# Body text: a line after the rest longer than this, or a list or table (a contents list under
+# "Contents" is short lines after short lines).
+BODY_MIN_CHARS = 80
+SENTENCE_STOPS = tuple(".!?。！？")
 # A caption: a figure/table label and its number, in the languages convert reads.
 CAPTION = re.compile(
     r"^(?:fig(?:ure)?\.?|table|chart|graph|exhibit|plate|그림|표|図|表|图)\s*"
@@ -99,16 +104,14 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     lines = scan.lines
     for start in lines.find_sequence((LineKind.HEADING, LineKind.PARAGRAPH)):
         heading, tail = lines[start : start + 2]
-        after = lines[start + 2] if start + 2 < len(lines) else None
         if heading.level < 2:
             continue  # a title is followed by its authors or subtitle
         text, rest = heading.text.strip(), tail.text.strip()
         if len(rest) > SPLIT_TAIL_MAX_CHARS or len(rest.split()) > SPLIT_TAIL_MAX_WORDS:
             continue
-        if rest.endswith(SENTENCE_END_CHARS):
+        if rest.endswith(SENTENCE_STOPS):
             continue
-        body_follows = after is not None and len(after.text) > SPLIT_TAIL_MAX_CHARS
-        if is_cut(text, rest, body_follows):
+        if is_cut(text, rest, body_after(lines, start + 2)):
             found.append(heading)
     if not found:
         return []
@@ -125,18 +128,26 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     ]
 
 
+def body_after(lines: LineView, position: int) -> bool:
+    """Whether the line at `position` is body text: a long paragraph line, a list or a table."""
+    if position >= len(lines):
+        return False
+    line = lines[position]
+    return line.kind != LineKind.PARAGRAPH or len(line.text) > BODY_MIN_CHARS
+
+
 def is_cut(text: str, rest: str, body_follows: bool) -> bool:
     """Whether heading `text` and the short line `rest` after it are one heading cut in two:
     the heading is a bare number or leads on, the rest continues it, or (with body text after
-    the rest) both are in title case and mixed case: a title-case line of a few words with no
-    stop is no sentence of text. (All-capital headings and short lines followed by more short
-    lines, as a contents list under "Contents", are left alone: they were most of the false
-    alarms on the clean corpus conversions without these two conditions.)"""
+    the rest) both are in title case, or both in capitals: a title-case line of a few words
+    with no stop is no sentence of text. (Short lines followed by more short lines, as a
+    contents list under "Contents", are left alone: they were most of the false alarms on the
+    clean corpus conversions without that condition.)"""
     if BARE_NUMBER.match(text) or OPEN_HEADING_END.search(text) or CONTINUED_START.match(rest):
         return True
     return (
         body_follows
-        and any(ch.islower() for ch in text)
+        and any(ch.islower() for ch in text) == any(ch.islower() for ch in rest)
         and is_title_case(text)
         and is_title_case(rest)
         and any(w[:1].isupper() for w in rest.split())
