@@ -562,7 +562,7 @@ def test_report_json_has_the_documented_fields_and_is_deterministic() -> None:
     assert list(first) == [
         "source", "status", "pages", "headings_by_level", "max_heading_depth", "tables",
         "empty_pages", "scanned_pages", "garbage_pages", "boilerplate_lines", "chunks",
-        "tokens", "issues",
+        "tokens", "ocr_pages", "ocr_skipped_pages", "issues",
     ]  # fmt: skip
     assert first["headings_by_level"] == [1, 0, 0, 0, 0, 0]
     assert first["issues"] == [

@@ -26,7 +26,7 @@ TWO_TITLES = CLEAN + "\n# Second Title\n\nAnother part of the guide, about oak t
 DOCUMENT_FIELDS = {
     "source", "status", "pages", "headings_by_level", "max_heading_depth", "tables",
     "empty_pages", "scanned_pages", "garbage_pages", "boilerplate_lines", "chunks", "tokens",
-    "issues",
+    "ocr_pages", "ocr_skipped_pages", "issues",
 }  # fmt: skip
 
 
@@ -153,3 +153,51 @@ def test_pdfs_are_converted_in_memory_and_unreadable_ones_fail(tmp_path: Path) -
     assert code == 1
     assert not list(tmp_path.glob("*.md")), "check must not write Markdown next to the PDFs"
     assert pdf.exists()
+
+
+OCR_READ = (
+    "<!-- page 1: ocr conf=0.96 engine=tesseract -->\n\n# Field Guide\n\n"
+    "Birch trees grow in cold climates and shed their bark in thin papery layers.\n\n"
+    "<!-- page 2: ocr skipped: time limit -->\n"
+)
+
+
+def test_ocr_pages_are_listed_with_their_confidence(tmp_path: Path) -> None:
+    """Issue 25: the Markdown said `ocr conf=0.96` and the report said nothing of it."""
+    path = write(tmp_path, "scan.md", OCR_READ)
+    data = json.loads(invoke(str(path), "--json")[1])
+    (document,) = data["documents"]
+    assert document["ocr_pages"] == [{"page": 1, "confidence": 0.96}]
+    assert document["ocr_skipped_pages"] == [2]
+    assert (data["summary"]["ocr_pages"], data["summary"]["ocr_skipped_pages"]) == (1, 1)
+    code, output = invoke(str(path))
+    assert code == 1
+    assert "OCR 1 page (confidence): 1 (0.96)" in output
+    assert "OCR skipped 1 page: 2" in output
+    assert "2 pages (1 scanned, 1 OCR, 1 OCR-skipped, 0 blank)" in output
+
+
+def test_quiet_prints_nothing_on_success_and_the_report_on_failure(tmp_path: Path) -> None:
+    clean = write(tmp_path, "guide.md", CLEAN)
+    assert invoke(str(clean), "-q") == (0, "")
+    broken = write(tmp_path, "prices.md", BROKEN_TABLE)
+    code, output = invoke(str(broken), "-q")
+    assert code == 1 and "table.row-cells" in output
+
+
+def test_80_columns_one_block_per_document_names_cut_from_the_left(tmp_path: Path) -> None:
+    """Issue 25: at 80 columns no line wraps, in the terminal's text and in -o FILE alike."""
+    folder = tmp_path / ("deep-folder-" * 6) / "reports"
+    name = "quarterly-report-with-a-long-name.md"
+    write(folder, name, BROKEN_TABLE)
+    out = tmp_path / "report.txt"
+    CliRunner().invoke(app, ["check", str(folder), "-o", str(out)], env={"COLUMNS": "80"})
+    text = out.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80, text
+    assert lines[0].startswith("fail …") and lines[0].endswith("/reports/" + name)
+    assert lines[2].startswith("    fail table.row-cells: ")
+    assert all(
+        line.startswith("      ")
+        for line in lines[3 : lines.index("1 document: 0 ok, 0 warn, 1 fail")]
+    )

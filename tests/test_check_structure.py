@@ -136,9 +136,19 @@ def test_glued_korean_fails_and_spaced_korean_passes() -> None:
     assert codes(glued.replace(GLUED, SPACED)) == []
 
 
+COMPOUND = "지방탄소중립녹색성장위원회를"  # 14 syllables: the longest compound of the corpus
+
+
 def test_one_long_korean_compound_per_page_passes() -> None:
-    pages = "".join(f"<!-- page {n} -->\n\n{GLUED}. {SPACED}.\n\n" for n in range(1, 4))
+    pages = "".join(f"<!-- page {n} -->\n\n{COMPOUND} {SPACED}.\n\n" for n in range(1, 4))
     assert codes(f"# 보고서\n\n{pages}") == []
+
+
+def test_one_glued_korean_sentence_fails() -> None:
+    """Issue 25: one long glued sentence is enough (it was 3 runs on a page)."""
+    (issue,) = found(f"# 보고서\n\n<!-- page 1 -->\n\n{SPACED}. {GLUED}.\n")
+    assert (issue.code, issue.severity, issue.line) == ("text.glued-words", Severity.FAIL, 5)
+    assert "1 Hangul run of 15+" in issue.message
 
 
 def test_words_kept_hyphenated_warn() -> None:

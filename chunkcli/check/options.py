@@ -13,8 +13,10 @@ class FindingLimits:
     innocent, a pattern across the document is not. Each with the evidence for its value."""
 
     # check_columns: lines of two columns found interleaved, warn from this many pairs in the
-    # document, fail from this many.
-    interleaved_warn: int = 2
+    # document, fail from this many. One pair is enough since its gutter must be clear
+    # (columns.GUTTER_CLEAR_LINES): 0 pairs on the clean corpus conversions (bench/check_harness.py)
+    # while injected interleaving of short paragraph pairs showed one pair at times.
+    interleaved_warn: int = 1
     interleaved_fail: int = 10
     # check_reading_order: reported from this many interrupted paragraphs, and at least this
     # share of all paragraphs (one figure placed mid-paragraph is normal) ...
@@ -25,8 +27,9 @@ class FindingLimits:
     # check_word_boundaries: a glued Hangul run found this many times on one page (one long
     # compound noun is not a pattern) ...
     glued_runs_per_page: int = 3
-    # ... and this many distinct unknown hyphenated forms (one `co-operate` is a choice).
-    hyphenated_min: int = 3
+    # ... and this many distinct words kept hyphenated (each judged by wordfreq; one may be the
+    # author's spelling, two in a document are a converter's habit).
+    hyphenated_min: int = 2
     # check_headings: a document this long (pages with markers, else chunks) with this many
     # headings all on one level has lost its chapters (a 16-section data sheet is flat by
     # design; a 300-page manual with one level is not) ...

@@ -114,8 +114,12 @@ def check_pages(
     statuses: Mapping[int, PageStatus],
     options: CheckOptions,
     page_shares: Mapping[int, float] | None = None,
+    content_pages: frozenset[int] | None = None,
 ) -> PageFindings:
     """Page issues from statuses (convert's verdicts) and from the text of each page.
+
+    `content_pages`, when the PDF was converted here, are the pages on which convert found text
+    that is not a running head or page number (so a page of furniture alone is not missing text).
 
     `page_shares` gives each page's area as a share of an A4 page (capped at 1; unknown = 1), so
     that a one-line banner page is not expected to hold a page's worth of text.
@@ -137,6 +141,7 @@ def check_pages(
         *scanned_issues(scanned, statuses),
         *([blank_issue(blank)] if blank else []),
         *near_empty_issues(units, statuses, measured_pages | carried_by_table(scan, statuses)),
+        *missing_text_issues(units, statuses, carried_by_table(scan, statuses), content_pages),
         *almost_empty(units, max(len(owing), 1), a4_pages, options),
     ]
     garbage = sorted(set(marked_garbage) | measured_pages)
@@ -353,6 +358,40 @@ def near_empty_issues(
             f"{pages_phrase(near_empty)} with fewer than {NEAR_EMPTY_CHARS} letters and digits "
             "(figures or dividers? their content is not in the text)",
             page=near_empty[0],
+        )
+    ]
+
+
+def missing_text_issues(
+    units: Sequence[TextUnit],
+    statuses: Mapping[int, PageStatus],
+    skip: set[int],
+    content_pages: frozenset[int] | None,
+) -> list[Issue]:
+    """A warning naming text pages with nothing at all under their marker although a
+    neighbouring page has text (without the PDF) or convert found text on them (with it): the
+    page's text was lost between the PDF and this Markdown. Pages in `skip` (emptied into a
+    table continued from the page before) are left out."""
+    with_text = {unit.page for unit in units if unit.page is not None and unit.text.strip()}
+    order = sorted(statuses)
+    missing = []
+    for k, page in enumerate(order):
+        if statuses[page] != PageStatus.TEXT or page in with_text or page in skip:
+            continue
+        if content_pages is not None:
+            if page in content_pages:
+                missing.append(page)
+        elif any(0 <= j < len(order) and order[j] in with_text for j in (k - 1, k + 1)):
+            missing.append(page)
+    if not missing:
+        return []
+    return [
+        Issue(
+            "pages.missing-text",
+            Severity.WARN,
+            f"nothing under the marker of text {pages_phrase(missing)}: their text is missing "
+            "(cut out, or lost by the tool that wrote this Markdown)",
+            page=missing[0],
         )
     ]
 

@@ -32,6 +32,8 @@ class DocumentReport:
     tokens: int  # sum over chunks, as split counts them
     status: Severity
     issues: tuple[Issue, ...]
+    ocr_pages: tuple[tuple[int, float], ...] = ()  # (page, mean word confidence) read by OCR
+    ocr_skipped_pages: tuple[int, ...] = ()  # needed OCR, left unread (a time limit ran out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,8 @@ class CorpusSummary:
     empty_pages: int
     issue_documents: tuple[tuple[str, int], ...]  # (code, documents with it), most common first
     status: Severity
+    ocr_pages: int = 0
+    ocr_skipped_pages: int = 0
 
 
 def worst(severities: Sequence[Severity]) -> Severity:
@@ -103,6 +107,8 @@ def summarize_corpus(reports: Sequence[DocumentReport]) -> CorpusSummary:
         empty_pages=sum(len(r.empty_pages) for r in reports),
         issue_documents=tuple(sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))),
         status=worst([r.status for r in reports]),
+        ocr_pages=sum(len(r.ocr_pages) for r in reports),
+        ocr_skipped_pages=sum(len(r.ocr_skipped_pages) for r in reports),
     )
 
 
@@ -131,6 +137,8 @@ def report_to_dict(report: DocumentReport) -> dict[str, object]:
         "boilerplate_lines": report.boilerplate_lines,
         "chunks": report.chunks,
         "tokens": report.tokens,
+        "ocr_pages": [{"page": page, "confidence": conf} for page, conf in report.ocr_pages],
+        "ocr_skipped_pages": list(report.ocr_skipped_pages),
         "issues": [issue_to_dict(i) for i in report.issues],
     }
 
@@ -147,6 +155,8 @@ def summary_to_dict(summary: CorpusSummary) -> dict[str, object]:
         "tokens": summary.tokens,
         "scanned_pages": summary.scanned_pages,
         "empty_pages": summary.empty_pages,
+        "ocr_pages": summary.ocr_pages,
+        "ocr_skipped_pages": summary.ocr_skipped_pages,
         "issue_documents": dict(summary.issue_documents),
     }
 

@@ -12,7 +12,7 @@ from chunkcli.check.articles import check_articles
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
 from chunkcli.check.columns import check_columns
-from chunkcli.check.heading_placement import check_heading_placement
+from chunkcli.check.heading_placement import check_heading_placement, check_heading_shapes
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.hidden_text import check_hidden_text
 from chunkcli.check.ocr import check_ocr, check_ocr_skipped
@@ -32,7 +32,7 @@ from chunkcli.check.titles import check_titles
 from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import hidden_text_runs, ocr_confidences, ocr_skipped_pages
-from chunkcli.model import Chunk, ConvertResult, PageStatus
+from chunkcli.model import BlockKind, Chunk, ConvertResult, PageStatus
 from chunkcli.split.options import SplitMode, SplitOptions
 from chunkcli.split.run import split_markdown
 
@@ -93,19 +93,21 @@ def build_report(
 ) -> DocumentReport:
     """Every check's issues on one document; `converted`, when the PDF was converted here,
     gives the pages' sizes and the hidden text removed, which the Markdown does not hold."""
-    page_shares, hidden_sample = _conversion_facts(converted)
-    pages = check_pages(scan, statuses, options, page_shares)
+    page_shares, hidden_sample, content_pages = _conversion_facts(converted)
+    pages = check_pages(scan, statuses, options, page_shares, content_pages)
     boilerplate = check_boilerplate(scan, chunks, options)
+    confidences, skipped = ocr_confidences(scan.text), ocr_skipped_pages(scan.text)
     issues = (
         list(pages.issues)
-        + check_ocr(ocr_confidences(scan.text), len(statuses), options)
+        + check_ocr(confidences, len(statuses), options)
         + check_hidden_text(hidden_text_runs(scan.text), hidden_sample)
-        + check_ocr_skipped(ocr_skipped_pages(scan.text))
+        + check_ocr_skipped(skipped)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
         + [issue for table in scan.tables for issue in check_table_headers(table)]
         + check_titles(scan, chunks)
         + check_heading_placement(scan)
+        + check_heading_shapes(scan)
         + check_word_boundaries(scan, options.limits)
         + list(boilerplate.issues)
         + check_reading_order(scan, options.limits)
@@ -127,16 +129,29 @@ def build_report(
         tokens=sum(chunk.tokens for chunk in chunks),
         status=worst([issue.severity for issue in final]),
         issues=final,
+        ocr_pages=tuple(sorted(confidences.items())),
+        ocr_skipped_pages=tuple(sorted(skipped)),
     )
 
 
-def _conversion_facts(converted: ConvertResult | None) -> tuple[dict[int, float] | None, str]:
-    """Each page's area as a share of A4, and the start of the first hidden text removed."""
+def _conversion_facts(
+    converted: ConvertResult | None,
+) -> tuple[dict[int, float] | None, str, frozenset[int] | None]:
+    """Each page's area as a share of A4, the start of the first hidden text removed, and the
+    pages with text other than running heads and page numbers."""
     if converted is None:
-        return None, ""
+        return None, "", None
     shares = {p.number: min(1.0, p.width * p.height / A4_AREA) for p in converted.pages}
     sample = next((p.hidden.sample for p in converted.pages if p.hidden is not None), "")
-    return shares, sample
+    content = frozenset(
+        page.number
+        for page in converted.pages
+        if any(
+            block.kind != BlockKind.FURNITURE and any(line.text.strip() for line in block.lines)
+            for block in page.blocks
+        )
+    )
+    return shares, sample, content
 
 
 def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:

@@ -23,6 +23,14 @@ TITLE_MIN_LETTERS = 3
 TITLE_MIN_CJK = 2
 # Stamps and links that PDF viewers, repositories and print drivers put at the top of a page.
 NOT_A_TITLE = re.compile(r"^\s*(?:https?://|www\.|source\s*:|downloaded\s+from\b)", re.I)
+# A sentence fragment: Latin text whose first word is all lower case ("of the committee on"; a
+# title starts with a capital, and names like "iPhone" or "arXiv" have one inside), or that ends
+# in a word or mark that leads on to more (a preposition, article, conjunction, comma, hyphen).
+FRAGMENT_START = re.compile(r"^[a-z]+\b(?![-.]?[A-Z])")
+FRAGMENT_END = re.compile(
+    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|that|which|is|are))$",
+    re.I,
+)
 # A heading in the path of at least this share of the chunks (and of this many chunks) frames
 # the document; below that count a short document proves nothing.
 HOLLOW_PATH_SHARE = 0.6
@@ -47,6 +55,8 @@ def title_defect(text: str) -> str | None:
         return "holds U+FFFD or control characters"
     if NOT_A_TITLE.match(text):
         return "is a URL or a source stamp"
+    if FRAGMENT_START.match(text.strip()) or FRAGMENT_END.search(text.strip()):
+        return "is a sentence fragment (starts in lower case or ends mid-phrase)"
     cjk = len(CJK_LETTER_RE.findall(text))
     if cjk < TITLE_MIN_CJK and sum(1 for ch in text if ch.isalpha()) < TITLE_MIN_LETTERS:
         return f"has fewer than {TITLE_MIN_LETTERS} letters (a number or percentage?)"

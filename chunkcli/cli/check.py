@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 
@@ -36,8 +37,10 @@ from chunkcli.cli.common import (
     TimeoutOption,
     app,
     interruptible,
+    page_progress_bar,
     plural,
-    progress_bar,
+    print_note,
+    progress_drawn,
     reporting_errors,
     require_max_tokens_floor,
     stdin_bytes,
@@ -48,7 +51,7 @@ from chunkcli.workers import WorkerPool
 
 if TYPE_CHECKING:
     from chunkcli.check import CheckOptions, DocumentReport
-    from chunkcli.inputs import ReadOptions
+    from chunkcli.inputs import InputFile, ReadOptions
 
 
 class ReportFormat(StrEnum):
@@ -161,8 +164,13 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
         reports = _run_checks(paths, options, read, quiet)
-        write_output(output, _check_text(reports, options, fmt, output))
-    if any(report.status == "fail" for report in reports):
+        if fmt == ReportFormat.TABLE:  # (JSON and annotations carry the path themselves)
+            for report in reports:
+                _name_unreadable(report)
+        failed = any(report.status == "fail" for report in reports)
+        if not (quiet and not failed and output in (None, "-")):  # -q: nothing on success
+            write_output(output, _check_text(reports, options, fmt, output))
+    if failed:
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -192,17 +200,40 @@ def _run_checks(
 
     files = find_inputs(paths)
     reports = check_documents(read_inputs(files, read, stdin_bytes(paths)), options)
+    counts = _page_counts(files, read, quiet)
     collected: list[DocumentReport] = []
     done = [0]
     with (
         interruptible("document", done, len(files), "no report was written"),
-        progress_bar("checking", len(files), quiet) as step,
+        page_progress_bar("pages", sum(counts), quiet) as step,
     ):
         for report in reports:
             collected.append(report)
+            step(Path(report.source).name, counts[done[0]] if done[0] < len(counts) else 1)
             done[0] += 1
-            step(Path(report.source).name)
     return collected
+
+
+def _name_unreadable(report: DocumentReport) -> None:
+    """A file that could not be read is named on stderr too, "path: reason", as every command
+    names it (the table report's block shows the reason under the name)."""
+    for issue in report.issues:
+        if issue.code == "document.unreadable":
+            named = issue.message.startswith(report.source)
+            print_note(issue.message if named else f"{report.source}: {issue.message}")
+
+
+def _page_counts(files: list[InputFile], read: ReadOptions, quiet: bool) -> list[int]:
+    """Each input's pages, as convert's progress counts them, when a bar is drawn (a PDF's
+    pages; a Markdown file counts 1); 1 each otherwise."""
+    if not progress_drawn(quiet):
+        return [1] * len(files)
+    from chunkcli.batch import pages_to_convert
+
+    pages = read.convert.pages if read.convert is not None else None
+    return [
+        pages_to_convert(Path(f.path), pages) if f.is_pdf and f.path != "-" else 1 for f in files
+    ]
 
 
 def _check_text(
@@ -223,29 +254,117 @@ def _check_text(
 
 
 def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
-    """The report as the terminal (or COLUMNS) is wide: a table, or a block per document."""
+    """The report as the terminal (or COLUMNS) is wide: a table, or a block per document (the
+    same blocks in `-o FILE`, PIPE_WIDTH columns unless COLUMNS says otherwise)."""
 
     width = None if to_terminal else int(os.environ.get("COLUMNS", PIPE_WIDTH))
     console = Console(
         highlight=False, width=width, record=True, file=io.StringIO(), force_terminal=to_terminal,
         color_system="auto" if to_terminal else None,
     )  # fmt: skip
-    wide = console.width >= CHECK_TABLE_MIN_WIDTH
-    if wide:
+    if console.width >= CHECK_TABLE_MIN_WIDTH:
         console.print(_check_table(reports))
+        for r in reports:
+            for line in _ocr_lines(r):
+                console.print(f"{escape(r.source)}: {escape(line)}", soft_wrap=True)
+            for issue in (i for i in r.issues if i.severity != "ok"):
+                style = CHECK_STATUS_STYLE[issue.severity]
+                console.print(
+                    f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
+                    f"{escape(issue.message)}",
+                    soft_wrap=True,
+                )
+        console.print(escape(_check_summary_text(reports)), soft_wrap=True)
     else:
         for r in reports:
-            console.print(_compact_row(r))
-    for r in reports:
-        for issue in (i for i in r.issues if i.severity != "ok"):
-            style = CHECK_STATUS_STYLE[issue.severity]
-            console.print(
-                f"{escape(r.source)}: [{style}]{issue.severity}[/] {issue.code}: "
-                f"{escape(issue.message)}",
-                soft_wrap=wide,  # narrow: wrapped at words, not cut off by the terminal
-            )
-    console.print(escape(_check_summary_text(reports)), soft_wrap=wide)
+            for line in _document_block(r, console.width):
+                console.print(line, soft_wrap=True)  # (wrapped here, at words, never cut)
+        for line in _check_summary_text(reports).split("\n"):
+            for part in wrap_cells(line, console.width, "", "    "):
+                console.print(escape(part), soft_wrap=True)
     return console.export_text(styles=to_terminal)
+
+
+def _document_block(r: DocumentReport, width: int) -> list[str]:
+    """One document for a narrow screen or a file: status and name (shortened from the left to
+    fit one line), its figures, OCR pages, then each finding wrapped under it (rich markup)."""
+    name = shorten_left(r.source, width - len(r.status) - 1)
+    lines = [f"{_status_cell(r.status)} {escape(name)}"]
+    figures = ", ".join([
+        plural(r.pages, "page"), f"headings {_headings_cell(r.headings_by_level)}",
+        plural(r.tables, "table"), f"{len(r.empty_pages)} empty", f"{len(r.scanned_pages)} scanned",
+        plural(r.chunks, "chunk"), f"{r.tokens:,} tokens",
+    ])  # fmt: skip
+    for text in [figures, *_ocr_lines(r)]:
+        lines += [escape(part) for part in wrap_cells(text, width, "    ", "    ")]
+    for issue in (i for i in r.issues if i.severity != "ok"):
+        head = f"{issue.severity} {issue.code}: "
+        parts = wrap_cells(head + issue.message, width, "    ", "      ")
+        style = CHECK_STATUS_STYLE[issue.severity]
+        first = parts[0][4:]  # (the severity gets its colour; the rest is escaped)
+        lines.append(f"    [{style}]{issue.severity}[/]{escape(first[len(issue.severity) :])}")
+        lines += [escape(part) for part in parts[1:]]
+    return lines
+
+
+def _ocr_lines(r: DocumentReport) -> list[str]:
+    """The pages read by OCR with their confidence, and the pages OCR left unread."""
+    lines = []
+    if r.ocr_pages:
+        pages = ", ".join(f"{page} ({conf:.2f})" for page, conf in r.ocr_pages)
+        lines.append(f"OCR {plural(len(r.ocr_pages), 'page')} (confidence): {pages}")
+    if r.ocr_skipped_pages:
+        skipped = ", ".join(map(str, r.ocr_skipped_pages))
+        lines.append(f"OCR skipped {plural(len(r.ocr_skipped_pages), 'page')}: {skipped}")
+    return lines
+
+
+def shorten_left(text: str, width: int) -> str:
+    """`text` cut from the left to `width` terminal cells, "…" in front when cut (the end of
+    a path names the file)."""
+    if cell_len(text) <= width:
+        return text
+    kept = ""
+    for char in reversed(text):
+        if cell_len(kept) + cell_len(char) + 1 > max(width, 2):
+            break
+        kept = char + kept
+    return "…" + kept
+
+
+def wrap_cells(text: str, width: int, first_indent: str, indent: str) -> list[str]:
+    """`text` broken at spaces into lines of at most `width` terminal cells (CJK counts 2);
+    a word longer than a line is cut."""
+    lines: list[str] = []
+    line = first_indent
+    for word in text.split(" "):
+        while True:
+            room = width - cell_len(line) - (0 if line.strip() == "" else 1)
+            if cell_len(word) <= room:
+                line = line + word if not line.strip() else f"{line} {word}"
+                break
+            if line.strip():
+                lines.append(line)
+                line = indent
+                continue
+            head = shorten_right(word, width - cell_len(line))
+            lines.append(line + head)
+            word, line = word[len(head) :], indent
+            if not word:
+                break
+    if line.strip():
+        lines.append(line)
+    return lines or [first_indent]
+
+
+def shorten_right(text: str, width: int) -> str:
+    """The longest start of `text` that fits `width` cells (at least one character)."""
+    kept = ""
+    for char in text:
+        if cell_len(kept + char) > width and kept:
+            break
+        kept += char
+    return kept
 
 
 def _check_table(reports: list[DocumentReport]) -> object:
@@ -264,19 +383,6 @@ def _check_table(reports: list[DocumentReport]) -> object:
             f"{r.tokens:,}", _status_cell(r.status), escape(_reasons(r)),
         )  # fmt: skip
     return table
-
-
-def _compact_row(r: DocumentReport) -> str:
-    """One document in two lines, for narrow terminals: status and name, then the figures."""
-    figures = ", ".join([
-        plural(r.pages, "page"), f"headings {_headings_cell(r.headings_by_level)}",
-        plural(r.tables, "table"), f"{len(r.empty_pages)} empty", f"{len(r.scanned_pages)} scanned",
-        plural(r.chunks, "chunk"), f"{r.tokens:,} tokens",
-    ])  # fmt: skip
-    reasons = _reasons(r)
-    return f"{_status_cell(r.status)} {escape(r.source)}\n    {figures}" + (
-        f"\n    {escape(reasons)}" if reasons else ""
-    )
 
 
 def _status_cell(status: str) -> str:
@@ -298,9 +404,12 @@ def _check_summary_text(reports: list[DocumentReport]) -> str:
     from chunkcli.check.report import summarize_corpus
 
     s = summarize_corpus(reports)
+    ocr = f", {s.ocr_pages} OCR" + (
+        f", {s.ocr_skipped_pages} OCR-skipped" if s.ocr_skipped_pages else ""
+    )
     text = (
         f"{plural(s.documents, 'document')}: {s.ok} ok, {s.warn} warn, {s.fail} fail\n"
-        f"{plural(s.pages, 'page')} ({s.scanned_pages} scanned, {s.empty_pages} blank), "
+        f"{plural(s.pages, 'page')} ({s.scanned_pages} scanned{ocr}, {s.empty_pages} blank), "
         f"{plural(s.chunks, 'chunk')}, {plural(s.tokens, 'token')}"
     )
     if s.issue_documents:
