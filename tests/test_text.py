@@ -61,6 +61,16 @@ def test_korean_word_spaces_that_are_only_glyph_gaps_become_spaces(tmp_path: Pat
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
 
 
+def test_one_gap_spaced_passage_on_a_page_with_spaces_gets_its_spaces(tmp_path: Path) -> None:
+    """Most lines write their spaces; one line draws them only as gaps (a table cell, a passage
+    pasted from another program): its run of syllables is longer than any word."""
+    spaced = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(6)]
+    items = [*spaced, *gap_spaced_line(400, SENTENCE)]
+    markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [items])).markdown
+    text = markdown[markdown.index("<!-- page 1 -->") :]
+    assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 7) + "\n"
+
+
 def test_korean_text_with_its_own_spaces_is_left_alone(tmp_path: Path) -> None:
     lines = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(4)]
     markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown

@@ -21,6 +21,10 @@ SPACED_HANGUL = re.compile(f"[{HANGUL_SYLLABLE_CLASS}] [{HANGUL_SYLLABLE_CLASS}]
 # 0.000; Korean documents that write their spaces 0.142-0.240 (first five pages).
 MIN_HANGUL = 50
 MAX_SPACED_SHARE = 0.03
+# A run of this many Hangul syllables with no space is words glued together: the longest
+# compound noun in the corpora has 14 syllables (check's glued-Hangul measure, the same
+# evidence); on three corpus PDFs such runs hold words drawn 0.4-0.5 em apart.
+GLUED_RUN = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]{{15,}}")
 # A gap between glyphs of at least this many font sizes is a word space: on the HWP exports
 # word gaps measure 0.49-0.54 em, gaps inside words -0.01 to 0.02 em.
 GAP_EM = 0.25
@@ -37,11 +41,15 @@ def page_text(page_dict: dict[str, Any]) -> str:
 
 
 def lacks_word_spaces(text: str) -> bool:
-    """Whether the Hangul text of a page (`page_text`) has (nearly) no word spaces."""
+    """Whether the Hangul text of a page (`page_text`) has (nearly) no word spaces, or holds
+    a run of syllables longer than any Korean word (a table or a passage of the page written
+    without its spaces, where the rest of the page has them)."""
     syllables = len(HANGUL.findall(text))
-    return syllables >= MIN_HANGUL and len(SPACED_HANGUL.findall(text)) < MAX_SPACED_SHARE * (
+    if syllables >= MIN_HANGUL and len(SPACED_HANGUL.findall(text)) < MAX_SPACED_SHARE * (
         syllables
-    )
+    ):
+        return True
+    return GLUED_RUN.search(text) is not None
 
 
 def with_gap_spaces(page_rawdict: dict[str, Any]) -> dict[str, Any]:
