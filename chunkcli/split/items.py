@@ -101,7 +101,8 @@ ITEM_TYPE_KEYWORDS: dict[ItemType, tuple[str, ...]] = {
         *("障害", "インシデント", "事象", "発生", "復旧", "対応履歴", "影響", "原因"),
         *("장애", "사건", "사고", "발생", "복구", "영향", "원인"),
         *("incident", "incidents", "outage", "event", "events", "postmortem", "timeline"),
-        *("alert", "resolved", "mitigated", "rca", "impact", "downtime"),
+        *("alert", "resolved", "mitigated", "rca", "impact", "downtime", "failover", "failure"),
+        *("latency", "degraded", "log"),
     ),
 }
 
@@ -424,7 +425,9 @@ def _item_path(layout: Layout, opener: Opener) -> Path:
 
 
 def _fields(layout: Layout, opener: Opener, path: Path, end: int, index: int) -> ItemFields:
+    # The nearest heading names the section; an item under the title alone, the title.
     section = next((layout.names[e] for e in reversed(path) if e != TITLE), "")
+    section = section or (layout.names[TITLE] if path else "")
     kind = item_type(section, layout.markdown[opener.start : end])
     period = opener.period
     if period is None:
