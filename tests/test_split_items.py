@@ -535,3 +535,37 @@ def test_a_generated_resume_pdf_through_split(tmp_path: Path) -> None:
     ]
     assert lines[0]["body"].endswith("在庫連携の改修を主導した。\n\n")
     assert lines[0]["source"].endswith("resume.pdf")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "in January 2021) were operating normally, though",  # wrapped lines of a report
+        "(93% in July 2020, 98% in October 2020, and 99%",
+        "Engineer at Acme since Mar 2021 working on",
+    ],
+)
+def test_a_date_inside_a_wrapped_line_of_prose_is_no_item_line(words: str) -> None:
+    assert item_period(words) is None
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "株式会社エービーシー（2016年4月～2019年3月）",
+        "Senior Engineer | Mar 2021 - Present | Acme Corp",
+        "Acme Corp, Mar 2021 - Present, Berlin",
+        "B.Sc. Computer Science, State University, 2013 - 2017",
+    ],
+)
+def test_an_item_line_has_its_period_first_last_or_between_fields(words: str) -> None:
+    assert item_period(words) is not None
+
+
+def test_auto_wants_items_of_a_known_kind() -> None:
+    laws = "# Acts\n\n## Laws\n\n" + "".join(
+        f"- Republic Act No. {9000 + n}: An act of parliament (May {n + 1}, 2008)\n"
+        for n in range(6)
+    )
+    assert split(laws, mode="items")[1].item is not None  # items when asked for
+    assert split(laws, mode="auto")[0].split_config["mode"] == "heading"

@@ -25,6 +25,7 @@ candidate entry heading's blocks: linear in the document.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -55,6 +56,12 @@ TITLE_LOOKBACK = 2
 # kind of every item under it; an item's text mentions other kinds in passing).
 HEADING_WEIGHT = 3
 SENTENCE_ENDS = ("。", ".", "．", "!", "?", "！", "？")
+# An item line puts its period first, last, or between field separators: `2019年4月～ 株式会社`,
+# `Acme Corp（2016年4月～2019年3月）`, `Engineer | Mar 2021 - Present | Acme`; prose has dates
+# anywhere ("(93% in July 2020, 98% in October 2020, and 99%": a wrapped line of a report).
+OPENING_MARKS = " \t\u3000(（[【「・·•"
+CLOSING_MARKS = " \t\u3000)）]】」.。,、"
+FIELD_SEPARATORS = ("|", "｜", "—", "–", "-", "/", ",", "、", ":", "：", "　")
 # A label ending in a colon (`Key achievements:`) introduces what follows: no title.
 TITLE_NEVER_ENDS = (*SENTENCE_ENDS, ":", "：")
 LIST_ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
@@ -161,11 +168,9 @@ class _Heading:
 
 @dataclass(frozen=True, slots=True)
 class ItemScan:
-    """Where items and sections start, in order; `dated` counts items with a period per
-    section piece (for --mode auto)."""
+    """Where items and sections start, in order."""
 
     boundaries: tuple[Opener | _Heading, ...]
-    dated_per_section: dict[int, int]
 
 
 def find_items(lines: list[PieceLine], layout: Layout, title_piece: int) -> ItemScan:
@@ -231,9 +236,7 @@ def _close(stack: list[_Heading]) -> None:
 def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
     """Boundaries in order; headings inside an entry are its text, not boundaries."""
     boundaries: list[Opener | _Heading] = list(lead)
-    dated: dict[int, int] = {}
     entry_level = 0  # the level of the entry heading whose text we are in (0: none)
-    section_piece = -1
     for heading in headings:
         if entry_level and heading.level > entry_level:
             continue
@@ -241,16 +244,10 @@ def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
         if heading.candidate and heading.opener is not None:
             boundaries.append(heading.opener)
             entry_level = heading.level
-            openers: tuple[Opener, ...] = (heading.opener,)
         else:
             boundaries.append(heading)
-            section_piece = heading.line.piece
-            openers = heading.openers
-            boundaries += openers
-        with_period = sum(1 for o in openers if o.period is not None)
-        dated[section_piece] = dated.get(section_piece, 0) + with_period
-    dated[-1] = dated.get(-1, 0) + sum(1 for o in lead if o.period is not None)
-    return ItemScan(tuple(boundaries), dated)
+            boundaries += heading.openers
+    return ItemScan(tuple(boundaries))
 
 
 def item_period(words: str) -> Period | None:
@@ -269,6 +266,14 @@ def item_period(words: str) -> Period | None:
         return None  # 2024年4月1日現在: the date the document was written
     if period.start > 0 and words.endswith(SENTENCE_ENDS):
         return None  # a sentence mentioning a date
+    before, after = words[: period.start], words[period.end :]
+    first = not before.strip(OPENING_MARKS)
+    last = not after.strip(CLOSING_MARKS)
+    fielded = before.rstrip().endswith(FIELD_SEPARATORS) and after.lstrip().startswith(
+        FIELD_SEPARATORS
+    )
+    if not (first or last or fielded):
+        return None  # a date inside a wrapped line of prose: "(93% in July 2020, 98% in"
     return period
 
 
@@ -450,12 +455,18 @@ def item_type(section_heading: str, text: str) -> str:
     return str(best) if scores[best] else str(ItemType.OTHER)
 
 
-def items_fit(
-    scan: ItemScan, segments: list[Segment], markdown: str, min_items: int, share: float
-) -> bool:
-    """--mode auto: a section with at least `min_items` dated items, and items holding at
-    least `share` of the text."""
-    if max(scan.dated_per_section.values(), default=0) < min_items:
+def items_fit(segments: list[Segment], markdown: str, min_items: int, share: float) -> bool:
+    """--mode auto: a section with at least `min_items` dated items of a known kind (a list of
+    dated chart labels or of laws is no résumé or log), and items holding at least `share` of
+    the text."""
+    known = Counter(
+        segment.path
+        for segment in segments
+        if segment.item is not None
+        and segment.item.period_start is not None
+        and segment.item.item_type != ItemType.OTHER
+    )
+    if max(known.values(), default=0) < min_items:
         return False
     total = len("".join(markdown.split()))
     inside = sum(

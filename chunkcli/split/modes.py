@@ -63,7 +63,7 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
         items = find_items(lines, layout, title_piece)
         segments = item_segments(layout, items, qa_cuts(lines, block_starts))
         share, least = settings.auto_item_share, settings.auto_min_items
-        if items_fit(items, segments, markdown, least, share):
+        if items_fit(segments, markdown, least, share):
             return ModePlans(plan_segments(layout, segments), layout, "items")
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
     named = replace(layout, names={**layout.names, **names}, prefix_cache={}, named_prefix_cache={})
