@@ -168,9 +168,11 @@ class _Heading:
 
 @dataclass(frozen=True, slots=True)
 class ItemScan:
-    """Where items and sections start, in order."""
+    """Where items and sections start, in order; the most items with a period that one
+    section holds (--mode auto looks no further below its threshold)."""
 
     boundaries: tuple[Opener | _Heading, ...]
+    most_dated: int
 
 
 def find_items(lines: list[PieceLine], layout: Layout, title_piece: int) -> ItemScan:
@@ -237,6 +239,7 @@ def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
     """Boundaries in order; headings inside an entry are its text, not boundaries."""
     boundaries: list[Opener | _Heading] = list(lead)
     entry_level = 0  # the level of the entry heading whose text we are in (0: none)
+    dated = most = sum(1 for o in lead if o.period is not None)  # in the current section
     for heading in headings:
         if entry_level and heading.level > entry_level:
             continue
@@ -244,10 +247,13 @@ def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
         if heading.candidate and heading.opener is not None:
             boundaries.append(heading.opener)
             entry_level = heading.level
+            dated += heading.opener.period is not None
         else:
             boundaries.append(heading)
             boundaries += heading.openers
-    return ItemScan(tuple(boundaries))
+            dated = sum(1 for o in heading.openers if o.period is not None)
+        most = max(most, dated)
+    return ItemScan(tuple(boundaries), most)
 
 
 def item_period(words: str) -> Period | None:

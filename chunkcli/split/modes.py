@@ -61,10 +61,11 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
     settings = layout.options.settings
     if mode == "auto" and not is_mostly_articles(marks, law, markdown, settings):
         items = find_items(lines, layout, title_piece)
-        segments = item_segments(layout, items, qa_cuts(lines, block_starts))
-        share, least = settings.auto_item_share, settings.auto_min_items
-        if items_fit(segments, markdown, least, share):
-            return ModePlans(plan_segments(layout, segments), layout, "items")
+        if items.most_dated >= settings.auto_min_items:  # (else no need to type the items)
+            segments = item_segments(layout, items, qa_cuts(lines, block_starts))
+            share, least = settings.auto_item_share, settings.auto_min_items
+            if items_fit(segments, markdown, least, share):
+                return ModePlans(plan_segments(layout, segments), layout, "items")
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
     named = replace(layout, names={**layout.names, **names}, prefix_cache={}, named_prefix_cache={})
     return ModePlans(plan_segments(named, merge_small_articles(named, law)), named, "laws")
