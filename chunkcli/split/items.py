@@ -40,7 +40,7 @@ from chunkcli.split.periods import (
     Period,
     find_period,
 )
-from chunkcli.split.qa import _has_text
+from chunkcli.split.qa import has_text
 from chunkcli.split.segments import Segment, cuts_within
 
 # A line holding an item's period is short (résumé and log entry lines in the generated
@@ -155,8 +155,18 @@ class Opener(NamedTuple):
     entry: bool  # an entry heading (its path is the section's around it)
 
 
+class SectionStart(NamedTuple):
+    """A heading that is no entry: it names the path of what follows."""
+
+    start: int
+    line_end: int
+    piece: int
+
+
 @dataclass
 class _Heading:
+    """A heading while the headings are judged (entry or section), one pass each way."""
+
     line: PieceLine
     level: int
     period: Period | None
@@ -171,7 +181,7 @@ class ItemScan:
     """Where items and sections start, in order; the most items with a period that one
     section holds (--mode auto looks no further below its threshold)."""
 
-    boundaries: tuple[Opener | _Heading, ...]
+    boundaries: tuple[Opener | SectionStart, ...]
     most_dated: int
 
 
@@ -237,7 +247,7 @@ def _close(stack: list[_Heading]) -> None:
 
 def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
     """Boundaries in order; headings inside an entry are its text, not boundaries."""
-    boundaries: list[Opener | _Heading] = list(lead)
+    boundaries: list[Opener | SectionStart] = list(lead)
     entry_level = 0  # the level of the entry heading whose text we are in (0: none)
     dated = most = sum(1 for o in lead if o.period is not None)  # in the current section
     for heading in headings:
@@ -249,7 +259,8 @@ def _ordered(lead: list[Opener], headings: list[_Heading]) -> ItemScan:
             entry_level = heading.level
             dated += heading.opener.period is not None
         else:
-            boundaries.append(heading)
+            line = heading.line
+            boundaries.append(SectionStart(line.start, line.end, line.piece))
             boundaries += heading.openers
             dated = sum(1 for o in heading.openers if o.period is not None)
         most = max(most, dated)
@@ -373,9 +384,9 @@ def item_segments(
     base: Path = (TITLE,) if layout.names[TITLE] else ()
     bounds = scan.boundaries
     segments: list[Segment] = []
-    first = _start_of(bounds[0]) if bounds else len(markdown)
+    first = bounds[0].start if bounds else len(markdown)
     pending: int | None = None
-    if _has_text(markdown[:first]):
+    if has_text(markdown[:first]):
         segments.append(
             Segment(
                 0, first, ChunkKind.SECTION, ChunkKind.WINDOW, base, cuts_within(cuts, 0, first)
@@ -383,18 +394,18 @@ def item_segments(
         )
     elif first > 0:
         pending = 0
-    starts = [_start_of(b) for b in bounds]
+    starts = [bound.start for bound in bounds]
     ends = [*starts[1:], len(markdown)] if starts else []
     section_path = base
     index = 0
     for bound, start, end in zip(bounds, starts, ends, strict=True):
         glued = start if pending is None else pending
-        if isinstance(bound, _Heading):
-            section_path = layout.paths[bound.line.piece]
-            if not _has_text(markdown[bound.line.end : end]):
+        if isinstance(bound, SectionStart):
+            section_path = layout.paths[bound.piece]
+            if not has_text(markdown[bound.line_end : end]):
                 pending = glued
                 continue
-            own = cuts_within(cuts, bound.line.end, end)
+            own = cuts_within(cuts, bound.line_end, end)
             segments.append(
                 Segment(glued, end, ChunkKind.SECTION, ChunkKind.WINDOW, section_path, own)
             )
@@ -422,10 +433,6 @@ def item_segments(
             Segment(pending, len(markdown), ChunkKind.SECTION, ChunkKind.WINDOW, section_path)
         )
     return segments
-
-
-def _start_of(bound: Opener | _Heading) -> int:
-    return bound.line.start if isinstance(bound, _Heading) else bound.start
 
 
 def _item_path(layout: Layout, opener: Opener) -> Path:
