@@ -569,3 +569,16 @@ def test_auto_wants_items_of_a_known_kind() -> None:
     )
     assert split(laws, mode="items")[1].item is not None  # items when asked for
     assert split(laws, mode="auto")[0].split_config["mode"] == "heading"
+
+
+def test_item_fields_survive_the_ray_engines_parquet_rows() -> None:
+    """--engine ray carries chunks as rows of one schema: item fields are null on other rows."""
+    pa = pytest.importorskip("pyarrow")
+    from chunkcli.distributed.ray_engine import row_to_json, split_rows, split_schema
+    from chunkcli.distributed.rows import ChunkRows
+    from chunkcli.jsonl import chunk_to_json
+
+    chunks = split(EN_CV, mode="items")
+    rows = split_rows(0, ChunkRows("cv.md", tuple(chunks)))
+    table = pa.Table.from_pylist(rows, schema=split_schema())
+    assert [row_to_json(row) for row in table.to_pylist()] == [chunk_to_json(c) for c in chunks]
