@@ -226,6 +226,11 @@ def items_of(chunks: list[Chunk]) -> list[tuple[object, ...]]:
         ("2022년 4월 ~ 현재", "2022-04", None),
         ("2021년 3월 1일", "2021-03-01", "2021-03-01"),
         ("2018년 3월 ~ 재직중", "2018-03", None),
+        ("2019. 3. ~ 2022. 2.", "2019-03", "2022-02"),  # Korean dotted dates
+        ("2019. 3. 1.", "2019-03-01", "2019-03-01"),
+        ("04/2019 – 12/2021", "2019-04", "2021-12"),  # month first
+        ("Jan. 2019 – Dec. 2020", "2019-01", "2020-12"),
+        ("Acme Corp (2019 – 2021)", "2019", "2021"),
     ],
 )
 def test_periods_in_every_listed_form(text: str, start: str, end: str | None) -> None:
@@ -242,6 +247,8 @@ def test_periods_in_every_listed_form(text: str, start: str, end: str | None) ->
         "2020年に売上を2倍にした",  # a year alone is a number in a sentence
         "In 2019 we moved",
         "Call 2019-2020-33 now",  # a phone-like run of numbers
+        "v1.2019",  # a version, not month 1 of 2019
+        "12/31/2020",  # month 31
     ],
 )
 def test_no_period(text: str) -> None:

@@ -59,7 +59,7 @@ SENTENCE_ENDS = ("。", ".", "．", "!", "?", "！", "？")
 # An item line puts its period first, last, or between field separators: `2019年4月～ 株式会社`,
 # `Acme Corp（2016年4月～2019年3月）`, `Engineer | Mar 2021 - Present | Acme`; prose has dates
 # anywhere ("(93% in July 2020, 98% in October 2020, and 99%": a wrapped line of a report).
-OPENING_MARKS = " \t\u3000(（[【「・·•"
+OPENING_MARKS = " \t\u3000(（[【「・·•■□●○◆◇▼▽▶★☆※"
 CLOSING_MARKS = " \t\u3000)）]】」.。,、"
 FIELD_SEPARATORS = ("|", "｜", "—", "–", "-", "/", ",", "、", ":", "：", "　")
 # A label ending in a colon (`Key achievements:`) introduces what follows: no title.

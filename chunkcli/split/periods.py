@@ -4,7 +4,8 @@ The forms read (each a named pattern below):
 
 - Japanese `2019年4月`, `2019年4月1日`, Korean `2019년 4월`, `2019년 4월 1일` (spaces allowed,
   full-width digits too: `２０１９年４月`);
-- numeric `2024-02-14`, `2019-04`, `2019.04`, `2019/04/01`;
+- numeric `2024-02-14`, `2019-04`, `2019.04`, `2019/04/01`, Korean dotted `2019. 3.`, and month
+  first `04/2019`, `04.2019`;
 - English `Mar 2021`, `March 2021`, `Sept. 2019`, `Feb 14, 2024`, `14 Feb 2024`;
 - a bare year only as one end of a range (`2013 - 2017`, `2015年～2019年`): alone a year is any
   number in a sentence;
@@ -27,6 +28,10 @@ _SP = r"[ \t\u3000]*"
 CJK_DATE = rf"{YEAR}{_SP}[年년]{_SP}\d{{1,2}}{_SP}[月월](?:{_SP}\d{{1,2}}{_SP}[日일])?"
 # 2024-02-14, 2019-04, 2019.04, 2019/04/01 (the same separator twice).
 NUMERIC_DATE = rf"{YEAR}(?P<sep>[-./])\d{{1,2}}(?:(?P=sep)\d{{1,2}})?(?![\d.])"
+# Korean dotted dates: 2019. 3. / 2019. 3. 1. (a dot after every part).
+DOTTED_DATE = rf"{YEAR}\.[ ]?\d{{1,2}}\.(?:[ ]?\d{{1,2}}\.)?(?!\d)"
+# Month first, as European CVs write it: 04/2019, 04.2019.
+MONTH_YEAR_DATE = rf"(?<![A-Za-z\d./])\d{{1,2}}[./]{YEAR}(?![\d./])"
 MONTH_NAMES = {
     "jan": 1,
     "feb": 2,
@@ -49,7 +54,7 @@ MONTH = (
 ENGLISH_DATE = rf"(?:\d{{1,2}}[ \t]+)?{MONTH}[ \t]+(?:\d{{1,2}},?[ \t]+)?{YEAR}"
 # A year as one end of a range: 2013, 2013年, 2013년.
 RANGE_YEAR = rf"{YEAR}(?:{_SP}[年년])?(?![\d年년月월.\-/])"
-DATE = rf"(?:{CJK_DATE}|{NUMERIC_DATE}|{ENGLISH_DATE})"
+DATE = rf"(?:{CJK_DATE}|{DOTTED_DATE}|{NUMERIC_DATE}|{MONTH_YEAR_DATE}|{ENGLISH_DATE})"
 PRESENT_WORDS = (
     r"(?:現在|在職中|在籍中|至今|현재|재직[ \t]?중|(?:Present|Current|Now|Today)(?![A-Za-z]))"
 )
