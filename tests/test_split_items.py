@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from pdf_factory import Text, make_pdf
+from pdf_factory import Text, make_pdf, wrapped_paragraph
 from typer.testing import CliRunner
 
 from chunkcli.check import CheckOptions, check_markdown
@@ -589,3 +589,67 @@ def test_item_fields_survive_the_ray_engines_parquet_rows() -> None:
     rows = split_rows(0, ChunkRows("cv.md", tuple(chunks)))
     table = pa.Table.from_pylist(rows, schema=split_schema())
     assert [row_to_json(row) for row in table.to_pylist()] == [chunk_to_json(c) for c in chunks]
+
+
+CV_JOBS = (
+    (
+        "Senior Engineer, Acme Corp",
+        "Mar 2021 – Present",
+        "Led the platform team of six engineers and cut deploy time from forty to eight minutes.",
+    ),
+    (
+        "Software Engineer, Beta Inc",
+        "Jun 2017 – Feb 2021",
+        "Built the billing service in Go and moved the data warehouse to a managed store.",
+    ),
+    ("Intern, Gamma LLC", "Jun 2016 – Aug 2016", "Wrote test tooling for the mobile apps."),
+)
+
+
+def test_a_generated_cv_pdf_whose_date_lines_join_the_description(tmp_path: Path) -> None:
+    """Convert joins each italic date line with the text under it (`Mar 2021 – Present Led the
+    …`, over 100 characters, so no item line): the period that opens the text under a title
+    line dates an item as a date line of its own would."""
+    items: list[Text] = [Text(72, 70, "Jane Doe", size=22, bold=True)]
+    items.append(Text(72, 110, "Experience", size=14, bold=True))
+    y = 140.0
+    for title, when, text in CV_JOBS:
+        items += [Text(72, y, title, bold=True), Text(72, y + 16, when, size=10, italic=True)]
+        paragraph = wrapped_paragraph(72, y + 36, 450, text)
+        items += paragraph
+        y += 36 + 16 * len(paragraph) + 16
+    pdf = make_pdf(tmp_path / "cv.pdf", [items])
+    result = runner.invoke(app, ["split", str(pdf), "--mode", "items", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [
+        (line["item_type"], line["period_start"], line["period_end"], line["item_index"])
+        for line in lines
+    ] == [
+        ("work", "2021-03", None, 0),
+        ("work", "2017-06", "2021-02", 1),
+        ("work", "2016-06", "2016-08", 2),
+    ]
+    for line, (title, when, text) in zip(lines, CV_JOBS, strict=True):
+        assert line["body"].rstrip("\n").endswith(f"{title}\n\n{when} {text}")
+
+
+def test_a_period_opening_the_text_dates_the_entry_heading_above() -> None:
+    text = "Led the platform team of six engineers and cut deploy time from forty to eight minutes."
+    markdown = "# Jane Doe\n\n## Experience\n\n" + "".join(
+        f"### {title}\n\n{when} {text}\n\n"
+        for title, when in (
+            ("Acme Corp", "Mar 2021 – Present"),
+            ("Beta Inc", "Jun 2017 – Feb 2021"),
+        )
+    )
+    assert items_of(split(markdown, mode="items")) == [
+        ("work", "2021-03", None, 0, "# Jane Doe"),
+        ("work", "2017-06", "2021-02", 1, "### Beta Inc"),
+    ]
+    long_prose = "# Notes\n\n## Log\n\n" + "".join(
+        f"2024-0{m}-01 (load 4-15, other jobs running) before and after the day's changes, "
+        "the conversion took longer than the day before.\n\n"
+        for m in range(1, 6)
+    )
+    assert [c.item for c in split(long_prose, mode="items")] == [None]  # no title lines above

@@ -141,7 +141,7 @@ class Block(NamedTuple):
     kind: BlockKind
     head_end: int  # DATED: the end of the line with the period (else the first line's end)
     lead: str  # the words of its lines up to head_end
-    period: Period | None
+    period: Period | None  # DATED: its item line's; TEXT: the period it opens with, if any
 
 
 class Opener(NamedTuple):
@@ -332,7 +332,21 @@ def _block(markdown: str, head: list[PieceLine], count: int) -> Block:
         kind = BlockKind.TITLE
     else:
         kind = BlockKind.TEXT
-    return Block(first.start, first.piece, kind, first.end, words, None)
+    period = _opening_period(words) if kind is BlockKind.TEXT else None
+    lead = words[period.start : period.end] if period is not None else words
+    return Block(first.start, first.piece, kind, first.end, lead, period)
+
+
+def _opening_period(words: str) -> Period | None:
+    """The period a description opens with (`Mar 2021 – Present Led the team …`: convert joined
+    an entry's date line with its text); it dates an entry heading above, never opens an item."""
+    head = words[:ITEM_LINE_MAX_CHARS]
+    period = find_period(head)
+    if period is None or head[: period.start].strip(OPENING_MARKS):
+        return None
+    if SENTENCE_PARTICLE_RE.match(head, period.end) or AS_OF_AFTER_RE.match(head, period.end):
+        return None
+    return period
 
 
 def _block_openers(blocks: list[Block], entry: Opener | None) -> tuple[list[Opener], Opener | None]:
@@ -346,33 +360,37 @@ def _block_openers(blocks: list[Block], entry: Opener | None) -> tuple[list[Open
         if block.kind is BlockKind.TITLE:
             titles = [*titles, block][-TITLE_LOOKBACK:]
             continue
-        if block.kind is not BlockKind.DATED:
+        text = block.kind is not BlockKind.DATED
+        if current is entry and entry is not None and entry.period is None and not described:
+            if block.period is not None:  # the entry's date, on its own line or opening its text
+                lead = " ".join([entry.lead, *(t.lead for t in titles), block.lead])
+                current = entry = entry._replace(
+                    head_end=block.head_end, lead=lead, period=block.period
+                )
+                described, titles = text, []
+                continue
+        # Text that opens with a period under title lines dates an item as a DATED block does
+        # (convert joined the date line with the text: `Mar 2021 – Present Led the team …`).
+        if text and (block.period is None or not titles):
             if titles_lead and titles and described and current is not entry:
                 # Title lines over a description, where the items open with title lines: an
                 # item whose date is missing (check's items.no-period names it).
-                lead = " ".join(t.lead for t in titles)
-                current = Opener(
-                    titles[0].start, titles[-1].head_end, lead, None, block.piece, False
-                )
+                current = _opener(titles, None, block.piece)
                 openers.append(current)
             described, titles = current is not None, []
             continue
-        if current is entry and entry is not None and entry.period is None and not described:
-            lead = " ".join([entry.lead, *(t.lead for t in titles), block.lead])
-            current = entry = entry._replace(
-                head_end=block.head_end, lead=lead, period=block.period
-            )
-            titles = []
-            continue
         if titles_lead is None:
             titles_lead = bool(titles)
-        above = titles if titles_lead else []
-        lead = " ".join([*(t.lead for t in above), block.lead])
-        start = above[0].start if above else block.start
-        current = Opener(start, block.head_end, lead, block.period, block.piece, entry=False)
+        current = _opener([*(titles if titles_lead else []), block], block.period, block.piece)
         openers.append(current)
-        described, titles = False, []
+        described, titles = text, []
     return openers, entry
+
+
+def _opener(blocks: list[Block], period: Period | None, piece: int) -> Opener:
+    """An item from its first blocks (title lines, then the dated block, if any)."""
+    lead = " ".join(block.lead for block in blocks)
+    return Opener(blocks[0].start, blocks[-1].head_end, lead, period, piece, entry=False)
 
 
 def item_segments(
