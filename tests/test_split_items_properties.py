@@ -5,6 +5,7 @@ description), items in document order, at any token limit."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from chunkcli.model import Chunk
 from chunkcli.split import SplitOptions, split_markdown
+from chunkcli.split.lines import LEAD_MARKUP_RE, strip_markup
 from chunkcli.tokens import tiktoken_counter
 
 count = tiktoken_counter("cl100k_base")
@@ -218,3 +220,16 @@ def test_any_mix_of_lines_keeps_offsets_and_item_order(lines: list[str], max_tok
     indices = [c.item.item_index for c in chunks if c.item is not None]
     assert indices == sorted(indices)  # in document order, parts of an item adjacent
     assert sorted(set(indices)) == list(range(len(set(indices))))
+
+
+OLD_TRAIL_MARKUP_RE = re.compile(r"(?:\*\*|__)?[ \t]*#*[ \t]*$")
+
+
+@SETTINGS
+@given(raw=st.text(alphabet=" \t#*_>-+ab日", max_size=30))
+def test_markup_is_cut_as_the_old_pattern_cut_it(raw: str) -> None:
+    """lines.strip_markup cuts trailing markup with rstrip (the pattern was quadratic on long
+    runs of spaces): the same words as before, for the items, laws and qa modes alike."""
+    lead = LEAD_MARKUP_RE.match(raw)
+    words = raw[lead.end() :] if lead else raw
+    assert strip_markup(raw) == OLD_TRAIL_MARKUP_RE.sub("", words).strip()
