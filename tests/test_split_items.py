@@ -653,3 +653,17 @@ def test_a_period_opening_the_text_dates_the_entry_heading_above() -> None:
         for m in range(1, 6)
     )
     assert [c.item for c in split(long_prose, mode="items")] == [None]  # no title lines above
+
+
+def test_auto_item_settings_are_validated_and_count_only_in_auto() -> None:
+    from chunkcli.split.options import SplitSettings
+
+    with pytest.raises(UsageError, match="auto_item_share"):
+        SplitOptions(settings=SplitSettings(auto_item_share=1.5)).validated()
+    with pytest.raises(UsageError, match="auto_min_items"):
+        SplitOptions(settings=SplitSettings(auto_min_items=-1)).validated()
+    tuned = SplitSettings(auto_min_items=2)
+    assert "settings" not in SplitOptions(mode="items", settings=tuned).config("items")  # type: ignore[arg-type]
+    auto = SplitOptions(mode="auto", settings=tuned).config("items")  # type: ignore[arg-type]
+    assert auto["settings"] == {"auto_min_items": 2}
+    assert split(KO_RESUME, mode="auto", settings=tuned)[0].split_config["mode"] == "items"
