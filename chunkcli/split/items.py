@@ -11,10 +11,15 @@ at a block that opens one, and takes the following blocks until the next item st
 - when the section's first item put its TITLE lines above its date (`Acme Corp` / `Mar 2021 -
   Present`), every later item starts at the TITLE lines just above its date too, and TITLE
   lines over a description after a described item open an item without a period;
+- a TEXT block whose first line opens with a period (convert joined an entry's date line with
+  its description) dates the entry heading above it, or opens an item under TITLE lines;
 - an entry heading opens an item: a heading that holds a period or, below the cut level (H3
   and deeper with --split-on h2), has one in its first blocks or (a catalogue entry) has no
   heading under it; provided that nothing inside it opens items of its own (else it is a
   section, and its items are those).
+
+An item line (item_period) is short, holds little besides its period, puts the period first,
+last or between field separators, and is no sentence and no "as of" date.
 
 A section (a heading that is no entry) names the path; its text before its first item is a
 section chunk. The kind of a section comes from keyword scores over its heading (weighted) and
@@ -43,10 +48,13 @@ from chunkcli.split.periods import (
 from chunkcli.split.qa import has_text
 from chunkcli.split.segments import Segment, cuts_within
 
-# A line holding an item's period is short (résumé and log entry lines in the generated
-# fixtures and the Japanese/Korean templates run 10-60 characters); longer is prose.
+# A line holding an item's period is short: the 48 item lines of the tests' fixtures and
+# bench/items_eval.py's documents run 10-67 characters, with at most 48 besides the period;
+# longer is prose (hard-wrapped report lines with a date inside run 60-100 characters, and
+# hold 60-90 besides it, as in bench/RESULTS.md).
 ITEM_LINE_MAX_CHARS = 100
-# An organisation or job-title line above a date: short, no sentence end.
+# An organisation or job-title line above a date (short, no sentence end), and the most an
+# item line holds besides its period.
 TITLE_MAX_CHARS = 60
 # The period of a block is looked for in its first lines only (title, role, period).
 HEAD_LINES = 3
