@@ -171,7 +171,7 @@ class SectionStart(NamedTuple):
     piece: int
 
 
-@dataclass
+@dataclass(slots=True)
 class _Heading:
     """A heading while the headings are judged (entry or section), one pass each way."""
 
