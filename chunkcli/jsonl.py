@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from chunkcli.errors import UsageError
 from chunkcli.files import OutputWriteError, write_atomic
-from chunkcli.model import Chunk, ChunkKind
+from chunkcli.model import Chunk, ChunkKind, ItemFields
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
@@ -34,13 +34,17 @@ CHUNK_FIELDS = (
     "split_config",
     "metadata",
 )
+# The typed fields of an item chunk (--mode items), written after `kind` on item chunks only,
+# so that the lines of every other chunk are what they were.
+ITEM_FIELDS = ("item_type", "period_start", "period_end", "item_index")
 HEADING_PATH_JOINER = " › "  # the same separator as the path line of a chunk's prefix
 # Flat split_config keys get this prefix ("version" becomes split_config_version).
 FLAT_CONFIG_PREFIX = "split_"
 
 
 def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
-    """The chunk as a JSON-ready dict, keys in CHUNK_FIELDS order (`text` = prefix + body)."""
+    """The chunk as a JSON-ready dict, keys in CHUNK_FIELDS order (`text` = prefix + body),
+    an item chunk's ITEM_FIELDS after `kind`."""
     values: dict[str, object] = {
         "id": chunk.id,
         "doc_id": chunk.doc_id,
@@ -65,7 +69,23 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "split_config": dict(chunk.split_config),
         "metadata": dict(chunk.metadata),
     }
-    return {name: values[name] for name in CHUNK_FIELDS}
+    if chunk.item is None:
+        return {name: values[name] for name in CHUNK_FIELDS}
+    ordered: dict[str, object] = {}
+    for name in CHUNK_FIELDS:
+        ordered[name] = values[name]
+        if name == "kind":
+            ordered.update(_item_values(chunk.item))
+    return ordered
+
+
+def _item_values(item: ItemFields) -> dict[str, object]:
+    return {
+        "item_type": item.item_type,
+        "period_start": item.period_start,
+        "period_end": item.period_end,
+        "item_index": item.item_index,
+    }
 
 
 def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
@@ -73,7 +93,8 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
     (Chroma rejects nested dicts and None): `split_config` becomes `split_config_version`,
     `split_max_tokens`, ...; the `--meta` pairs become top-level keys; `heading_path` stays a
     list of strings and `heading_path_text` joins it; null pages and empty lists are left out
-    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None)."""
+    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None): an item's
+    `period_end` is then absent for "up to now", and both period fields for no period."""
     nested = chunk_to_dict(chunk)
     flat: dict[str, object] = {}
     for name, value in nested.items():
@@ -105,7 +126,12 @@ def _flat_config(config: dict[str, object]) -> dict[str, object]:
 
 def flat_reserved_keys(config: dict[str, object]) -> frozenset[str]:
     """The keys a flat line uses itself: a --meta key among them would overwrite one."""
-    return frozenset(CHUNK_FIELDS) | {"heading_path_text", "op"} | set(_flat_config(config))
+    own = frozenset(CHUNK_FIELDS) | {"heading_path_text", "op"} | set(_flat_config(config))
+    return own | frozenset(ITEM_FIELDS) if _may_make_items(config) else own
+
+
+def _may_make_items(config: dict[str, object]) -> bool:
+    return config.get("mode") == "items" or config.get("mode_requested") == "auto"
 
 
 def check_flat_metadata(pairs: tuple[tuple[str, str], ...], config: dict[str, object]) -> None:
@@ -149,6 +175,24 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         oversize=bool(data.get("oversize", False)),
         markdown_sha256=str(data.get("markdown_sha256", "")),
         ocr_confidence=_optional_float(data.get("ocr_confidence")),
+        item=_item_from(data),
+    )
+
+
+def _item_from(data: dict[str, object]) -> ItemFields | None:
+    """The item fields of an item chunk's line (None for the lines of other chunks)."""
+    if data.get("item_type") is None:
+        return None
+
+    def optional_text(name: str) -> str | None:
+        value = data.get(name)
+        return None if value is None else str(value)
+
+    return ItemFields(
+        item_type=str(data["item_type"]),
+        period_start=optional_text("period_start"),
+        period_end=optional_text("period_end"),
+        item_index=int(str(data.get("item_index", 0))),
     )
 
 

@@ -327,6 +327,22 @@ class ChunkKind(StrEnum):
     ROW = "row"
     QA = "qa"
     QA_PART = "qa_part"
+    ITEM = "item"  # split --mode items: one résumé entry, log event, catalogue entry
+    ITEM_PART = "item_part"
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFields:
+    """The typed fields of an item chunk (split --mode items), written flat into its line.
+
+    `period_start`/`period_end` are ISO (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`); a single date is both
+    ends; `period_end` None with a start is "up to now"; both None: the item has no period.
+    `item_index` counts the document's items from 0; the parts of one item share it."""
+
+    item_type: str  # work | education | certification | skill | event | other
+    period_start: str | None
+    period_end: str | None
+    item_index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +369,7 @@ class Chunk:
     markdown_sha256: str = ""  # the Markdown that start/end index: the named version of the text
     # The lowest OCR confidence (0..1) of the pages the chunk spans; None: no OCR page.
     ocr_confidence: float | None = None
+    item: ItemFields | None = None  # --mode items: the item's typed fields (None elsewhere)
 
     @property
     def text(self) -> str:

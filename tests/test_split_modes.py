@@ -398,7 +398,7 @@ def test_cli_split_rows_per_chunk_and_bad_values() -> None:
     assert {c["rows_per_chunk"] for c in configs} == {2}
     bad = runner.invoke(app, ["split", str(FIXTURES / "table.md"), "--mode", "chapters"])
     assert bad.exit_code == 2  # a bad option value (the exit-code policy)
-    assert "--mode must be one of heading|laws|rows|qa|auto" in bad.output
+    assert "--mode must be one of heading|laws|rows|qa|items|auto" in bad.output
     zero = runner.invoke(app, ["split", str(FIXTURES / "table.md"), "--rows-per-chunk", "0"])
     assert zero.exit_code == 2
 

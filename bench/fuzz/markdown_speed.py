@@ -3,6 +3,8 @@
     python bench/fuzz/markdown_speed.py [--small-mb 0.25] [--large-mb 2] [--timeout 60]
                                         [--cases a,b] [--tools split,check] [--floor]
 
+--tools takes split, check, and split-MODE for a split --mode (split-items, split-laws, ...).
+
 Each (case, size, tool) runs in a fresh child process (a hang is killed at --timeout) that
 builds the text, then measures CPU seconds of the call alone and the peak RSS it added over
 the imports. Verdicts, per case and tool:
@@ -60,13 +62,18 @@ def high_water_kb():
 sys.path.insert(0, sys.argv[1])
 from bench.fuzz.markdown_cases import CASES
 from chunkcli.check import check_markdown
-from chunkcli.split import split_markdown
+from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.tokens import load_encoding
 case, size, tool = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 split_markdown("# warm\n\nup\n")
 check_markdown("# warm\n\nup\n")
 encoding = load_encoding("cl100k_base")
-run = {"split": split_markdown, "check": check_markdown, "tiktoken": encoding.encode_ordinary}[tool]
+runs = {"split": split_markdown, "check": check_markdown, "tiktoken": encoding.encode_ordinary}
+if tool.startswith("split-"):  # split-items, split-laws, ...: split in that --mode
+    mode = SplitOptions(mode=tool.removeprefix("split-"))
+    split_markdown("# warm\n\nup\n", mode)
+    runs[tool] = lambda text: split_markdown(text, mode)
+run = runs[tool]
 text = CASES[case](size)
 base = high_water_kb()
 start = time.process_time()

@@ -67,8 +67,9 @@ class CheckOptions:
     min_chars_per_page: int = 40
     # Compare each table with pdfplumber's reading of its page (slow: about 10 pages/s).
     deep: bool = False
-    # The split mode the chunks are made (and judged) with: heading, laws or auto (split's
-    # --mode). With laws (or auto finding mostly articles) the article numbering is checked.
+    # The split mode the chunks are made (and judged) with: heading, laws, items or auto
+    # (split's --mode). With laws (or auto finding mostly articles) the article numbering is
+    # checked; with items (or auto finding items) the items' periods and sections' types.
     mode: SplitMode = SplitMode.HEADING
     # An OCR page below this mean word confidence (0..1) is flagged (pages.ocr-low-confidence).
     # Measured with bench/ocr_bench.py (docs/convert.md, "OCR"): see the value's evidence there.

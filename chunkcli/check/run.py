@@ -15,6 +15,7 @@ from chunkcli.check.columns import check_columns
 from chunkcli.check.heading_placement import check_heading_placement, check_heading_shapes
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.hidden_text import check_hidden_text
+from chunkcli.check.items import check_items
 from chunkcli.check.ocr import check_ocr, check_ocr_skipped
 from chunkcli.check.options import CheckOptions
 from chunkcli.check.pages import check_pages
@@ -112,7 +113,8 @@ def build_report(
         + list(boilerplate.issues)
         + check_reading_order(scan, options.limits)
         + check_chunks(chunks, scan.text, options)
-        + (check_articles(scan.text) if _split_as_laws(chunks, options) else [])
+        + (check_articles(scan.text) if _split_as(SplitMode.LAWS, chunks, options) else [])
+        + (check_items(chunks, scan.text) if _split_as(SplitMode.ITEMS, chunks, options) else [])
     )
     final = apply_strictness(issues, options.strict)
     return DocumentReport(
@@ -154,8 +156,8 @@ def _conversion_facts(
     return shares, sample, content
 
 
-def _split_as_laws(chunks: Sequence[Chunk], options: CheckOptions) -> bool:
-    """Whether the chunks were made by the laws mode (auto records the mode it picked)."""
-    if options.mode == SplitMode.LAWS:
+def _split_as(mode: SplitMode, chunks: Sequence[Chunk], options: CheckOptions) -> bool:
+    """Whether the chunks were made by `mode` (auto records the mode it picked)."""
+    if options.mode == mode:
         return True
-    return bool(chunks) and chunks[0].split_config.get("mode") == "laws"
+    return bool(chunks) and chunks[0].split_config.get("mode") == mode

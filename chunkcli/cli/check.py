@@ -123,9 +123,10 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     mode: Annotated[
         str,
         typer.Option(
-            metavar="heading|laws|auto",
+            metavar="heading|laws|items|auto",
             help="Split mode the chunks are judged with, as for split --mode; laws (or auto "
-            "finding articles) also warns when articles are missing or out of sequence.",
+            "finding articles) also warns when articles are missing or out of sequence, "
+            "items (or auto finding items) when items have no period or sections no type.",
         ),
     ] = CHECK_DEFAULTS.mode,
     ocr_min_confidence: OcrMinConfidenceOption = CHECK_DEFAULTS.ocr_min_confidence,
@@ -174,12 +175,12 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         raise typer.Exit(EXIT_FAILED)
 
 
-CHECK_MODES = (SplitMode.HEADING, SplitMode.LAWS, SplitMode.AUTO)
+CHECK_MODES = (SplitMode.HEADING, SplitMode.LAWS, SplitMode.ITEMS, SplitMode.AUTO)
 
 
 def _check_mode(mode: str) -> SplitMode:
     if mode not in CHECK_MODES:
-        raise typer.BadParameter("must be one of heading, laws, auto", param_hint="--mode")
+        raise typer.BadParameter("must be one of heading, laws, items, auto", param_hint="--mode")
     return SplitMode(mode)
 
 

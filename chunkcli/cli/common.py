@@ -108,11 +108,13 @@ ModeOption = Annotated[
     str,
     typer.Option(
         "--mode",
-        metavar="heading|laws|rows|qa|auto",
+        metavar="heading|laws|rows|qa|items|auto",
         help="heading: cut on headings (default). laws: one chunk per article "
         "(第N条, 제N조), TOC apart. rows: one chunk per table row as 'Column: value' "
-        "lines. qa: one chunk per question with its answer. auto: laws when the "
-        "document is mostly articles, else heading. Example: --mode laws",
+        "lines. qa: one chunk per question with its answer. items: one chunk per dated "
+        "entry (résumé job, log event, catalogue entry) with item_type and period fields. "
+        "auto: laws when the document is mostly articles, items when it is mostly dated "
+        "items, else heading. Example: --mode laws",
     ),
 ]
 RowsPerChunkOption = Annotated[

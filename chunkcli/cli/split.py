@@ -165,7 +165,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             mode=SplitMode.parse(mode), rows_per_chunk=rows_per_chunk,
         ).validated()  # fmt: skip
         if flat_metadata:
-            check_flat_metadata(options.metadata, options.config())
+            check_flat_metadata(options.metadata, options.config(options.mode))
         skip = Path(output) if output not in (None, "-") else None
         read = ReadOptions(convert_options, WorkerPool(jobs, timeout), stdin_name=source)
         if on_ray:

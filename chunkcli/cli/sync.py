@@ -143,7 +143,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
             rows_per_chunk=rows_per_chunk,
         ).validated()
         if flat_metadata:
-            check_flat_metadata(split_options.metadata, split_options.config())
+            check_flat_metadata(split_options.metadata, split_options.config(split_options.mode))
         options = SyncOptions(split_options, flat_metadata, full, read)
         result = sync_corpus(corpus, manifest, output, options, dry_run=dry_run)
     for failure in result.plan.failures:

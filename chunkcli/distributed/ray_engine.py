@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 from chunkcli.batch import BatchSummary, FileOutcome
 from chunkcli.convert import load_convert_stage
 from chunkcli.files import write_atomic
-from chunkcli.jsonl import CHUNK_FIELDS, chunk_from_dict, chunk_to_dict, chunk_to_json
+from chunkcli.jsonl import (
+    CHUNK_FIELDS,
+    ITEM_FIELDS,
+    chunk_from_dict,
+    chunk_to_dict,
+    chunk_to_json,
+)
 from chunkcli.tokens import load_encoding
 from chunkcli.workers import WorkerPool
 
@@ -211,6 +217,7 @@ def split_schema() -> Any:
         "tokens": pa.int64(),
         "oversize": pa.bool_(),
         "ocr_confidence": pa.float64(),
+        "item_index": pa.int64(),
     }
     fields = [
         pa.field("order", pa.int64()),
@@ -218,6 +225,8 @@ def split_schema() -> Any:
         pa.field("error", pa.string()),
     ]
     fields += [pa.field(name, types.get(name, pa.string())) for name in CHUNK_FIELDS]
+    # --mode items: null on the rows of other chunks (row_to_json then writes no item fields)
+    fields += [pa.field(name, types.get(name, pa.string())) for name in ITEM_FIELDS]
     return pa.schema(fields)
 
 

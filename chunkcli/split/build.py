@@ -79,6 +79,7 @@ def build_chunks(
                 metadata=dict(identity.metadata),
                 oversize=plan.oversize,
                 ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
+                item=plan.item,
             )
         )
     return chunks

@@ -1,5 +1,6 @@
 """--mode: which planner cuts the document. heading (the default, plan.py), laws (laws.py),
-rows (rows.py), qa (qa.py), auto (laws when the document is mostly articles, else heading).
+rows (rows.py), qa (qa.py), items (items.py), auto (laws when the document is mostly articles,
+else items when it is mostly dated items, else heading).
 
 Every mode returns plans over the same layout (a mode that names structure convert did not mark
 as headings adds those names to the layout), so build.py makes the chunks the same way.
@@ -11,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from chunkcli.markdown_index import line_offsets
 from chunkcli.split.counting import counter_per_span
+from chunkcli.split.items import find_items, item_segments, items_fit
 from chunkcli.split.laws import (
     Mark,
     article_cuts,
@@ -50,9 +52,20 @@ def plan_mode(layout: Layout, title_piece: int) -> ModePlans:
         questions = find_questions(lines, layout, title_piece)
         segments = qa_segments(layout, questions, qa_cuts(lines, block_starts))
         return ModePlans(plan_segments(layout, segments), layout, mode)
+    if mode == "items":
+        items = find_items(lines, layout, title_piece)
+        segments = item_segments(layout, items, qa_cuts(lines, block_starts))
+        return ModePlans(plan_segments(layout, segments), layout, mode)
     marks = find_marks(lines, layout, title_piece)
     law, names = law_segments(layout, marks, article_cuts(markdown, lines, block_starts))
-    if mode == "auto" and not is_mostly_articles(marks, law, markdown, layout.options.settings):
+    settings = layout.options.settings
+    if mode == "auto" and not is_mostly_articles(marks, law, markdown, settings):
+        items = find_items(lines, layout, title_piece)
+        if items.most_dated >= settings.auto_min_items:  # (else no need to type the items)
+            segments = item_segments(layout, items, qa_cuts(lines, block_starts))
+            share, least = settings.auto_item_share, settings.auto_min_items
+            if items_fit(segments, markdown, least, share):
+                return ModePlans(plan_segments(layout, segments), layout, "items")
         return ModePlans(plan_chunks(layout), layout, DEFAULT_MODE)
     named = replace(layout, names={**layout.names, **names}, prefix_cache={}, named_prefix_cache={})
     return ModePlans(plan_segments(named, merge_small_articles(named, law)), named, "laws")

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from chunkcli.model import ChunkKind
+from chunkcli.model import ChunkKind, ItemFields
 from chunkcli.split.captions import table_caption
 from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.layout import Layout, Path, common_prefix
@@ -44,6 +44,7 @@ class Plan(NamedTuple):
     prefix: str
     tokens: int  # exact count of prefix + body
     oversize: bool = False
+    item: ItemFields | None = None  # --mode items only
 
 
 @dataclass(frozen=True, slots=True)

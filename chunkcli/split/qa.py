@@ -90,7 +90,7 @@ def qa_segments(
     segments: list[Segment] = []
     pending: int | None = None
     first = questions[0].start if questions else len(markdown)
-    if _has_text(markdown[:first]):
+    if has_text(markdown[:first]):
         segments.append(
             Segment(
                 0, first, ChunkKind.SECTION, ChunkKind.WINDOW, base, cuts_within(cuts, 0, first)
@@ -137,7 +137,7 @@ def qa_segments(
     return segments
 
 
-def _has_text(text: str) -> bool:
+def has_text(text: str) -> bool:
     """Text besides ATX headings and HTML comments (page markers)."""
     return bool(ATX_OR_COMMENT_RE.sub("", text).strip())
 

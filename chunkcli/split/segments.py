@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from chunkcli.model import ChunkKind
+from chunkcli.model import ChunkKind, ItemFields
 from chunkcli.split.layout import Layout, Path
 from chunkcli.split.plan import Plan
 from chunkcli.split.units import longest_within, split_units
@@ -42,6 +42,7 @@ class Segment:
     cuts: tuple[tuple[int, ...], ...] = ()
     lead: str = ""  # repeated (then a blank line) in the prefix of every part but the first
     head_end: int = 0  # markdown[start:head_end] (a question) is never cut: it opens part one
+    item: ItemFields | None = None  # --mode items: the typed fields of every part
 
 
 def plan_segments(layout: Layout, segments: list[Segment]) -> list[Plan]:
@@ -59,6 +60,8 @@ def plan_segment(layout: Layout, segment: Segment) -> list[Plan]:
     start, end = span
     prefix, _ = layout.prefix(segment.path)
     whole = make_plan(layout, start, end, segment.kind, segment.path, prefix)
+    if segment.item is not None:
+        whole = whole._replace(item=segment.item)
     if not whole.oversize:
         return [whole]
     rest_prefix = prefix + segment.lead + "\n\n" if segment.lead else prefix
@@ -70,7 +73,8 @@ def plan_segment(layout: Layout, segment: Segment) -> list[Plan]:
         if part_span is not None:
             part_prefix = prefix if index == 0 else rest_prefix
             lo, hi = part_span
-            plans.append(make_plan(layout, lo, hi, segment.part_kind, segment.path, part_prefix))
+            part = make_plan(layout, lo, hi, segment.part_kind, segment.path, part_prefix)
+            plans.append(part._replace(item=segment.item))
     if len(plans) == 1:  # nothing to cut at: one oversize chunk of the whole kind
         return [whole]
     return plans
