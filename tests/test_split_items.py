@@ -606,10 +606,9 @@ CV_JOBS = (
 )
 
 
-def test_a_generated_cv_pdf_whose_date_lines_join_the_description(tmp_path: Path) -> None:
-    """Convert joins each italic date line with the text under it (`Mar 2021 – Present Led the
-    …`, over 100 characters, so no item line): the period that opens the text under a title
-    line dates an item as a date line of its own would."""
+def test_a_generated_cv_pdf_whose_date_lines_are_lines_of_their_own(tmp_path: Path) -> None:
+    """Each job: a bold title line, an italic date line, the description. Convert keeps the
+    short italic date line apart from the upright text under it, and each job is one item."""
     items: list[Text] = [Text(72, 70, "Jane Doe", size=22, bold=True)]
     items.append(Text(72, 110, "Experience", size=14, bold=True))
     y = 140.0
@@ -631,7 +630,7 @@ def test_a_generated_cv_pdf_whose_date_lines_join_the_description(tmp_path: Path
         ("work", "2016-06", "2016-08", 2),
     ]
     for line, (title, when, text) in zip(lines, CV_JOBS, strict=True):
-        assert line["body"].rstrip("\n").endswith(f"{title}\n\n{when} {text}")
+        assert line["body"].rstrip("\n").endswith(f"{title}\n\n{when}\n\n{text}")
 
 
 def test_a_period_opening_the_text_dates_the_entry_heading_above() -> None:

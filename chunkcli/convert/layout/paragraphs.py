@@ -277,6 +277,10 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         )
         or last.text.rstrip().endswith(SENTENCE_END)
         or is_cjk(last.text.rstrip()[-1])  # justified CJK: only a paragraph's last line is short
+        # a line wholly in italic that fills at most half its column, over upright text, is
+        # a line of its own: a CV's date line over the job's description, a run-in drug name
+        # over its paragraph (an italic phrase wrapping at a line's end fills more)
+        or (_all_italic(last) and not _all_italic(line) and _half_line(last, column))
         or (  # then an indent; list items indent their continuation lines (hanging)
             block.kind != BlockKind.LIST_ITEM
             and _start(line) > _start(block.lines[0]) + INDENT_EM * _em(line)
@@ -289,6 +293,16 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
     if last.text.rstrip().endswith(FULL_STOPS) and BRACKETED_LINE.fullmatch(line.text.strip()):
         return False  # a law article's caption "（使用の停止）" after the article before it
     return _indent_continues(block, line)
+
+
+def _half_line(line: Line, column: Column) -> bool:
+    edges = _edges_at(line, column)
+    return not line.vertical and line.bbox.width <= (edges.right - edges.left) / 2
+
+
+def _all_italic(line: Line) -> bool:
+    visible = [span for span in line.spans if span.text.strip()]
+    return bool(visible) and all(span.italic for span in visible)
 
 
 def _hangs_under_number(first: Line, line: Line) -> bool:
