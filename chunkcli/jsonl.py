@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from chunkcli.errors import UsageError
 from chunkcli.files import OutputWriteError, write_atomic
-from chunkcli.model import Chunk, ChunkKind
+from chunkcli.model import Chunk, ChunkKind, PageBox
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
@@ -28,6 +28,7 @@ CHUNK_FIELDS = (
     "end",
     "page_start",
     "page_end",
+    "boxes",
     "ocr_confidence",
     "tokens",
     "oversize",
@@ -59,6 +60,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "end": chunk.end,
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
+        "boxes": [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes],
         "ocr_confidence": chunk.ocr_confidence,
         "tokens": chunk.tokens,
         "oversize": chunk.oversize,
@@ -72,8 +74,9 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
     """The chunk with no nested object and no null, for stores whose metadata is flat
     (Chroma rejects nested dicts and None): `split_config` becomes `split_config_version`,
     `split_max_tokens`, ...; the `--meta` pairs become top-level keys; `heading_path` stays a
-    list of strings and `heading_path_text` joins it; null pages and empty lists are left out
-    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None)."""
+    list of strings and `heading_path_text` joins it; `boxes` is a JSON string; null pages
+    and empty lists are left out (Chroma 1.5 accepts None but rejects an empty list; other
+    stores reject None)."""
     nested = chunk_to_dict(chunk)
     flat: dict[str, object] = {}
     for name, value in nested.items():
@@ -81,6 +84,9 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
             flat.update(_flat_config(chunk.split_config))
         elif name == "metadata":
             flat.update(chunk.metadata)
+        elif name == "boxes":
+            if chunk.boxes:  # a list of objects: a JSON string for flat stores
+                flat[name] = json.dumps(value, separators=(",", ":"))
         elif value is not None and value != []:
             flat[name] = value
         if name == "heading_path":
@@ -149,7 +155,19 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         oversize=bool(data.get("oversize", False)),
         markdown_sha256=str(data.get("markdown_sha256", "")),
         ocr_confidence=_optional_float(data.get("ocr_confidence")),
+        boxes=_boxes(data.get("boxes")),
     )
+
+
+def _boxes(value: object) -> tuple[PageBox, ...]:
+    """Boxes as a nested line holds them, or as the JSON string of a flat one."""
+    items = json.loads(value) if isinstance(value, str) else value
+    boxes = []
+    for item in _list(items):
+        box = _dict(item)
+        x0, y0, x1, y1 = (int(str(v)) for v in _list(box.get("bbox")))
+        boxes.append(PageBox(int(str(box.get("page"))), (x0, y0, x1, y1)))
+    return tuple(boxes)
 
 
 def _optional_float(value: object) -> float | None:

@@ -327,6 +327,15 @@ class ChunkKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class PageBox:
+    """Where some of a chunk's text lies: a page (1-based) and a box on it, in whole PDF
+    points with the origin top-left (x0, y0, x1, y1)."""
+
+    page: int
+    bbox: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """One retrieval unit. `body == markdown[start:end]`; `text == prefix + body`."""
 
@@ -350,6 +359,9 @@ class Chunk:
     markdown_sha256: str = ""  # the Markdown that start/end index: the named version of the text
     # The lowest OCR confidence (0..1) of the pages the chunk spans; None: no OCR page.
     ocr_confidence: float | None = None
+    # One box per page and column run of the lines its body covers (split/boxes.py); empty
+    # when the Markdown carries no boxes.
+    boxes: tuple[PageBox, ...] = ()
 
     @property
     def text(self) -> str:

@@ -9,6 +9,7 @@ from pdf_factory import Text, make_pdf
 
 from chunkcli.convert.layout.breaks import split_line
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
+from chunkcli.markdown_format import without_boxes
 from chunkcli.model import BBox, Line, Span
 
 SIZE = 10.5
@@ -26,8 +27,8 @@ def _page(lines: list[str], x: float = 50.0) -> list[Text]:
 
 
 def _body(path: Path) -> str:
-    markdown = convert_pdf(path, ConvertOptions()).markdown
-    return markdown.split("\n\n", 1)[1]  # without the provenance line
+    markdown = without_boxes(convert_pdf(path, ConvertOptions()).markdown)
+    return markdown.split("\n\n", 1)[1]  # without the provenance line (and the boxes)
 
 
 def _two_pages(tmp_path: Path, first: list[str], second: list[str]) -> str:

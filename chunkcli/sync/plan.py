@@ -227,8 +227,9 @@ def _diff(
     outcome: str,
 ) -> DocumentChange:
     """Upsert the chunks the index does not hold as they are now (a new id, or the same text
-    now on other pages); delete the ids that are gone. A chunk kept keeps its manifest row:
-    the row says what the index holds (its offsets refer to its own markdown_sha256)."""
+    now on other pages or with its page markers renumbered); delete the ids that are gone. A
+    chunk kept keeps its manifest row: the row says what the index holds (its offsets refer to
+    its own markdown_sha256)."""
     old_by_id = {c.id: c for c in old_chunks}
     new_ids = {c.id for c in chunks}
     upserts, rows = [], []
@@ -238,6 +239,7 @@ def _diff(
             rebuild
             or held is None
             or (held.page_start, held.page_end) != (chunk.page_start, chunk.page_end)
+            or held.content_sha256 != chunk.content_sha256  # (a page marker renumbered in it)
         ):
             upserts.append(chunk)
             held = ChunkRow(

@@ -1,0 +1,87 @@
+"""Chunks -> boxes: where on the PDF pages a chunk's text lies, read from the boxes trailer
+that `convert` writes after the last page (markdown_format.parse_boxes).
+
+The trailer ties spans of each page's Markdown to the boxes of the PDF lines (and tables) they
+came from. A chunk gets the boxes of the spans its body covers with at least one visible
+character, merged into one box per page and column run: the lines of a run follow one another
+down the page and overlap horizontally; a jump up the page (the next column) or to another
+page starts a new box. A page whose Markdown no longer matches the trailer's CRC (edited by
+hand) gives no boxes, so a box never points at other text.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from chunkcli.markdown_format import BoxesTrailer, page_crc
+from chunkcli.model import PageBox
+
+# A line that starts at most this far (points) above the top of the line before it still
+# continues its column run: baselines of one visual line differ by a point or two (a bold word,
+# a superscript); the next column starts hundreds of points up.
+RUN_RISE_TOLERANCE_PT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class BoxIndex:
+    """Every usable span of the document, by offset: starts[k] <= ends[k] <= starts[k + 1]."""
+
+    starts: list[int]
+    ends: list[int]
+    pages: list[int]
+    boxes: list[tuple[int, int, int, int]]
+
+
+NO_BOXES = BoxIndex([], [], [], [])
+
+
+def box_index(
+    markdown: str, page_marks: tuple[tuple[int, int], ...], trailer: BoxesTrailer | None
+) -> BoxIndex:
+    """The spans of every page whose text still matches its CRC, as offsets into `markdown`."""
+    if trailer is None or not page_marks:
+        return NO_BOXES
+    spans: list[tuple[int, int, int, tuple[int, int, int, int]]] = []
+    ends = [offset for offset, _ in page_marks[1:]] + [trailer.content_end]
+    for (offset, number), end in zip(page_marks, ends, strict=True):
+        boxes = trailer.pages.get(number)
+        if boxes is None or page_crc(markdown[offset:end].rstrip("\n")) != boxes.crc:
+            continue
+        spans += [
+            (offset + a, offset + b, number, (x0, y0, x1, y1))
+            for a, b, x0, y0, x1, y1 in boxes.segments
+        ]
+    spans.sort(key=lambda span: span[0])
+    return BoxIndex(
+        [s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans], [s[3] for s in spans]
+    )
+
+
+def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[PageBox, ...]:
+    """The boxes of markdown[start:end]: one per page and column run of the spans it covers."""
+    runs: list[tuple[int, list[int], tuple[int, int, int, int]]] = []  # page, run box, last box
+    k = bisect.bisect_right(index.ends, start)
+    while k < len(index.starts) and index.starts[k] < end:
+        a, b = max(index.starts[k], start), min(index.ends[k], end)
+        if b > a and not markdown[a:b].isspace():
+            page, box = index.pages[k], index.boxes[k]
+            if runs and runs[-1][0] == page and _continues(runs[-1][2], box):
+                run = runs[-1][1]
+                run[:] = [
+                    min(run[0], box[0]),
+                    min(run[1], box[1]),
+                    max(run[2], box[2]),
+                    max(run[3], box[3]),
+                ]
+                runs[-1] = (page, run, box)
+            else:
+                runs.append((page, list(box), box))
+        k += 1
+    return tuple(PageBox(page, (r[0], r[1], r[2], r[3])) for page, r, _ in runs)
+
+
+def _continues(previous: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
+    """`box` follows `previous` in one column: not above it, and overlapping it across."""
+    overlap = min(previous[2], box[2]) - max(previous[0], box[0])
+    return overlap > 0 and box[1] >= previous[1] - RUN_RISE_TOLERANCE_PT
