@@ -267,3 +267,22 @@ def test_check_reads_past_the_trailer(tmp_path: Path) -> None:
     assert "<!-- boxes page=2 " in markdown
     issues = [(i.code, i.line) for i in check_markdown(markdown).issues]
     assert issues == [(i.code, i.line) for i in check_markdown(without_boxes(markdown)).issues]
+
+
+def test_vertical_columns_side_by_side_are_one_run() -> None:
+    from chunkcli.markdown_format import page_crc
+
+    text = "<!-- page 1 -->\n\n縦書きの一行目二行目"
+    # two vertical lines, right to left, over the same height; then one far down-left
+    segments = (
+        (17, 22, 500, 100, 512, 300),
+        (22, 25, 484, 100, 496, 280),
+        (25, 27, 60, 500, 72, 560),
+    )
+    line = format_page_boxes(PageBoxes(1, page_crc(text), segments))
+    markdown = f"{text}\n\n{line}\n"
+    index = box_index(markdown, ((0, 1),), parse_boxes(markdown))
+    assert chunk_boxes(index, markdown, 17, 27) == (
+        PageBox(1, (484, 100, 512, 300)),
+        PageBox(1, (60, 500, 72, 560)),
+    )

@@ -83,6 +83,20 @@ def test_an_edit_upserts_the_changed_chunk_and_deletes_its_old_id(tmp_path: Path
     assert "0 added, 1 changed, 1 unchanged" in err
 
 
+def test_a_renumbered_page_marker_keeps_the_id_and_upserts_the_new_text(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    paged = "# Pump\n\n<!-- page 1 -->\n\nIntro.\n\n## Safety\n\nOff.\n\n<!-- page 3 -->\n\nOn.\n"
+    (root / "pump.md").write_text(paged, "utf-8")
+    _, first, _ = run(tmp_path)
+    (root / "pump.md").write_text(paged.replace("page 3", "page 2"), "utf-8")  # page 2 deleted
+    code, lines, err = run(tmp_path)
+    safety = next(r for r in first if r["heading_path"] == ["Pump", "Safety"])
+    assert code == 0, err
+    assert [(r["op"], r["id"], r["page_end"]) for r in lines] == [("upsert", safety["id"], 2)]
+    assert "<!-- page 2 -->" in str(lines[0]["text"])
+
+
 def test_removed_and_renamed_files_delete_their_chunks(tmp_path: Path) -> None:
     root = corpus(tmp_path)
     _, first, _ = run(tmp_path)

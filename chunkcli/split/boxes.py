@@ -4,8 +4,8 @@ that `convert` writes after the last page (markdown_format.parse_boxes).
 The trailer ties spans of each page's Markdown to the boxes of the PDF lines (and tables) they
 came from. A chunk gets the boxes of the spans its body covers with at least one visible
 character, merged into one box per page and column run: the lines of a run follow one another
-down the page and overlap horizontally; a jump up the page (the next column) or to another
-page starts a new box. A page whose Markdown no longer matches the trailer's CRC (edited by
+down the page and overlap horizontally (or, in vertical Japanese, stand side by side over the
+same height); a jump up the page (the next column) or to another page starts a new box. A page whose Markdown no longer matches the trailer's CRC (edited by
 hand) gives no boxes, so a box never points at other text.
 """
 
@@ -82,6 +82,14 @@ def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[P
 
 
 def _continues(previous: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
-    """`box` follows `previous` in one column: not above it, and overlapping it across."""
-    overlap = min(previous[2], box[2]) - max(previous[0], box[0])
-    return overlap > 0 and box[1] >= previous[1] - RUN_RISE_TOLERANCE_PT
+    """`box` follows `previous` in one run: below it in the same column (not above it, and
+    overlapping it across), or beside it on the same band (the next column of vertical
+    Japanese, the next cell of a row): overlapping over half the shorter one's height, and
+    no further apart than the narrower one is wide."""
+    across = min(previous[2], box[2]) - max(previous[0], box[0])
+    if across > 0 and box[1] >= previous[1] - RUN_RISE_TOLERANCE_PT:
+        return True
+    down = min(previous[3], box[3]) - max(previous[1], box[1])
+    shorter = min(previous[3] - previous[1], box[3] - box[1])
+    narrower = min(previous[2] - previous[0], box[2] - box[0])
+    return down * 2 >= shorter > 0 and -across <= narrower
