@@ -5,8 +5,9 @@ The trailer ties spans of each page's Markdown to the boxes of the PDF lines (an
 came from. A chunk gets the boxes of the spans its body covers with at least one visible
 character, merged into one box per page and column run: the lines of a run follow one another
 down the page and overlap horizontally (or, in vertical Japanese, stand side by side over the
-same height); a jump up the page (the next column) or to another page starts a new box. A page whose Markdown no longer matches the trailer's CRC (edited by
-hand) gives no boxes, so a box never points at other text.
+same height); a jump up the page (the next column) or to another page starts a new box. A
+page whose Markdown no longer matches the trailer's CRC (edited by hand) gives no boxes, so a
+box never points at other text.
 """
 
 from __future__ import annotations
