@@ -271,9 +271,9 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 # marker's line), its length, then x0,y0,x1,y1 in whole PDF points (origin top-left, rounded
 # outwards). `crc` is the CRC-32 of the page's Markdown (marker line to last line): a page
 # edited by hand fails it and its boxes are not used, so a box never points at the wrong text.
-BOXES_LINE_RE = re.compile(
-    r"<!-- boxes page=(\d{1,9}) crc=([0-9a-f]{8})((?: -?\d+(?:,-?\d+){5})*) -->"
-)
+# (The segments are checked as they are read: a pattern repeated per segment cost more than
+# the rest of the parse.)
+BOXES_LINE_RE = re.compile(r"<!-- boxes page=(\d{1,9}) crc=([0-9a-f]{8})([-\d, ]*) -->")
 SEGMENT_FIELDS = 6  # gap, length, x0, y0, x1, y1
 
 
@@ -323,8 +323,9 @@ def parse_boxes(markdown: str) -> BoxesTrailer | None:
         match = BOXES_LINE_RE.fullmatch(markdown, start, end)
         if match is None:
             break
-        number = int(match.group(1))
-        pages[number] = PageBoxes(number, match.group(2), _segments(match.group(3)))
+        number, segments = int(match.group(1)), _segments(match.group(3))
+        if segments is not None:
+            pages[number] = PageBoxes(number, match.group(2), segments)
         end = start - 1
     if not pages:
         return None
@@ -341,11 +342,18 @@ def without_boxes(markdown: str) -> str:
     return markdown if trailer is None else markdown[: trailer.content_end]
 
 
-def _segments(text: str) -> tuple[tuple[int, int, int, int, int, int], ...]:
+def _segments(text: str) -> tuple[tuple[int, int, int, int, int, int], ...] | None:
+    """The segments of one boxes line; None when they are not groups of six integers."""
+    try:
+        values = list(map(int, text.replace(",", " ").split()))  # (one pass: thousands a page)
+    except ValueError:
+        return None
+    if len(values) % SEGMENT_FIELDS:
+        return None
     segments = []
     previous_end = 0
-    for item in text.split():
-        gap, length, x0, y0, x1, y1 = (int(v) for v in item.split(","))
+    for k in range(0, len(values), SEGMENT_FIELDS):
+        gap, length, x0, y0, x1, y1 = values[k : k + SEGMENT_FIELDS]
         start = previous_end + gap
         previous_end = start + length
         segments.append((start, previous_end, x0, y0, x1, y1))

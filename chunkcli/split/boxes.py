@@ -61,25 +61,26 @@ def box_index(
 
 def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[PageBox, ...]:
     """The boxes of markdown[start:end]: one per page and column run of the spans it covers."""
-    runs: list[tuple[int, list[int], tuple[int, int, int, int]]] = []  # page, run box, last box
-    k = bisect.bisect_right(index.ends, start)
-    while k < len(index.starts) and index.starts[k] < end:
-        a, b = max(index.starts[k], start), min(index.ends[k], end)
-        if b > a and not markdown[a:b].isspace():
-            page, box = index.pages[k], index.boxes[k]
-            if runs and runs[-1][0] == page and _continues(runs[-1][2], box):
-                run = runs[-1][1]
-                run[:] = [
-                    min(run[0], box[0]),
-                    min(run[1], box[1]),
-                    max(run[2], box[2]),
-                    max(run[3], box[3]),
-                ]
-                runs[-1] = (page, run, box)
-            else:
-                runs.append((page, list(box), box))
-        k += 1
-    return tuple(PageBox(page, (r[0], r[1], r[2], r[3])) for page, r, _ in runs)
+    starts, ends = index.starts, index.ends
+    first = bisect.bisect_right(ends, start)  # spans first..last-1 overlap [start, end)
+    last = bisect.bisect_left(starts, end)
+    # Only a span cut by the chunk's edge can be left with nothing visible (a window ends on a
+    # line's last word, the next starts after it): a whole span is a line's text.
+    if first < last and markdown[max(starts[first], start) : ends[first]].isspace():
+        first += 1
+    if first < last and markdown[starts[last - 1] : min(ends[last - 1], end)].isspace():
+        last -= 1
+    runs: list[tuple[int, list[int]]] = []  # page, run box
+    previous: tuple[int, int, int, int] | None = None
+    for page, box in zip(index.pages[first:last], index.boxes[first:last], strict=True):
+        if previous is not None and runs[-1][0] == page and _continues(previous, box):
+            run = runs[-1][1]
+            run[0], run[1] = min(run[0], box[0]), min(run[1], box[1])
+            run[2], run[3] = max(run[2], box[2]), max(run[3], box[3])
+        else:
+            runs.append((page, list(box)))
+        previous = box
+    return tuple(PageBox(page, (r[0], r[1], r[2], r[3])) for page, r in runs)
 
 
 def _continues(previous: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
