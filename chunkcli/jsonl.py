@@ -86,12 +86,20 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
             flat.update(chunk.metadata)
         elif name == "boxes":
             if chunk.boxes:  # a list of objects: a JSON string for flat stores
-                flat[name] = json.dumps(value, separators=(",", ":"))
+                flat[name] = boxes_json(chunk)
         elif value is not None and value != []:
             flat[name] = value
         if name == "heading_path":
             flat["heading_path_text"] = HEADING_PATH_JOINER.join(chunk.heading_path)
     return flat
+
+
+def boxes_json(chunk: Chunk) -> str:
+    """The chunk's boxes as compact JSON text, as flat lines carry them ("" without boxes)."""
+    if not chunk.boxes:
+        return ""
+    boxes = [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes]
+    return json.dumps(boxes, separators=(",", ":"))
 
 
 def _flat_config(config: dict[str, object]) -> dict[str, object]:
