@@ -286,3 +286,14 @@ def test_vertical_columns_side_by_side_are_one_run() -> None:
         PageBox(1, (484, 100, 512, 300)),
         PageBox(1, (60, 500, 72, 560)),
     )
+
+
+def test_a_trailer_written_by_hand_never_breaks_split() -> None:
+    page = "<!-- page 1 -->\n\nText."
+    crc = __import__("chunkcli.markdown_format").markdown_format.page_crc(page)
+    for segments in ("9,-3,1,1,2,2", "0,99,1,1,2,2", "1,2,3", "-,1", "17,5,1,1,2,2 -10,2,1,1,2,2"):
+        markdown = f"{page}\n\n<!-- boxes page=1 crc={crc} {segments} -->\n"
+        chunks = split_markdown(markdown, SplitOptions())  # (a line not read is a comment)
+        assert [(c.body.rstrip("\n"), c.boxes) for c in chunks] == [("Text.", ())]
+    good = f"{page}\n\n<!-- boxes page=1 crc={crc} 17,5,1,1,2,2 -->\n"
+    assert split_markdown(good, SplitOptions())[0].boxes == (PageBox(1, (1, 1, 2, 2)),)

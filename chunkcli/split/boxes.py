@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from chunkcli.markdown_format import BoxesTrailer, page_crc
+from chunkcli.markdown_format import BoxesTrailer, PageBoxes, page_crc
 from chunkcli.model import PageBox
 
 # A line that starts at most this far (points) above the top of the line before it still
@@ -47,7 +47,8 @@ def box_index(
     ends = [offset for offset, _ in page_marks[1:]] + [trailer.content_end]
     for (offset, number), end in zip(page_marks, ends, strict=True):
         boxes = trailer.pages.get(number)
-        if boxes is None or page_crc(markdown[offset:end].rstrip("\n")) != boxes.crc:
+        text = markdown[offset:end].rstrip("\n")
+        if boxes is None or page_crc(text) != boxes.crc or not _tiles(boxes, len(text)):
             continue
         spans += [
             (offset + a, offset + b, number, (x0, y0, x1, y1))
@@ -57,6 +58,16 @@ def box_index(
     return BoxIndex(
         [s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans], [s[3] for s in spans]
     )
+
+
+def _tiles(boxes: PageBoxes, length: int) -> bool:
+    """The spans run forward inside the page's text (a trailer written by hand may not)."""
+    previous_end = 0
+    for start, end, *_ in boxes.segments:
+        if not previous_end <= start < end <= length:
+            return False
+        previous_end = end
+    return True
 
 
 def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[PageBox, ...]:
