@@ -2,6 +2,7 @@
 and after, and count the chunks that keep their ids.
 
     python bench/id_stability.py [PDF_DIR] [--docs 10] [--max-tokens 800,300] [--cache DIR]
+    python bench/id_stability.py --generated 5     # generated two-column documents instead
 
 For each of the first --docs PDFs (sorted by name) with at least 4 pages and a text layer,
 PyMuPDF deletes page n//2 + 1 into memory; both versions are converted by chunkcli (the
@@ -15,6 +16,9 @@ Counted, per document and in total:
   kept       of those, how many keep their id (the issue's goal: >= 90 %)
   survive    chunks of the first split, off the deleted page, whose id is in the second (how
              much of the document a re-index leaves alone)
+
+--generated N writes N documents with tests/pdf_factory.py instead (6-10 two-column pages of
+random English words, a heading every 2 or 3 pages, seeds 0..N-1) and measures those.
 """
 
 from __future__ import annotations
@@ -77,6 +81,51 @@ def measure(before_md: str, after_md: str, deleted: int, max_tokens: int) -> tup
     return len(before), len(after), len(unchanged), len(kept), len(off_page), len(survive)
 
 
+VOCABULARY = (
+    "river stone paper light window garden table music market winter summer engine signal "
+    "letter county bridge harvest report method result sample region figure measure value "
+    "forest rail harbor copper silver yellow quiet narrow early later across beneath"
+).split()
+HEADINGS = (
+    "Origins of the survey",
+    "Field methods",
+    "Results by region",
+    "Costs and timing",
+    "Limits of the data",
+    "Related surveys",
+    "Next steps",
+    "Appendix notes",
+    "Glossary",
+)
+
+
+def generated_document(path: Path, seed: int) -> Path:
+    """Two-column pages of paragraphs of 25-140 words, a heading every 2 or 3 pages."""
+    import random
+
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from pdf_factory import Text, make_pdf, wrapped_paragraph
+
+    rng = random.Random(seed)
+    pages: list[list[object]] = []
+    heading = 0
+    for page in range(rng.randint(6, 10)):
+        items: list[object] = []
+        if page % rng.choice((2, 3)) == 0 and heading < len(HEADINGS):
+            items.append(Text(56, 80, HEADINGS[heading], size=16, bold=True))
+            heading += 1
+        for x in (56.0, 315.0):
+            top = 120.0
+            while top < 640:
+                words = [rng.choice(VOCABULARY) for _ in range(rng.randint(25, 140))]
+                text = " ".join(w + ("." if i % 11 == 10 else "") for i, w in enumerate(words))
+                lines = [line for line in wrapped_paragraph(x, top, 225, text.capitalize() + ".")]
+                items += lines
+                top = lines[-1].y + 26  # type: ignore[attr-defined]
+        pages.append(items)
+    return make_pdf(path, pages)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", default=str(DEFAULT_DIR))
@@ -84,9 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", default="800,300")
     parser.add_argument("--cache", default="/tmp/chunkcli-id-stability")
     parser.add_argument("--skip", default="", help="comma-separated name parts to leave out")
+    parser.add_argument("--generated", type=int, default=0, help="N generated documents")
     args = parser.parse_args(argv)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
+    if args.generated:
+        args.folder, args.docs = str(cache / "generated"), args.generated
+        for seed in range(args.generated):
+            generated_document(cache / "generated" / f"generated-{seed}.pdf", seed)
     skips = [s for s in args.skip.split(",") if s]
     pairs = []
     for pdf in sorted(Path(args.folder).glob("*.pdf")):
