@@ -155,6 +155,9 @@ class Block:
     cells: tuple[tuple[str, ...], ...] = ()  # tables only: header row first
     column: int = 0  # reading-order column index on the page, set by layout
     header_rows: int = 1  # tables only: rows of `cells` that are header (2: group titles above)
+    # The last `carried` lines come from the next page (the end of a sentence a page break cut,
+    # layout/breaks.py): their boxes lie on that page, not on `page`.
+    carried: int = 0
 
     @property
     def text(self) -> str:
@@ -171,6 +174,7 @@ class Block:
             self.cells,
             column,
             self.header_rows,
+            self.carried,
         )
 
 

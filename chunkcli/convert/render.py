@@ -150,11 +150,15 @@ def render_block_at(
     # Rendering only rewrites the start (a heading's hashes, a bullet, an escape): the first
     # line takes it, the others move by the difference in length.
     shift = len(text) - len(joined)
-    owned = [(start, line) for start, line in zip(starts, block.lines, strict=True) if start >= 0]
+    # Lines carried over from the next page get no box rather than one on the wrong page.
+    on_page = len(block.lines) - block.carried
+    owned = [(start, k) for k, start in enumerate(starts) if start >= 0]
     begins = [0] + [min(max(start + shift, 0), len(text)) for start, _ in owned[1:]]
     ends = [*begins[1:], len(text)]
     return text, [
-        (a, b, line.bbox) for a, b, (_, line) in zip(begins, ends, owned, strict=True) if b > a
+        (a, b, block.lines[k].bbox)
+        for a, b, (_, k) in zip(begins, ends, owned, strict=True)
+        if b > a and k < on_page
     ]
 
 
