@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from chunkcli.errors import UsageError
 from chunkcli.files import OutputWriteError, write_atomic
-from chunkcli.model import Chunk, ChunkKind, ItemFields
+from chunkcli.model import Chunk, ChunkKind, ItemFields, PageBox
 
 # The order of the keys in every line: identity, where it sits, what it says, how it was made.
 CHUNK_FIELDS = (
@@ -28,6 +28,7 @@ CHUNK_FIELDS = (
     "end",
     "page_start",
     "page_end",
+    "boxes",
     "ocr_confidence",
     "tokens",
     "oversize",
@@ -63,6 +64,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "end": chunk.end,
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
+        "boxes": [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes],
         "ocr_confidence": chunk.ocr_confidence,
         "tokens": chunk.tokens,
         "oversize": chunk.oversize,
@@ -92,9 +94,10 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
     """The chunk with no nested object and no null, for stores whose metadata is flat
     (Chroma rejects nested dicts and None): `split_config` becomes `split_config_version`,
     `split_max_tokens`, ...; the `--meta` pairs become top-level keys; `heading_path` stays a
-    list of strings and `heading_path_text` joins it; null pages and empty lists are left out
-    (Chroma 1.5 accepts None but rejects an empty list; other stores reject None): an item's
-    `period_end` is then absent for "up to now", and both period fields for no period."""
+    list of strings and `heading_path_text` joins it; `boxes` is a JSON string; null pages
+    and empty lists are left out (Chroma 1.5 accepts None but rejects an empty list; other
+    stores reject None): an item's `period_end` is then absent for "up to now", and both
+    period fields for no period."""
     nested = chunk_to_dict(chunk)
     flat: dict[str, object] = {}
     for name, value in nested.items():
@@ -102,11 +105,22 @@ def chunk_to_flat_dict(chunk: Chunk) -> dict[str, object]:
             flat.update(_flat_config(chunk.split_config))
         elif name == "metadata":
             flat.update(chunk.metadata)
+        elif name == "boxes":
+            if chunk.boxes:  # a list of objects: a JSON string for flat stores
+                flat[name] = boxes_json(chunk)
         elif value is not None and value != []:
             flat[name] = value
         if name == "heading_path":
             flat["heading_path_text"] = HEADING_PATH_JOINER.join(chunk.heading_path)
     return flat
+
+
+def boxes_json(chunk: Chunk) -> str:
+    """The chunk's boxes as compact JSON text, as flat lines carry them ("" without boxes)."""
+    if not chunk.boxes:
+        return ""
+    boxes = [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes]
+    return json.dumps(boxes, separators=(",", ":"))
 
 
 def _flat_config(config: dict[str, object]) -> dict[str, object]:
@@ -176,6 +190,7 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         markdown_sha256=str(data.get("markdown_sha256", "")),
         ocr_confidence=_optional_float(data.get("ocr_confidence")),
         item=_item_from(data),
+        boxes=_boxes(data.get("boxes")),
     )
 
 
@@ -194,6 +209,17 @@ def _item_from(data: dict[str, object]) -> ItemFields | None:
         period_end=optional_text("period_end"),
         item_index=int(str(data.get("item_index", 0))),
     )
+
+
+def _boxes(value: object) -> tuple[PageBox, ...]:
+    """Boxes as a nested line holds them, or as the JSON string of a flat one."""
+    items = json.loads(value) if isinstance(value, str) else value
+    boxes = []
+    for item in _list(items):
+        box = _dict(item)
+        x0, y0, x1, y1 = (int(str(v)) for v in _list(box.get("bbox")))
+        boxes.append(PageBox(int(str(box.get("page"))), (x0, y0, x1, y1)))
+    return tuple(boxes)
 
 
 def _optional_float(value: object) -> float | None:

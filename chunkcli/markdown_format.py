@@ -12,7 +12,10 @@ viewer shows the document unchanged:
   `<!-- page 7: ocr conf=0.91 engine=tesseract -->`, `<!-- page 8: damaged … -->`;
 - a header-row count before a pipe table whose header is more than GFM's one row (a row of
   group titles over sub-columns): `<!-- table: 2 header rows -->`; the first body row is then
-  header too, and `split` repeats both rows on every part of the table.
+  header too, and `split` repeats both rows on every part of the table;
+- a trailer after the last page, one line a page, saying where on the PDF page each line of
+  the page's Markdown lies: `<!-- boxes page=3 crc=1a2b3c4d 0,57,72,80,300,92 … -->`
+  (`split` gives every chunk the boxes of the lines it covers).
 
 This module is the only place that knows these spellings; readers are lenient (case, spaces,
 notes written by other tools) so that Markdown edited by hand still reads.
@@ -21,6 +24,7 @@ notes written by other tools) so that Markdown edited by hand still reads.
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
 
 from chunkcli.model import PageStatus
@@ -55,6 +59,19 @@ class PageMarker:
     ocr_engine: str | None = None
     hidden_runs: int = 0  # runs of hidden text convert removed from the page
     ocr_skipped: str = ""  # why OCR did not read a page that needed it ("time limit")
+
+
+# A page marker with the blank lines after it, as it sits inside a chunk's text.
+_PAGE_MARKER_AND_SPACE_RE = re.compile(r"<!--\s*page\s+\d{1,9}\b[^>]*-->[ \t]*(?:\r?\n[ \t]*)*")
+
+
+def without_page_markers(text: str) -> str:
+    """`text` with its page markers (and the blank lines after each) taken out: what a chunk's
+    id hashes, so that renumbered pages (a page deleted before it) or a page break that moved
+    inside it leave its id as it was."""
+    if "<!--" not in text:
+        return text
+    return _PAGE_MARKER_AND_SPACE_RE.sub("", text)
 
 
 def format_page_marker(marker: PageMarker) -> str:
@@ -245,14 +262,112 @@ def split_cells(row: str) -> tuple[str, ...]:
 
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
+# --- boxes ----------------------------------------------------------------------------------
+
+# Where each page's text lies on the PDF page, as a trailer after the last page: one line a
+# page, `<!-- boxes page=3 crc=1a2b3c4d 0,57,72,80,300,92 2,40,72,93,300,104 -->`. Each
+# segment is a span of the page's Markdown and the box of the PDF line (or table) it came from:
+# its start as the gap after the previous segment's end (the first: after the start of the page
+# marker's line), its length, then x0,y0,x1,y1 in whole PDF points (origin top-left, rounded
+# outwards). `crc` is the CRC-32 of the page's Markdown (marker line to last line): a page
+# edited by hand fails it and its boxes are not used, so a box never points at the wrong text.
+# (The segments are checked as they are read: a pattern repeated per segment cost more than
+# the rest of the parse.)
+BOXES_LINE_RE = re.compile(r"<!-- boxes page=(\d{1,9}) crc=([0-9a-f]{8})([-\d, ]*) -->")
+SEGMENT_FIELDS = 6  # gap, length, x0, y0, x1, y1
+
+
+@dataclass(frozen=True, slots=True)
+class PageBoxes:
+    """One page's segments: (start, end, x0, y0, x1, y1) with start/end relative to the start
+    of the page marker's line, in Markdown order."""
+
+    number: int
+    crc: str
+    segments: tuple[tuple[int, int, int, int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoxesTrailer:
+    """The trailer of a document: where its content ends (the trailer and the blank line
+    before it are in no chunk) and the boxes of each page that has some."""
+
+    content_end: int
+    pages: dict[int, PageBoxes]
+
+
+def page_crc(page_text: str) -> str:
+    """The CRC-32 (8 hex digits) of one page's Markdown, as a boxes line carries it."""
+    return f"{zlib.crc32(page_text.encode('utf-8')):08x}"
+
+
+def format_page_boxes(boxes: PageBoxes) -> str:
+    """The trailer line of one page (no newline)."""
+    parts = [f"<!-- boxes page={boxes.number} crc={boxes.crc}"]
+    previous_end = 0
+    for start, end, x0, y0, x1, y1 in boxes.segments:
+        parts.append(f"{start - previous_end},{end - start},{x0},{y0},{x1},{y1}")
+        previous_end = end
+    parts.append("-->")
+    return " ".join(parts)
+
+
+def parse_boxes(markdown: str) -> BoxesTrailer | None:
+    """The boxes trailer at the end of `markdown`, or None when it has none."""
+    if "<!-- boxes " not in markdown:
+        return None
+    pages: dict[int, PageBoxes] = {}
+    end = len(markdown.rstrip("\r\n"))
+    while end > 0:
+        start = max(markdown.rfind("\n", 0, end), -1) + 1
+        match = BOXES_LINE_RE.fullmatch(markdown, start, end)
+        if match is None:
+            break
+        number, segments = int(match.group(1)), _segments(match.group(3))
+        if segments is not None:
+            pages[number] = PageBoxes(number, match.group(2), segments)
+        end = start - 1
+    if not pages:
+        return None
+    content_end = start_of_trailer = end + 1
+    while content_end > 1 and markdown[content_end - 2] in "\r\n":
+        content_end -= 1  # the blank lines before the trailer belong to it
+    return BoxesTrailer(max(content_end, 0) if start_of_trailer > 0 else 0, pages)
+
+
+def without_boxes(markdown: str) -> str:
+    """`markdown` without its boxes trailer (unchanged when it has none): the Markdown as it
+    was before convert wrote boxes, ending in one newline."""
+    trailer = parse_boxes(markdown)
+    return markdown if trailer is None else markdown[: trailer.content_end]
+
+
+def _segments(text: str) -> tuple[tuple[int, int, int, int, int, int], ...] | None:
+    """The segments of one boxes line; None when they are not groups of six integers."""
+    try:
+        values = list(map(int, text.replace(",", " ").split()))  # (one pass: thousands a page)
+    except ValueError:
+        return None
+    if len(values) % SEGMENT_FIELDS:
+        return None
+    segments = []
+    previous_end = 0
+    for k in range(0, len(values), SEGMENT_FIELDS):
+        gap, length, x0, y0, x1, y1 = values[k : k + SEGMENT_FIELDS]
+        start = previous_end + gap
+        previous_end = start + length
+        segments.append((start, previous_end, x0, y0, x1, y1))
+    return tuple(segments)
+
+
 # --- all of the above ----------------------------------------------------------------------
 
 
 def is_format_comment(text: str) -> bool:
     """True for a line chunkcli writes as format (a page marker, provenance, a header-row
-    count): none of them is content to index."""
+    count, a boxes line): none of them is content to index."""
     line = text.strip()
-    patterns = (PAGE_MARKER_RE, _SOURCE_RE, _HEADER_ROWS_RE)
+    patterns = (PAGE_MARKER_RE, _SOURCE_RE, _HEADER_ROWS_RE, BOXES_LINE_RE)
     return any(pattern.fullmatch(line) for pattern in patterns)
 
 

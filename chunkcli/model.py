@@ -155,6 +155,9 @@ class Block:
     cells: tuple[tuple[str, ...], ...] = ()  # tables only: header row first
     column: int = 0  # reading-order column index on the page, set by layout
     header_rows: int = 1  # tables only: rows of `cells` that are header (2: group titles above)
+    # The last `carried` lines come from the next page (the end of a sentence a page break cut,
+    # layout/breaks.py): their boxes lie on that page, not on `page`.
+    carried: int = 0
 
     @property
     def text(self) -> str:
@@ -171,6 +174,7 @@ class Block:
             self.cells,
             column,
             self.header_rows,
+            self.carried,
         )
 
 
@@ -346,6 +350,15 @@ class ItemFields:
 
 
 @dataclass(frozen=True, slots=True)
+class PageBox:
+    """Where some of a chunk's text lies: a page (1-based) and a box on it, in whole PDF
+    points with the origin top-left (x0, y0, x1, y1)."""
+
+    page: int
+    bbox: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """One retrieval unit. `body == markdown[start:end]`; `text == prefix + body`."""
 
@@ -370,6 +383,9 @@ class Chunk:
     # The lowest OCR confidence (0..1) of the pages the chunk spans; None: no OCR page.
     ocr_confidence: float | None = None
     item: ItemFields | None = None  # --mode items: the item's typed fields (None elsewhere)
+    # One box per page and column run of the lines its body covers (split/boxes.py); empty
+    # when the Markdown carries no boxes.
+    boxes: tuple[PageBox, ...] = ()
 
     @property
     def text(self) -> str:

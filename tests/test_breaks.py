@@ -9,6 +9,7 @@ from pdf_factory import Text, make_pdf
 
 from chunkcli.convert.layout.breaks import split_line
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
+from chunkcli.markdown_format import without_boxes
 from chunkcli.model import BBox, Line, Span
 
 SIZE = 10.5
@@ -26,8 +27,8 @@ def _page(lines: list[str], x: float = 50.0) -> list[Text]:
 
 
 def _body(path: Path) -> str:
-    markdown = convert_pdf(path, ConvertOptions()).markdown
-    return markdown.split("\n\n", 1)[1]  # without the provenance line
+    markdown = without_boxes(convert_pdf(path, ConvertOptions()).markdown)
+    return markdown.split("\n\n", 1)[1]  # without the provenance line (and the boxes)
 
 
 def _two_pages(tmp_path: Path, first: list[str], second: list[str]) -> str:
@@ -105,3 +106,17 @@ def test_split_line_shares_a_span_box_by_characters() -> None:
     ]
     assert [(s.text, s.bbox) for s in tail.spans] == [("def", BBox(30, 0, 60, 10))]
     assert (head.bbox, tail.bbox) == (BBox(0, 0, 30, 10), BBox(30, 0, 60, 10))
+
+
+def test_the_carried_end_of_a_sentence_gets_no_box_on_the_page_before(tmp_path: Path) -> None:
+    from chunkcli.split import SplitOptions, split_markdown
+
+    first = full(5)
+    second = ["ければならない。" + FULL[8:], full(9)[8], "ものとする。"]
+    pdf = make_pdf(tmp_path / "p.pdf", [_page(first), _page(second)])
+    chunks = split_markdown(convert_pdf(pdf).markdown, SplitOptions(max_tokens=1000))
+    boxes = [(box.page, box.bbox) for chunk in chunks for box in chunk.boxes]
+    # page 1: its five lines (the carried "ければならない。" is drawn at the top of page 2: it is
+    # in page 1's text but in no box of page 1); page 2: the rest of its first line and the two
+    # lines below it
+    assert boxes == [(1, (50, 79, 470, 153)), (2, (50, 79, 470, 123))]

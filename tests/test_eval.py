@@ -657,3 +657,22 @@ def test_make_gold_keeps_going_past_a_document_that_fails(tmp_path: Path) -> Non
     ]
     only_bad = runner.invoke(app, ["eval", "--make-gold", str(bad), "-o", str(tmp_path / "x")])
     assert only_bad.exit_code == 1 and not (tmp_path / "x").exists()
+
+
+def test_page_citation_reads_the_pages_of_the_top_chunks_boxes() -> None:
+    from dataclasses import replace
+
+    from chunkcli.evaluate.gold import TextSpan
+    from chunkcli.model import PageBox
+
+    markdown = "<!-- page 1 -->\n\nA.\n\n<!-- page 2 -->\n\nB.\n\n<!-- page 3 -->\n\nC.\n"
+    [chunk] = split_markdown(markdown, SplitOptions(), source="m.md")
+    assert (chunk.page_start, chunk.page_end, chunk.boxes) == (1, 3, ())
+    boxed = replace(chunk, boxes=(PageBox(1, (0, 0, 9, 9)), PageBox(3, (0, 0, 9, 9))))
+
+    def cites(top: object, page: int) -> bool | None:
+        question = GoldQuestion("q", "?", "m.md", TextSpan(0, 1), None, page)
+        return score_question(question, [top], (1,)).page_correct  # type: ignore[list-item]
+
+    assert [cites(chunk, page) for page in (1, 2, 3)] == [True, True, True]  # the page range
+    assert [cites(boxed, page) for page in (1, 2, 3)] == [True, False, True]  # where text lies

@@ -9,9 +9,15 @@ from llama_index.core.schema import MetadataMode, TextNode
 
 from chunkcli.integrations import ChunksFileError, langchain, llamaindex
 from chunkcli.jsonl import chunks_to_jsonl
+from chunkcli.markdown_format import PageBoxes, format_page_boxes, page_crc
 from chunkcli.split import SplitOptions, split_markdown
 
-DOC = "<!-- page 1 -->\n\n# Pump\n\nIntro.\n\n<!-- page 2 -->\n\n## Safety\n\nDisconnect power.\n"
+PAGE_2 = "<!-- page 2 -->\n\n## Safety\n\nDisconnect power."
+# Page 2's boxes (markdown_format's trailer): the heading and the paragraph line.
+BOXES = format_page_boxes(
+    PageBoxes(2, page_crc(PAGE_2), ((17, 26, 72, 80, 200, 95), (28, 45, 72, 100, 300, 112)))
+)
+DOC = f"<!-- page 1 -->\n\n# Pump\n\nIntro.\n\n{PAGE_2}\n\n{BOXES}\n"
 
 
 def chunks_file(tmp_path: Path, *, flat: bool) -> Path:
@@ -33,6 +39,8 @@ def test_langchain_documents_carry_text_id_pages_and_headings(tmp_path: Path, fl
     assert second["heading_path"] == ["Pump", "Safety"] and second["org"] == "acme"
     assert second["heading_path_text"] == "Pump › Safety" and second["doc_id"] == "pump.md"
     assert documents[1].id == second["id"] and not {"text", "body", "prefix"} & set(second)
+    assert second["boxes"] == '[{"page":2,"bbox":[72,80,300,112]}]'  # a JSON string
+    assert "boxes" not in documents[0].metadata  # page 1 has none: left out, as flat lines do
 
 
 def test_llamaindex_nodes_do_not_embed_metadata_twice(tmp_path: Path) -> None:
@@ -40,6 +48,7 @@ def test_llamaindex_nodes_do_not_embed_metadata_twice(tmp_path: Path) -> None:
     assert all(isinstance(n, TextNode) for n in nodes)
     node = nodes[1]
     assert node.id_ == node.metadata["id"] and node.metadata["page_start"] == 2
+    assert node.metadata["boxes"] == '[{"page":2,"bbox":[72,80,300,112]}]'
     # the embedded text is exactly the chunk's text (its prefix already holds the path)
     assert node.get_content(metadata_mode=MetadataMode.EMBED) == node.text
     llm = node.get_content(metadata_mode=MetadataMode.LLM)

@@ -123,7 +123,7 @@ def test_split_puts_the_ocr_confidence_on_chunks_and_jsonl_keeps_it() -> None:
     data = chunk_to_dict(chunks[1])
     fields = list(data)
     at = fields.index("page_end")
-    assert fields[at : at + 3] == ["page_end", "ocr_confidence", "tokens"]
+    assert fields[at : at + 3] == ["page_end", "boxes", "ocr_confidence"]
     assert chunk_from_dict(data) == chunks[1]
 
 

@@ -20,6 +20,7 @@ from chunkcli.convert.extract.pages import MAX_GEOMETRY_PT, _span
 from chunkcli.convert.pipeline import convert_pdf
 from chunkcli.errors import PdfOpenError
 from chunkcli.jsonl import chunks_to_jsonl, read_jsonl
+from chunkcli.markdown_format import without_boxes
 from chunkcli.model import PageStatus
 from chunkcli.split import SplitOptions, split_markdown
 
@@ -27,6 +28,7 @@ HELLO = text_content([(72, 700, 12, "Hello world")])
 
 
 def _body(markdown: str) -> str:
+    markdown = without_boxes(markdown)
     """The Markdown after convert's provenance comment (its first line and a blank line)."""
     return markdown.split("\n", 2)[2] if markdown.startswith("<!-- chunkcli ") else markdown
 

@@ -83,6 +83,61 @@ def test_an_edit_upserts_the_changed_chunk_and_deletes_its_old_id(tmp_path: Path
     assert "0 added, 1 changed, 1 unchanged" in err
 
 
+def test_a_renumbered_page_marker_keeps_the_id_and_upserts_the_new_text(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    paged = "# Pump\n\n<!-- page 1 -->\n\nIntro.\n\n## Safety\n\nOff.\n\n<!-- page 3 -->\n\nOn.\n"
+    (root / "pump.md").write_text(paged, "utf-8")
+    _, first, _ = run(tmp_path)
+    (root / "pump.md").write_text(paged.replace("page 3", "page 2"), "utf-8")  # page 2 deleted
+    code, lines, err = run(tmp_path)
+    safety = next(r for r in first if r["heading_path"] == ["Pump", "Safety"])
+    assert code == 0, err
+    assert [(r["op"], r["id"], r["page_end"]) for r in lines] == [("upsert", safety["id"], 2)]
+    assert "<!-- page 2 -->" in str(lines[0]["text"])
+
+
+def test_boxes_that_moved_upsert_the_chunk_under_its_id(tmp_path: Path) -> None:
+    from chunkcli.markdown_format import PageBoxes, format_page_boxes, page_crc
+
+    page = "<!-- page 1 -->\n\n# Pump\n\nOff."
+    root = tmp_path / "corpus"
+    root.mkdir()
+
+    def write(top: int) -> None:  # the same text, drawn `top` points down the page
+        segments = ((17, 23, 72, top, 200, top + 20), (25, 29, 72, top + 30, 120, top + 42))
+        trailer = format_page_boxes(PageBoxes(1, page_crc(page), segments))
+        (root / "pump.md").write_text(f"{page}\n\n{trailer}\n", "utf-8")
+
+    write(100)
+    _, first, _ = run(tmp_path)
+    write(300)  # a paragraph inserted above it on its page
+    code, lines, err = run(tmp_path)
+    assert code == 0, err
+    assert [(r["op"], r["id"], r["boxes"]) for r in lines] == [
+        ("upsert", first[0]["id"], [{"page": 1, "bbox": [72, 300, 200, 342]}])
+    ]
+
+
+def test_a_schema_1_manifest_gains_the_boxes_column(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "index.db")
+    db.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES ('schema', '1');"
+        "CREATE TABLE chunks (id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, content_sha256 TEXT "
+        'NOT NULL, ordinal INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, '
+        "page_start INTEGER, page_end INTEGER);"
+    )
+    db.close()
+    corpus(tmp_path)
+    code, lines, err = run(tmp_path)
+    assert code == 0, err
+    assert len(lines) == 5
+    db = sqlite3.connect(tmp_path / "index.db")
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    db.close()
+
+
 def test_removed_and_renamed_files_delete_their_chunks(tmp_path: Path) -> None:
     root = corpus(tmp_path)
     _, first, _ = run(tmp_path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
+from chunkcli.markdown_format import without_boxes
 from tests.layout_cases import _annex_rows, _unruled_rows
 from tests.pdf_factory import Text, make_pdf
 
@@ -17,7 +18,7 @@ HEADER = [
 
 
 def _markdown(path: Path) -> str:
-    return convert_pdf(path, ConvertOptions()).markdown.split("\n\n", 1)[1]
+    return without_boxes(convert_pdf(path, ConvertOptions()).markdown).split("\n\n", 1)[1]
 
 
 def test_a_table_runs_on_over_two_pages_each_part_under_its_page(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from chunkcli.convert.joining import (
     join_lines,
 )
 from chunkcli.convert.pipeline import convert_pdf
+from chunkcli.markdown_format import without_boxes
 from tests.pdf_factory import Text, make_pdf, remap_cjk_unicode, text_width
 
 
@@ -56,7 +57,7 @@ def test_korean_word_spaces_that_are_only_glyph_gaps_become_spaces(tmp_path: Pat
     items = [item for i in range(4) for item in gap_spaced_line(100 + 40 * i, SENTENCE)]
     pdf = make_pdf(tmp_path / "ko.pdf", [items])
     assert pymupdf.open(pdf)[0].get_text().splitlines()[0] == SENTENCE.replace(" ", "")
-    markdown = convert_pdf(pdf).markdown
+    markdown = without_boxes(convert_pdf(pdf).markdown)
     text = markdown[markdown.index("<!-- page 1 -->") :]  # after the provenance comment
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
 
@@ -66,14 +67,14 @@ def test_one_gap_spaced_passage_on_a_page_with_spaces_gets_its_spaces(tmp_path: 
     pasted from another program): its run of syllables is longer than any word."""
     spaced = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(6)]
     items = [*spaced, *gap_spaced_line(400, SENTENCE)]
-    markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [items])).markdown
+    markdown = without_boxes(convert_pdf(make_pdf(tmp_path / "ko.pdf", [items])).markdown)
     text = markdown[markdown.index("<!-- page 1 -->") :]
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 7) + "\n"
 
 
 def test_korean_text_with_its_own_spaces_is_left_alone(tmp_path: Path) -> None:
     lines = [Text(50, 100 + 40 * i, SENTENCE, size=12, cjk=True) for i in range(4)]
-    markdown = convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown
+    markdown = without_boxes(convert_pdf(make_pdf(tmp_path / "ko.pdf", [lines])).markdown)
     text = markdown[markdown.index("<!-- page 1 -->") :]
     assert text == "<!-- page 1 -->\n\n" + "\n\n".join([SENTENCE] * 4) + "\n"
 
@@ -126,7 +127,7 @@ def test_a_font_that_maps_ideographs_to_radicals_gives_the_ideographs(tmp_path: 
     pdf = make_pdf(tmp_path / "kangxi.pdf", [[line]])
     remap_cjk_unicode(pdf, {"用": "\u2f64", "長": "\u2ed1", "利": "\uf9dd"})
     assert pymupdf.open(pdf)[0].get_text().strip() == "\uf9dd\u2f64者の\u2ed1期計画、１２３件"
-    assert convert_pdf(pdf).markdown.endswith("\n利用者の長期計画、１２３件\n")
+    assert without_boxes(convert_pdf(pdf).markdown).endswith("\n利用者の長期計画、１２３件\n")
 
 
 @pytest.mark.parametrize(

@@ -76,16 +76,33 @@ def join_lines(lines: list[str], compounds: frozenset[str] = frozenset()) -> str
     ("dual-encoder"; a break after such a word's hyphen keeps the hyphen) and the starts of
     Korean words (a break between Hangul that continues one of them gets no space).
     """
+    return join_lines_at(lines, compounds)[0]
+
+
+def join_lines_at(
+    lines: list[str], compounds: frozenset[str] = frozenset()
+) -> tuple[str, list[int]]:
+    """`join_lines`, and where each line's text starts in the result (a line with no text
+    starts at -1): the boxes of a paragraph's lines are tied to its text."""
     pieces: list[str] = []
+    ends: list[int] = []  # the index in `pieces` after each line's own piece; 0: none
     for raw in lines:
         line = clean_line(raw)
-        if not line:
-            continue
-        if pieces:
-            pieces[-1], joiner = _joint(pieces[-1], line, compounds)
-            pieces.append(joiner)
-        pieces.append(line)
-    return "".join(pieces)
+        if line:
+            if pieces:
+                pieces[-1], joiner = _joint(pieces[-1], line, compounds)
+                pieces.append(joiner)
+            pieces.append(line)
+        ends.append(len(pieces) if line else 0)
+    lengths = [len(piece) for piece in pieces]
+    total, sums = 0, [0]
+    for length in lengths:
+        total += length
+        sums.append(total)
+    # A line starts after its joiner: at the start of its own piece (the previous line's end
+    # includes the space or hyphen repair between them).
+    starts = [sums[end - 1] if end else -1 for end in ends]
+    return "".join(pieces), starts
 
 
 def _joint(left: str, right: str, compounds: frozenset[str]) -> tuple[str, str]:

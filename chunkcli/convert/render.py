@@ -3,24 +3,33 @@
 A provenance comment names the PDF, and every page starts with a marker line
 (`<!-- page N -->`), so that `split` can attribute chunks to the file and its pages from the
 Markdown alone; `markdown_format` owns these spellings. Blocks are separated by one blank line;
-the items of one list by a line break.
+the items of one list by a line break. A trailer after the last page ties spans of each page's
+Markdown to the boxes of the PDF lines they came from, for the chunks' `boxes`.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from typing import TypeAlias
 
-from chunkcli.convert.joining import hangul_word_prefixes, hyphenated_words, join_lines
+from chunkcli.convert.joining import hangul_word_prefixes, hyphenated_words, join_lines_at
 from chunkcli.convert.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.markdown_format import (
+    PageBoxes,
     PageMarker,
     Provenance,
     escape_leading_syntax,
+    format_page_boxes,
     format_page_marker,
     format_provenance,
     format_table,
+    page_crc,
 )
-from chunkcli.model import Block, BlockKind, Document, Page, PageStatus
+from chunkcli.model import BBox, Block, BlockKind, Document, Page, PageStatus
+
+# A span of a page's Markdown and the box its text came from: start, end, x0, y0, x1, y1.
+Segment: TypeAlias = tuple[int, int, int, int, int, int]
 
 # A paragraph this short with no letter or digit is decoration, not content.
 ORNAMENT_MAX_CHARS = 3
@@ -30,11 +39,16 @@ _ORDERED = re.compile(r"^\s*(\d{1,3})[.)]\s*")
 
 
 def render_markdown(document: Document, provenance: Provenance | None = None) -> str:
-    """The whole document as GFM text ending in exactly one newline, headed by `provenance`."""
+    """The whole document as GFM text ending in exactly one newline, headed by `provenance`
+    and followed by the boxes trailer (where each page's lines lie on the PDF page)."""
     compounds = document_compounds(document)
-    parts = [render_page(page, compounds) for page in document.pages]
+    rendered = [render_page_boxed(page, compounds) for page in document.pages]
+    parts = [text for text, _ in rendered]
     if provenance is not None:
         parts.insert(0, format_provenance(provenance))
+    trailer = [format_page_boxes(boxes) for _, boxes in rendered if boxes.segments]
+    if trailer:
+        parts.append("\n".join(trailer))
     return "\n\n".join(p for p in parts if p).rstrip("\n") + "\n"
 
 
@@ -63,22 +77,40 @@ def page_marker(page: Page) -> str:
 
 
 def render_page(page: Page, compounds: frozenset[str] = frozenset()) -> str:
+    return render_page_boxed(page, compounds)[0]
+
+
+def render_page_boxed(page: Page, compounds: frozenset[str] = frozenset()) -> tuple[str, PageBoxes]:
+    """The page's Markdown, and the box of every PDF line (table) as a span of that text."""
     pieces: list[str] = [page_marker(page)]
+    offset = len(pieces[0])  # where the next piece starts in the page's text
+    segments: list[Segment] = []
     nesting: list[tuple[float, int]] = []  # (bullet x, content indent) of open list levels
     for block in page.blocks:
-        text = render_block(block, compounds)
+        text, spans = render_block_at(block, compounds)
         if not text:
             continue
         if block.kind == BlockKind.LIST_ITEM and nesting:
-            text = _nest(text, block.bbox.x0, nesting)
+            nested = _nest(text, block.bbox.x0, nesting)
+            shift, text = len(nested) - len(text), nested
             pieces.append("\n" + text)
         else:
+            shift = 0
             nesting = []
             pieces.append("\n\n" + text)
+        begin = offset + len(pieces[-1]) - len(text) + shift
+        segments += [(begin + a, begin + b, *_outward(box)) for a, b, box in spans]
+        offset += len(pieces[-1])
         if block.kind == BlockKind.LIST_ITEM:
             indent = len(text) - len(text.lstrip(" "))
             nesting.append((block.bbox.x0, indent + len(text.lstrip(" ").split(" ", 1)[0]) + 1))
-    return pieces[0] + "".join(pieces[1:])
+    page_text = pieces[0] + "".join(pieces[1:])
+    return page_text, PageBoxes(page.number, page_crc(page_text), tuple(segments))
+
+
+def _outward(box: BBox) -> tuple[int, int, int, int]:
+    """The box in whole points, rounded outwards so that it still holds every glyph."""
+    return (math.floor(box.x0), math.floor(box.top), math.ceil(box.x1), math.ceil(box.bottom))
 
 
 def _nest(text: str, x0: float, nesting: list[tuple[float, int]]) -> str:
@@ -89,22 +121,54 @@ def _nest(text: str, x0: float, nesting: list[tuple[float, int]]) -> str:
 
 
 def render_block(block: Block, compounds: frozenset[str] = frozenset()) -> str:
+    return render_block_at(block, compounds)[0]
+
+
+def render_block_at(
+    block: Block, compounds: frozenset[str] = frozenset()
+) -> tuple[str, list[tuple[int, int, BBox]]]:
+    """The block's Markdown, and (start, end, box) for each of its PDF lines that gave text
+    (one for a table: its own box), offsets into that Markdown."""
     if block.kind == BlockKind.FURNITURE:
-        return ""
+        return "", []
     if block.kind == BlockKind.TABLE:
-        return format_table(block.cells, block.header_rows)
-    text = join_lines([line.text for line in block.lines], compounds)
-    if not text:
-        return ""
-    if block.kind == BlockKind.HEADING:
-        return "#" * block.level + " " + text
-    if block.kind == BlockKind.LIST_ITEM:
-        return render_list_item(text)
+        table = format_table(block.cells, block.header_rows)
+        return table, [(0, len(table), block.bbox)] if table else []
     if block.kind == BlockKind.CODE:
-        return "```\n" + "\n".join(line.text for line in block.lines) + "\n```"
-    if len(text) <= ORNAMENT_MAX_CHARS and not any(c.isalnum() for c in text):
-        return ""  # a stray ornament ("›", "◆") alone would become a crumb of a chunk
-    return escape_leading_syntax(text)
+        return _code_at(block)
+    joined, starts = join_lines_at([line.text for line in block.lines], compounds)
+    if not joined:
+        return "", []
+    if block.kind == BlockKind.HEADING:
+        text = "#" * block.level + " " + joined
+    elif block.kind == BlockKind.LIST_ITEM:
+        text = render_list_item(joined)
+    elif len(joined) <= ORNAMENT_MAX_CHARS and not any(c.isalnum() for c in joined):
+        return "", []  # a stray ornament ("›", "◆") alone would become a crumb of a chunk
+    else:
+        text = escape_leading_syntax(joined)
+    # Rendering only rewrites the start (a heading's hashes, a bullet, an escape): the first
+    # line takes it, the others move by the difference in length.
+    shift = len(text) - len(joined)
+    # Lines carried over from the next page get no box rather than one on the wrong page.
+    on_page = len(block.lines) - block.carried
+    owned = [(start, k) for k, start in enumerate(starts) if start >= 0]
+    begins = [0] + [min(max(start + shift, 0), len(text)) for start, _ in owned[1:]]
+    ends = [*begins[1:], len(text)]
+    return text, [
+        (a, b, block.lines[k].bbox)
+        for a, b, (_, k) in zip(begins, ends, owned, strict=True)
+        if b > a and k < on_page
+    ]
+
+
+def _code_at(block: Block) -> tuple[str, list[tuple[int, int, BBox]]]:
+    spans, offset = [], len("```\n")
+    for line in block.lines:
+        spans.append((offset, offset + len(line.text), line.bbox))
+        offset += len(line.text) + 1
+    text = "```\n" + "\n".join(line.text for line in block.lines) + "\n```"
+    return text, [span for span in spans if span[1] > span[0]]
 
 
 def render_list_item(text: str) -> str:

@@ -205,7 +205,8 @@ class ConvertWorker:
 
 def split_schema() -> Any:
     """order, chunk_index, error, then the JSON Lines fields (split_config and metadata as
-    JSON text: their keys vary with the options, and Parquet stores no empty struct)."""
+    JSON text: their keys vary with the options, and Parquet stores no empty struct; boxes as
+    JSON text too, as --flat-metadata writes them)."""
     import pyarrow as pa
 
     types = {
@@ -240,6 +241,9 @@ def split_rows(order: int, result: ChunkRows | ErrorRow) -> list[dict[str, objec
         row.update(chunk_to_dict(chunk))
         row["split_config"] = json.dumps(row["split_config"], ensure_ascii=False)
         row["metadata"] = json.dumps(row["metadata"], ensure_ascii=False)
+        row["boxes"] = json.dumps(
+            row["boxes"], separators=(",", ":")
+        )  # (read back by chunk_from_dict)
         rows.append(row)
     return rows
 

@@ -85,6 +85,8 @@ def _page_correct(question: GoldQuestion, top: Chunk | None) -> bool | None:
         return None
     if top is None or top.source != question.source or top.page_start is None:
         return False
+    if top.boxes:  # the pages its text lies on (a page the chunk only crosses is not cited)
+        return any(box.page == question.page for box in top.boxes)
     page_end = top.page_end if top.page_end is not None else top.page_start
     return top.page_start <= question.page <= page_end
 

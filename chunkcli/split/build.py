@@ -8,7 +8,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from chunkcli.markdown_format import without_page_markers
 from chunkcli.model import Chunk
+from chunkcli.split.boxes import NO_BOXES, BoxIndex, chunk_boxes
 from chunkcli.split.layout import Layout
 from chunkcli.split.options import SPLIT_VERSION
 from chunkcli.split.plan import Plan
@@ -35,8 +37,10 @@ def build_chunks(
     page_marks: tuple[tuple[int, int], ...],
     identity: Identity,
     ocr_confidence: Mapping[int, float] | None = None,
+    boxes: BoxIndex = NO_BOXES,
 ) -> list[Chunk]:
-    """One Chunk per plan, in document order; `ocr_confidence` maps OCR pages to theirs."""
+    """One Chunk per plan, in document order; `ocr_confidence` maps OCR pages to theirs,
+    `boxes` holds where the Markdown's text lies on the PDF pages."""
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
 
@@ -56,7 +60,7 @@ def build_chunks(
         heading_path = names.get(plan.path)
         if heading_path is None:
             heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
-        key = (heading_path, plan.prefix + body)
+        key = (heading_path, without_page_markers(plan.prefix + body))
         occurrence = seen[key] = seen.get(key, -1) + 1
         chunks.append(
             Chunk(
@@ -80,6 +84,7 @@ def build_chunks(
                 oversize=plan.oversize,
                 ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
                 item=plan.item,
+                boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
             )
         )
     return chunks
@@ -104,9 +109,10 @@ def id_hash_base(identity: Identity) -> hashlib._Hash:
 def chunk_id(
     id_hash: hashlib._Hash, heading_path: tuple[str, ...], text: str, occurrence: int
 ) -> str:
-    """Stable id: the document, the split version and options, the heading path, the text, and
-    how many earlier chunks had the same path and text. No offsets: an edit in one section
-    leaves the ids of every other section's chunks as they were."""
+    """Stable id: the document, the split version and options, the heading path, the text
+    (without its page markers: see `without_page_markers`), and how many earlier chunks had
+    the same path and text. No offsets, no page numbers: an edit in one section, or a page
+    deleted before a chunk, leaves the ids of every other chunk as they were."""
     digest = id_hash.copy()
     path_key = "\x1e".join(heading_path)
     digest.update(f"{path_key}\x1f{occurrence}\x1f{text}".encode())

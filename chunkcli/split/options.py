@@ -8,7 +8,8 @@ from enum import StrEnum
 from chunkcli.errors import UsageError
 
 # Bump when a change to the cutting rules can move a chunk boundary: it is part of every id.
-SPLIT_VERSION = "split-1"
+# split-2: ids hash the text without its page markers (pages renumbered kept no id).
+SPLIT_VERSION = "split-2"
 
 SPLIT_LEVELS = {"h2": 2, "h3": 3}
 

@@ -9,8 +9,9 @@ import hashlib
 from pathlib import PurePath
 
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.markdown_format import ocr_confidences, parse_provenance
+from chunkcli.markdown_format import ocr_confidences, parse_boxes, parse_provenance
 from chunkcli.model import Chunk
+from chunkcli.split.boxes import box_index
 from chunkcli.split.build import Identity, build_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
@@ -54,6 +55,10 @@ def _split(
     source_sha256: str | None,
     count_tokens: TokenCounter | None,
 ) -> list[Chunk]:
+    whole = markdown
+    trailer = parse_boxes(markdown)
+    if trailer is not None:  # (the trailer, after the last page, is in no chunk)
+        markdown = markdown[: trailer.content_end]
     count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
     sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
     count_spans = (
@@ -67,18 +72,19 @@ def _split(
     title = find_title(scan.pieces, options.title, _stem(named))
     layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
     planned = plan_mode(layout, title[1])
-    source, sha = _provenance(markdown, source, source_sha256)
+    source, sha = _provenance(whole, source, source_sha256)
     identity = Identity(
         doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
         source=source,
         source_sha256=sha,
-        markdown_sha256=hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
+        markdown_sha256=hashlib.sha256(whole.encode("utf-8")).hexdigest(),
         title=title[0],
         split_config=options.config(planned.mode),
         metadata=dict(options.metadata),
     )
     ocr = ocr_confidences(markdown) if "conf" in markdown else {}
-    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr)
+    boxes = box_index(markdown, scan.page_marks, trailer)
+    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr, boxes)
 
 
 def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:

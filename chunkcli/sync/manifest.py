@@ -16,7 +16,7 @@ from pathlib import Path
 
 from chunkcli.errors import ChunkcliError
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: chunks keep their boxes (a manifest of schema 1 gains the column)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     id TEXT PRIMARY KEY,
     doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
     content_sha256 TEXT NOT NULL, ordinal INTEGER NOT NULL,
-    start INTEGER NOT NULL, "end" INTEGER NOT NULL, page_start INTEGER, page_end INTEGER
+    start INTEGER NOT NULL, "end" INTEGER NOT NULL, page_start INTEGER, page_end INTEGER,
+    boxes TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id, ordinal);
 """
@@ -61,6 +62,7 @@ class ChunkRow:
     end: int
     page_start: int | None
     page_end: int | None
+    boxes: str = ""  # the chunk's boxes as compact JSON ("" before schema 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,10 @@ class Manifest:
             self.close()
             raise ManifestError(f"{self.path}: not a chunkcli manifest ({exc})") from None
         found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if found is None:
+        if found is not None and found[0] == "1":  # the boxes column came with schema 2
+            self._db.execute("ALTER TABLE chunks ADD COLUMN boxes TEXT NOT NULL DEFAULT ''")
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+        elif found is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         elif found[0] != SCHEMA_VERSION:
             self.close()
@@ -157,7 +162,7 @@ class Manifest:
         for doc_id, rows in chunks.items():
             db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
             db.executemany(
-                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         c.id,
@@ -168,6 +173,7 @@ class Manifest:
                         c.end,
                         c.page_start,
                         c.page_end,
+                        c.boxes,
                     )
                     for c in rows
                 ],
@@ -205,7 +211,7 @@ def read_state(db: sqlite3.Connection) -> ManifestState:
     }
     chunks: dict[str, list[ChunkRow]] = {}
     query = (
-        'SELECT id, doc_id, content_sha256, ordinal, start, "end", page_start, page_end '
+        'SELECT id, doc_id, content_sha256, ordinal, start, "end", page_start, page_end, boxes '
         "FROM chunks ORDER BY doc_id, ordinal"
     )
     for row in db.execute(query):

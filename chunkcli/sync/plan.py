@@ -12,6 +12,7 @@ from pathlib import Path
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError
 from chunkcli.inputs import ReadOptions
+from chunkcli.jsonl import boxes_json
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.sync.documents import CorpusFile, file_sha256, list_corpus, read_files
@@ -227,17 +228,21 @@ def _diff(
     outcome: str,
 ) -> DocumentChange:
     """Upsert the chunks the index does not hold as they are now (a new id, or the same text
-    now on other pages); delete the ids that are gone. A chunk kept keeps its manifest row:
-    the row says what the index holds (its offsets refer to its own markdown_sha256)."""
+    now on other pages, with its page markers renumbered or at other boxes); delete the ids
+    that are gone. A chunk kept keeps its manifest row: the row says what the index holds (its
+    offsets refer to its own markdown_sha256)."""
     old_by_id = {c.id: c for c in old_chunks}
     new_ids = {c.id for c in chunks}
     upserts, rows = [], []
     for ordinal, chunk in enumerate(chunks):
         held = old_by_id.get(chunk.id)
+        boxes = boxes_json(chunk)
         if (
             rebuild
             or held is None
             or (held.page_start, held.page_end) != (chunk.page_start, chunk.page_end)
+            or held.content_sha256 != chunk.content_sha256  # (a page marker renumbered in it)
+            or held.boxes != boxes  # (text moved on its page: an edit above it)
         ):
             upserts.append(chunk)
             held = ChunkRow(
@@ -249,6 +254,7 @@ def _diff(
                 chunk.end,
                 chunk.page_start,
                 chunk.page_end,
+                boxes,
             )
         rows.append(held)
     deletes = tuple(c.id for c in old_chunks if c.id not in new_ids)

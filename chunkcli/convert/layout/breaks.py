@@ -55,7 +55,7 @@ def join_page_breaks(pages: Sequence[Page]) -> tuple[Page, ...]:
             continue
         carried, rest = cut
         # The joined block keeps its own box: the carried lines lie on the next page.
-        joined = replace(head, lines=head.lines + carried)
+        joined = replace(head, lines=head.lines + carried, carried=len(carried))
         result[index - 1] = replace(before, blocks=_replaced(before.blocks, last, joined))
         kept = (
             (replace(tail, lines=rest, bbox=BBox.enclosing([ln.bbox for ln in rest])),)
