@@ -15,6 +15,7 @@ from chunkcli.model import Chunk
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.lines import LEAD_MARKUP_RE, strip_markup
 from chunkcli.tokens import tiktoken_counter
+from tests.test_split_modes_properties import check_invariants
 
 count = tiktoken_counter("cl100k_base")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -126,16 +127,6 @@ def entry(draw: st.DrawFn, language: str, layout: str, when: str, org: str) -> s
     return f"- {when} {org}\n\n"
 
 
-def check_offsets(markdown: str, chunks: list[Chunk], max_tokens: int) -> None:
-    for chunk in chunks:
-        assert markdown[chunk.start : chunk.end] == chunk.body
-        assert chunk.text == chunk.prefix + chunk.body
-        assert chunk.tokens == count(chunk.text)
-        assert chunk.oversize == (chunk.tokens > max_tokens)
-    spans = sorted((c.start, c.end) for c in chunks)
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))  # no overlap
-
-
 def holders(markdown: str, chunks: list[Chunk], item: Item) -> list[Chunk]:
     """The chunks holding the item's text, each non-space offset in exactly one."""
     found: dict[int, Chunk] = {}
@@ -153,7 +144,7 @@ def holders(markdown: str, chunks: list[Chunk], item: Item) -> list[Chunk]:
 def test_every_item_is_found_whole_and_alone(document: Document, max_tokens: int) -> None:
     markdown = document.markdown
     chunks = split_markdown(markdown, SplitOptions(mode="items", max_tokens=max_tokens))  # type: ignore[arg-type]
-    check_offsets(markdown, chunks, max_tokens)
+    check_invariants(markdown, chunks, max_tokens)
     indices = []
     for item in document.items:
         held = holders(markdown, chunks, item)
@@ -178,7 +169,7 @@ def test_every_item_is_found_whole_and_alone(document: Document, max_tokens: int
 def test_items_that_fit_are_one_chunk_each(document: Document) -> None:
     markdown = document.markdown
     chunks = split_markdown(markdown, SplitOptions(mode="items", max_tokens=8000))  # type: ignore[arg-type]
-    check_offsets(markdown, chunks, 8000)
+    check_invariants(markdown, chunks, 8000)
     items = [c for c in chunks if c.item is not None]
     assert len(items) == len(document.items)
     assert all(c.kind.value == "item" for c in items)
@@ -216,7 +207,7 @@ LINE_POOL = (
 def test_any_mix_of_lines_keeps_offsets_and_item_order(lines: list[str], max_tokens: int) -> None:
     markdown = "\n".join(lines)
     chunks = split_markdown(markdown, SplitOptions(mode="items", max_tokens=max_tokens))  # type: ignore[arg-type]
-    check_offsets(markdown, chunks, max_tokens)
+    check_invariants(markdown, chunks, max_tokens)
     indices = [c.item.item_index for c in chunks if c.item is not None]
     assert indices == sorted(indices)  # in document order, parts of an item adjacent
     assert sorted(set(indices)) == list(range(len(set(indices))))

@@ -46,7 +46,7 @@ from chunkcli.split.periods import (
     find_period,
 )
 from chunkcli.split.qa import has_text
-from chunkcli.split.segments import Segment, cuts_within
+from chunkcli.split.segments import Segment, cuts_within, text_share
 
 # A line holding an item's period is short: the 48 item lines of the tests' fixtures and
 # bench/items_eval.py's documents run 10-67 characters, with at most 48 besides the period;
@@ -507,10 +507,5 @@ def items_fit(segments: list[Segment], markdown: str, min_items: int, share: flo
     )
     if max(known.values(), default=0) < min_items:
         return False
-    total = len("".join(markdown.split()))
-    inside = sum(
-        len("".join(markdown[s.start : s.end].split()))
-        for s in segments
-        if s.kind is ChunkKind.ITEM
-    )
-    return total > 0 and inside >= share * total
+    inside = text_share(markdown, segments, ChunkKind.ITEM)
+    return inside is not None and inside >= share

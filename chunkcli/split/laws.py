@@ -23,7 +23,7 @@ from chunkcli.model import ChunkKind
 from chunkcli.split.layout import TITLE, Layout, Path
 from chunkcli.split.lines import NUMERAL, PieceLine, parse_numeral
 from chunkcli.split.options import SplitSettings
-from chunkcli.split.segments import Segment, cuts_within
+from chunkcli.split.segments import Segment, cuts_within, text_share
 
 SP = r"[ \t\u3000]*"  # PDF text often spaces CJK characters out: 第 1 条
 JA_DIVISION_RANKS = {"編": 1, "章": 2, "節": 3, "款": 4, "目": 5}
@@ -414,10 +414,5 @@ def is_mostly_articles(
     articles = sum(1 for mark in marks if mark.kind is LawKind.ARTICLE)
     if articles < settings.auto_min_articles:
         return False
-    total = len("".join(markdown.split()))
-    inside = sum(
-        len("".join(markdown[s.start : s.end].split()))
-        for s in segments
-        if s.kind is ChunkKind.ARTICLE
-    )
-    return total > 0 and inside >= settings.auto_article_share * total
+    share = text_share(markdown, segments, ChunkKind.ARTICLE)
+    return share is not None and share >= settings.auto_article_share

@@ -45,6 +45,17 @@ class Segment:
     item: ItemFields | None = None  # --mode items: the typed fields of every part
 
 
+def text_share(markdown: str, segments: list[Segment], kind: ChunkKind) -> float | None:
+    """The share of the document's non-space characters inside segments of `kind` (auto
+    mode's test that a structure carries the document, not one corner of it); None for a
+    document without text."""
+    total = len("".join(markdown.split()))
+    inside = sum(
+        len("".join(markdown[s.start : s.end].split())) for s in segments if s.kind is kind
+    )
+    return inside / total if total else None
+
+
 def plan_segments(layout: Layout, segments: list[Segment]) -> list[Plan]:
     plans: list[Plan] = []
     for segment in segments:
