@@ -54,3 +54,22 @@ def test_qa_questions_read_each_line_a_bounded_number_of_times() -> None:
     questions = find_questions(lines, layout, title[1])
     assert len(questions) == 2000
     assert lines.reads <= 4 * len(lines)
+
+
+def test_title_and_heading_path_names_are_bounded_and_bodies_whole() -> None:
+    """Issue 30, point 7: every chunk copied a 100 KB title whole into `title` and
+    `heading_path` (JSON Lines 4,600 times the input). Each is cut to 1,000 characters."""
+    from chunkcli.split import split_markdown
+    from chunkcli.split.build import MAX_NAME_CHARS
+
+    title = "Title words " * 2000
+    section = "## " + "Long heading " * 100 + "\n\nText of one short section.\n\n"
+    markdown = f"# {title}\n\n" + section * 20
+    chunks = split_markdown(markdown)
+    cut_title = title.strip()[: MAX_NAME_CHARS - 1] + "…"
+    cut_heading = ("Long heading " * 100).strip()
+    assert {c.title for c in chunks} == {cut_title}
+    paths = {c.heading_path for c in chunks}
+    assert paths == {(cut_title,), (cut_title, cut_heading[:999] + "…")}
+    assert all(c.body == markdown[c.start : c.end] for c in chunks)
+    assert "".join(c.body for c in chunks).count("Text of one short section.") == 20
