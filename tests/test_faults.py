@@ -4,11 +4,22 @@ test builds its own small input and fails on the code before the fix."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import overload
 
+import pytest
+from typer.testing import CliRunner
+
+from chunkcli.cli import app
 from chunkcli.split.lines import PieceLine
 from chunkcli.split.qa import find_questions
+
+runner = CliRunner()
+NOTE = "# Notes\n\n## Pumps\n\nCheck the seals weekly.\n"
 
 
 class CountingLines(Sequence[PieceLine]):
@@ -73,3 +84,81 @@ def test_title_and_heading_path_names_are_bounded_and_bodies_whole() -> None:
     assert paths == {(cut_title,), (cut_title, cut_heading[:999] + "…")}
     assert all(c.body == markdown[c.start : c.end] for c in chunks)
     assert "".join(c.body for c in chunks).count("Text of one short section.") == 20
+
+
+def test_pieces_are_written_as_they_come_and_renamed_whole(tmp_path: Path) -> None:
+    """Issue 30, point 7: JSON Lines were built as one string before writing. Pieces now go to
+    the hidden temporary file as they come; the target appears only whole."""
+    from chunkcli.files import write_atomic
+
+    target = tmp_path / "chunks.jsonl"
+    first = '{"id": "a"}\n' * 10_000  # larger than any write buffer
+
+    def pieces() -> Iterator[str]:
+        yield first
+        [temp] = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        assert temp.stat().st_size == len(first)  # on disk before the next piece is made
+        assert not target.exists()
+        yield '{"id": "b"}\n'
+
+    write_atomic(target, pieces())
+    assert target.read_text(encoding="utf-8") == first + '{"id": "b"}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunks.jsonl"]
+
+
+def test_pieces_that_fail_leave_the_target_and_no_temporary_file(tmp_path: Path) -> None:
+    from chunkcli.files import write_atomic
+
+    target = tmp_path / "chunks.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+
+    def pieces() -> Iterator[str]:
+        yield "new\n"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, pieces())
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunks.jsonl"]
+
+
+KILLED_WRITER = """
+import sys
+from chunkcli.files import write_atomic
+def pieces():
+    yield "part\\n" * 5000
+    sys.stdin.read()  # blocks until killed
+write_atomic(sys.argv[1], pieces())
+"""
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    """Issue 30, point 9: kill -9 during a write left a hidden .tmp file that no later run
+    removed. The next write to the same target removes it (a live writer's stays)."""
+    target = tmp_path / "chunks.jsonl"
+    writer = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER, str(target)], stdin=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while not [p for p in tmp_path.iterdir() if p.stat().st_size > 0]:
+        assert time.monotonic() < deadline and writer.poll() is None
+        time.sleep(0.05)
+    writer.kill()
+    writer.wait()
+    [leftover] = [p.name for p in tmp_path.iterdir()]
+    assert leftover.startswith(".chunks.jsonl.") and leftover.endswith(".tmp")
+    alive = subprocess.Popen(["sleep", "60"])
+    try:
+        live_temp = tmp_path / f".chunks.jsonl.{alive.pid}.abcdefgh.tmp"
+        other_target = tmp_path / f".chunks.jsonl.{writer.pid}.{writer.pid}.abcdefgh.tmp"
+        live_temp.write_text("", encoding="utf-8")
+        other_target.write_text("", encoding="utf-8")
+        notes = tmp_path / "notes.md"
+        notes.write_text(NOTE, encoding="utf-8")
+        done = runner.invoke(app, ["split", str(notes), "-o", str(target), "-q"])
+        assert done.exit_code == 0, done.output
+        names = sorted(p.name for p in tmp_path.iterdir())
+        assert names == sorted(["chunks.jsonl", "notes.md", live_temp.name, other_target.name])
+    finally:
+        alive.kill()
+        alive.wait()

@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -230,11 +230,13 @@ def stdin_bytes(paths: list[str]) -> bytes | None:
     return sys.stdin.buffer.read() if "-" in paths else None
 
 
-def write_output(output: str | None, text: str) -> None:
+def write_output(output: str | None, text: str | Iterable[str]) -> None:
     """To stdout (None or '-'), else to a file, atomically; missing folders are created, as
-    `convert -o DIR/` creates its output folder."""
+    `convert -o DIR/` creates its output folder. Pieces (JSON Lines as they are made) are
+    written as they come."""
     if output in (None, "-"):
-        write_stdout(text)
+        for piece in [text] if isinstance(text, str) else text:
+            write_stdout(piece)
         return
     write_atomic(Path(output), text, make_parents=True)
 

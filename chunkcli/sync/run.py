@@ -38,14 +38,16 @@ def change_lines(plan: SyncPlan) -> Iterator[str]:
 
 
 def write_changes(plan: SyncPlan, output: str) -> None:
-    """The whole changes file at once (or stdout for '-'); an empty file when nothing changed,
-    so that an old changes file is never applied twice by mistake."""
-    text = "".join(line + "\n" for line in change_lines(plan))
+    """The changes file, line by line, renamed into place whole (or stdout for '-'); an
+    empty file when nothing changed, so that an old changes file is never applied twice by
+    mistake."""
+    lines = (line + "\n" for line in change_lines(plan))
     if output == STDOUT:
-        sys.stdout.buffer.write(text.encode("utf-8"))
+        for line in lines:
+            sys.stdout.buffer.write(line.encode("utf-8"))
         sys.stdout.flush()
     else:
-        write_atomic(output, text, make_parents=True)  # as every command's -o does
+        write_atomic(output, lines, make_parents=True)  # as every command's -o does
 
 
 def commit_plan(manifest: Manifest, plan: SyncPlan) -> None:
