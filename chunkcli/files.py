@@ -54,6 +54,32 @@ def walk_folder(folder: Path, *, pdfs_only: bool = False) -> list[Path]:
     return found
 
 
+def readable_text(text: str) -> str:
+    """`text` (a path, or a report naming paths) as every output takes it: a file name's bytes
+    that are not UTF-8 (which Python holds as lone surrogates, refused by UTF-8, JSON Lines
+    readers and SQLite) become `\\xNN`, so `caf\\xe9.md` names the Latin-1 file `café.md`
+    in ids, sources, reports and the sync manifest."""
+    if text.isascii():
+        return text
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to (from a library caller)
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def readable_values(value: object) -> object:
+    """readable_text on every string of a JSON-ready value (dicts, lists), before it is
+    dumped: after, a `\\xNN` would be an escape no JSON reader knows."""
+    if isinstance(value, str):
+        return readable_text(value)
+    if isinstance(value, dict):
+        return {readable_text(str(k)): readable_values(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [readable_values(v) for v in value]
+    return value
+
+
 def is_pdf_file(path: Path) -> bool:
     """A PDF by its suffix; a file with another suffix (not .md) by a `%PDF-` header."""
     suffix = path.suffix.lower()

@@ -4,6 +4,8 @@ test builds its own small input and fails on the code before the fix."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import time
@@ -162,3 +164,65 @@ def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path: 
     finally:
         alive.kill()
         alive.wait()
+
+
+def _latin1_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    name = os.fsdecode(b"caf\xe9.md")  # a Latin-1 file name: not UTF-8
+    (corpus / name).write_text(NOTE, encoding="utf-8")
+    (corpus / "plain.md").write_text(NOTE.replace("Pumps", "Valves"), encoding="utf-8")
+    return corpus
+
+
+def test_a_file_name_that_is_not_utf8_is_written_as_backslash_x(tmp_path: Path) -> None:
+    """Issue 30, point 6: such a name lost the whole split, check or sync run
+    (UnicodeEncodeError in the chunk id). Its bytes are written as \\xNN in ids and sources."""
+    corpus = _latin1_corpus(tmp_path)
+    out = tmp_path / "chunks.jsonl"
+    done = runner.invoke(app, ["split", str(corpus), "-o", str(out), "-q"])
+    assert done.exit_code == 0, done.output
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(c["doc_id"], c["source"]) for c in lines] == [
+        ("caf\\xe9.md", f"{corpus}/caf\\xe9.md"),
+        ("plain.md", f"{corpus}/plain.md"),
+    ]
+    done = runner.invoke(app, ["check", str(corpus), "--json", "-q"])
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.output
+    report = json.loads(done.stdout)
+    assert [d["source"] for d in report["documents"]] == [
+        f"{corpus}/caf\\xe9.md",
+        f"{corpus}/plain.md",
+    ]
+    sync = ["sync", str(corpus), "-m", str(tmp_path / "m.db"), "-o", str(tmp_path / "c.jsonl")]
+    for expected in (2, 0):  # it settles on the second run
+        done = runner.invoke(app, [*sync, "-q"])
+        assert done.exit_code == 0, done.output
+        changes = (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(changes) == expected
+    done = runner.invoke(app, ["split", str(corpus / os.fsdecode(b"caf\xe9.md")), "-q"])
+    assert done.exit_code == 0 and json.loads(done.stdout)["doc_id"] == "caf\\xe9.md"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["split", "--meta", "k=\udce9"], "error: --meta: not UTF-8 text: k=\\xe9"),
+        (["split", "--title", "T\udce9"], "error: --title: not UTF-8 text: T\\xe9"),
+        (["split", "--source", "\udce9.md"], "error: --source: not UTF-8 text: \\xe9.md"),
+        (["split", "--doc-id", "\udce9"], "error: --doc-id: not UTF-8 text: \\xe9"),
+        (["sync", "--meta", "k=\udce9"], "error: --meta: not UTF-8 text: k=\\xe9"),
+        (["check", "--password", "\udce9"], "error: --password: not UTF-8 text"),
+    ],
+)
+def test_flag_values_that_are_not_utf8_are_usage_errors(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    """Issue 30, point 6: non-UTF-8 --meta, --source, --title were tracebacks."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(NOTE, encoding="utf-8")
+    command, *flags = args
+    where = [str(tmp_path), "-m", str(tmp_path / "m.db")] if command == "sync" else [str(notes)]
+    done = runner.invoke(app, [command, *where, *flags, "-o", str(tmp_path / "out")])
+    assert done.exit_code == 2
+    assert done.output.strip() == message

@@ -43,6 +43,7 @@ from chunkcli.cli.common import (
     stdin_bytes,
     write_output,
 )
+from chunkcli.files import readable_text, readable_values
 from chunkcli.split.options import SplitMode
 from chunkcli.workers import WorkerPool
 
@@ -161,7 +162,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         )
         read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
         reports = _run_checks(paths, options, read, quiet)
-        write_output(output, _check_text(reports, options, fmt, output))
+        # readable_text: a file name that is not UTF-8 is written as \xNN, as in chunk ids
+        write_output(output, readable_text(_check_text(reports, options, fmt, output)))
     if any(report.status == "fail" for report in reports):
         raise typer.Exit(EXIT_FAILED)
 
@@ -214,7 +216,8 @@ def _check_text(
     from chunkcli.check.report import corpus_to_dict, github_annotations
 
     if fmt == ReportFormat.JSON:
-        return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
+        report = readable_values(corpus_to_dict(reports, options))
+        return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     if fmt == ReportFormat.GITHUB:
         return "".join(line + "\n" for line in github_annotations(reports)) + (
             _check_summary_text(reports) + "\n"

@@ -25,7 +25,7 @@ from chunkcli.check.options import CheckOptions
 from chunkcli.cli.lean_import import install_lean_pymupdf
 from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrMode, OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import OutputWriteError, write_atomic
+from chunkcli.files import OutputWriteError, readable_text, write_atomic
 from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
@@ -162,6 +162,16 @@ def require_max_tokens_floor(value: int) -> None:
         )
 
 
+def require_utf8(flag: str, *values: str | None) -> None:
+    """A flag's value must be UTF-8 text: typed in a Latin-1 locale it reaches Python as lone
+    surrogates, which no chunk id, JSON line or manifest can hold (a traceback until issue 30);
+    a usage error (exit 2) naming the flag and showing the bad bytes as \\xNN."""
+    for value in values:
+        if value is not None and readable_text(value) != value:
+            shown = "" if flag == "--password" else f": {readable_text(value)}"
+            raise UsageError(f"{flag}: not UTF-8 text{shown}")
+
+
 @contextlib.contextmanager
 def reporting_errors() -> Iterator[None]:
     """A library error -> one line on stderr; exit 2 for usage errors, 1 for the rest."""
@@ -199,6 +209,7 @@ def make_convert_options(
 ) -> ConvertOptions:
     from chunkcli.convert.options import ConvertOptions
 
+    require_utf8("--password", password)
     selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
     return ConvertOptions(pages=selection, password=password, tables=tables)
 

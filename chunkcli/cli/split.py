@@ -40,6 +40,7 @@ from chunkcli.cli.common import (
     progress_bar,
     reporting_errors,
     require_max_tokens_floor,
+    require_utf8,
     stdin_bytes,
     write_output,
 )
@@ -155,6 +156,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
+        for flag, values in (("--title", [title]), ("--doc-id", [doc_id]),
+                             ("--source", [source]), ("--meta", meta or [])):  # fmt: skip
+            require_utf8(flag, *values)
         flags = ConvertFlags(
             pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )

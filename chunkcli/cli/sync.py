@@ -32,6 +32,7 @@ from chunkcli.cli.common import (
     print_note,
     reporting_errors,
     require_max_tokens_floor,
+    require_utf8,
 )
 from chunkcli.split import SplitOptions
 from chunkcli.split.options import SplitMode, parse_meta
@@ -127,6 +128,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
 
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
+        require_utf8("--meta", *(meta or []))
         # No --pages: an index of a page selection would change with the selection unseen.
         flags = ConvertFlags(
             None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text

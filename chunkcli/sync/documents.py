@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.errors import UsageError
+from chunkcli.files import readable_text
 from chunkcli.inputs import InputFile, ReadOptions, find_inputs
 from chunkcli.inputs import read_inputs as _read_inputs
 from chunkcli.model import InputDocument, InputFailure
@@ -17,7 +18,7 @@ from chunkcli.model import InputDocument, InputFailure
 
 @dataclass(frozen=True, slots=True)
 class CorpusFile:
-    path: str  # relative to the corpus root, POSIX separators: what the manifest keys on
+    path: str  # relative to the corpus root, POSIX separators, readable_text: the manifest's key
     input: InputFile
 
 
@@ -27,7 +28,7 @@ def list_corpus(root: Path, skip: Path | None = None) -> list[CorpusFile]:
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder (sync takes the corpus root folder)")
     found = find_inputs([str(root)], skip=skip)
-    files = [CorpusFile(Path(f.path).relative_to(root).as_posix(), f) for f in found]
+    files = [CorpusFile(readable_text(Path(f.path).relative_to(root).as_posix()), f) for f in found]
     return sorted(files, key=lambda f: f.path)
 
 

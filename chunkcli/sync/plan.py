@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError
+from chunkcli.files import readable_text
 from chunkcli.inputs import ReadOptions
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split import SplitOptions, split_markdown
@@ -182,7 +183,7 @@ def _plan_read(
     if isinstance(document, InputFailure):
         return [_failed(file, old, old_chunks, config, generation, document.error)]
     doc_id = document.doc_id or file.path
-    source = file.path if document.source == document.path else document.source
+    source = file.path if document.source == readable_text(document.path) else document.source
     try:
         chunks = split_markdown(
             document.markdown,
