@@ -226,3 +226,90 @@ def test_flag_values_that_are_not_utf8_are_usage_errors(
     done = runner.invoke(app, [command, *where, *flags, "-o", str(tmp_path / "out")])
     assert done.exit_code == 2
     assert done.output.strip() == message
+
+
+def _corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "notes.md").write_text(NOTE, encoding="utf-8")
+    return corpus
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ("/dev/full", "error: --manifest /dev/full: not a regular file"),
+        ("/dev/null", "error: --manifest /dev/null: not a regular file"),
+        (":memory:", "error: --manifest ':memory:' keeps nothing: give a file"),
+    ],
+)
+def test_a_manifest_that_keeps_nothing_is_refused(
+    tmp_path: Path, manifest: str, message: str
+) -> None:
+    """Issue 30, points 6 and 9: /dev/full and /dev/null were tracebacks, :memory: silently
+    kept nothing (every run re-sent everything)."""
+    if not Path(manifest).exists() and manifest.startswith("/"):
+        pytest.skip(f"no {manifest} here")
+    corpus = _corpus(tmp_path)
+    changes = tmp_path / "c.jsonl"
+    done = runner.invoke(app, ["sync", str(corpus), "-m", manifest, "-o", str(changes)])
+    assert (done.exit_code, done.output.strip()) == (2, message)
+    assert not changes.exists()
+
+
+def test_the_changes_file_cannot_be_the_manifest(tmp_path: Path) -> None:
+    """Issue 30, point 9: `-m X -o X` was accepted (the changes replaced the manifest)."""
+    corpus = _corpus(tmp_path)
+    same = tmp_path / "index.db"
+    for output in (same, tmp_path / "index.db-wal", tmp_path / "sub" / ".." / "index.db"):
+        done = runner.invoke(app, ["sync", str(corpus), "-m", str(same), "-o", str(output)])
+        assert done.exit_code == 2
+        expected = f"error: -o {output} is the manifest: give the changes file another name"
+        assert done.output.strip() == expected
+    assert not same.exists()
+
+
+def test_a_manifest_inside_the_corpus_is_never_a_document(tmp_path: Path) -> None:
+    """Issue 30, point 9: a manifest named *.md inside the corpus was indexed (and failed as
+    "not UTF-8" on the next run)."""
+    corpus = _corpus(tmp_path)
+    manifest = corpus / "index.md"
+    sync = ["sync", str(corpus), "-m", str(manifest), "-o", str(tmp_path / "c.jsonl")]
+    for upserts in (1, 0):
+        done = runner.invoke(app, sync)
+        assert done.exit_code == 0, done.output
+        assert done.output.strip() == (
+            f"1 document: {upserts} added, 0 changed, {1 - upserts} unchanged, 0 deleted, "
+            f"0 failed; wrote {upserts} upsert{'' if upserts else 's'}, 0 deletes "
+            "(1 chunks indexed)"
+        )
+    dry = runner.invoke(app, [*sync, "--dry-run"])
+    assert "0 failed" in dry.output and "1 unchanged" in dry.output
+
+
+FULL_DISK_SYNC = """
+import resource, sys
+limit = int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # a full disk for this process
+from chunkcli.cli import app
+app(["sync", sys.argv[1], "-m", sys.argv[2], "-o", "-", "-q"], prog_name="chunkcli")
+"""
+
+
+@pytest.mark.parametrize("limit", [8_000, 40_000])  # the schema does not fit; the chunks do not
+def test_a_manifest_on_a_full_disk_is_one_line(tmp_path: Path, limit: int) -> None:
+    """Issue 30, point 6: a manifest that could not be written was a traceback. A file size
+    limit (writes fail with EFBIG, as on a full disk) stands in for the full disk."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    sections = "".join(f"## Part {i}\n\nText {i}.\n\n" for i in range(1500))
+    (corpus / "big.md").write_text("# Big\n\n" + sections, encoding="utf-8")
+    manifest = tmp_path / "index.db"
+    command = [sys.executable, "-c", FULL_DISK_SYNC, str(corpus), str(manifest), str(limit)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    expected = f"error: {manifest}: cannot write the manifest (disk I/O error)"
+    assert done.stderr.strip() == expected, done.stderr[-2000:]
+    again = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", "-", "-q"])
+    assert again.exit_code == 0  # the next run, with room, indexes everything
+    assert len(again.stdout.splitlines()) == 1500

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -117,7 +117,7 @@ def plan_sync(
     state: ManifestState,
     options: SyncOptions,
     on_document: Callable[[DocumentChange], None] | None = None,
-    skip: Path | None = None,
+    skip: Sequence[Path] = (),
 ) -> SyncPlan:
     """Compare the corpus under `root` with the manifest's last generation. Unchanged files
     (same bytes, same options) are not read; the others are read in one batch (PDFs in
