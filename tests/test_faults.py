@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -313,3 +314,52 @@ def test_a_manifest_on_a_full_disk_is_one_line(tmp_path: Path, limit: int) -> No
     again = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", "-", "-q"])
     assert again.exit_code == 0  # the next run, with room, indexes everything
     assert len(again.stdout.splitlines()) == 1500
+
+
+def _handles_sigterm(pid: int) -> bool:
+    """Whether the process has a handler for SIGTERM installed (its SigCgt mask)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        caught = next(line for line in status if line.startswith("SigCgt:")).split()[1]
+    return bool(int(caught, 16) & (1 << (signal.SIGTERM - 1)))
+
+
+STOPPED = {
+    "split": "the output file was not written",
+    "check": "no report was written",
+    "convert": "each file written so far is whole",
+    "sync": "the manifest is as it was (the next run writes the same changes again)",
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.parametrize("command", sorted(STOPPED))
+@pytest.mark.parametrize(
+    ("stop", "word", "code"),
+    [(signal.SIGTERM, "terminated", 143), (signal.SIGINT, "interrupted", 130)],
+)
+def test_sigterm_and_ctrl_c_end_with_one_line(
+    tmp_path: Path, command: str, stop: signal.Signals, word: str, code: int
+) -> None:
+    """Issue 30, point 9: SIGTERM ended every command, and Ctrl-C ended sync, without a word.
+    The command waits on standard input (sync: on a full stdout pipe) when it is stopped."""
+    if command == "sync":
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        sections = "".join(f"## Part {i}\n\nText {i}.\n\n" for i in range(1500))
+        (corpus / "big.md").write_text("# Big\n\n" + sections, encoding="utf-8")
+        args = ["sync", str(corpus), "-m", str(tmp_path / "m.db"), "-o", "-"]
+    else:
+        args = [command, "-", "-o", str(tmp_path / "out")]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "chunkcli", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _handles_sigterm(child.pid):
+        assert time.monotonic() < deadline and child.poll() is None
+        time.sleep(0.02)
+    child.send_signal(stop)
+    _, err = child.communicate(timeout=60)
+    assert (child.returncode, err.decode()) == (code, f"error: {word}: {STOPPED[command]}\n")
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

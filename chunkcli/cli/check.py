@@ -36,6 +36,7 @@ from chunkcli.cli.common import (
     TimeoutOption,
     app,
     interruptible,
+    one_line_when_stopped,
     plural,
     progress_bar,
     reporting_errors,
@@ -69,6 +70,7 @@ PIPE_WIDTH = 80
 
 
 @app.command()
+@one_line_when_stopped("no report was written")
 def check(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],

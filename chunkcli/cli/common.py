@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -42,11 +45,14 @@ if TYPE_CHECKING:
     ProgressStep = Callable[[str], None]
     PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
 
+F = TypeVar("F", bound="Callable[..., Any]")
+
 # Exit codes, the same in every command (README, "Exit codes").
 EXIT_OK = 0
 EXIT_FAILED = 1  # a document could not be read or converted, or (check) a document failed
 EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM): kill, systemd, a container stopping
 
 # Every flag's default is its option field's default: the option classes are the one place a
 # default is written. Their modules are light (the split and check packages load their
@@ -269,14 +275,56 @@ def _stdout_to_devnull() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so that it unwinds
+    the same way: temporary files removed, worker processes killed, one line, exit 143."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _stopped(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """The word and exit code of Ctrl-C (interrupted, 130) or SIGTERM (terminated, 143)."""
+    if isinstance(exc, Terminated):
+        return "terminated", EXIT_TERMINATED
+    return "interrupted", EXIT_INTERRUPTED
+
+
+def one_line_when_stopped(where: str) -> Callable[[F], F]:
+    """A command that ends with one line on Ctrl-C (exit 130) and SIGTERM (exit 143), wherever
+    it is stopped (`interruptible` inside it says how far it got): `where` says what the
+    stop leaves behind. SIGTERM is handled only while the command runs."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: object, **kwargs: object) -> object:
+            in_main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+            try:
+                return command(*args, **kwargs)
+            except KeyboardInterrupt as exc:
+                word, code = _stopped(exc)
+                print_error(f"{word}: {where}")
+                raise typer.Exit(code) from None
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGTERM, previous)
+
+        return cast("F", run)
+
+    return decorate
+
+
 @contextlib.contextmanager
 def interruptible(what: str, done: list[int], total: int, where: str) -> Iterator[None]:
-    """Ctrl-C -> one line saying how far the work got, and exit code 130."""
+    """Ctrl-C (or SIGTERM) -> one line saying how far the work got, and exit code 130 (143)."""
     try:
         yield
-    except KeyboardInterrupt:
-        print_error(f"interrupted: {done[0]} of {plural(total, what)} finished; {where}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt as exc:
+        word, code = _stopped(exc)
+        print_error(f"{word}: {done[0]} of {plural(total, what)} finished; {where}")
+        raise typer.Exit(code) from None
 
 
 @contextlib.contextmanager

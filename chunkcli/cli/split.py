@@ -34,6 +34,7 @@ from chunkcli.cli.common import (
     app,
     exit_on_failures,
     interruptible,
+    one_line_when_stopped,
     plural,
     print_error,
     print_note,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@one_line_when_stopped("the output file was not written")
 def split(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],

@@ -27,6 +27,7 @@ from chunkcli.cli.common import (
     RowsPerChunkOption,
     TimeoutOption,
     app,
+    one_line_when_stopped,
     plural,
     print_error,
     print_note,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@one_line_when_stopped("the manifest is as it was (the next run writes the same changes again)")
 def sync(  # noqa: PLR0913 - one parameter per documented flag
     corpus: Annotated[
         Path,
