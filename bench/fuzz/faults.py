@@ -44,22 +44,30 @@ class Scenario:
     code: int  # the exit code expected
     stdout_json: bool = False  # stdout is JSON Lines (or one JSON document)
     stop: signal.Signals | None = None  # sent once the command handles SIGTERM
+    runs: int = 1  # run this many times; the last run is judged
 
 
-CORPUS, MANIFEST = "{f}/corpus", "{f}/m.db"
+# ODD holds a file whose name is not UTF-8; CORPUS does not, so that each scenario meets one fault.
+ODD, CORPUS, MANIFEST = "{f}/odd", "{f}/corpus", "{f}/m.db"
 SYNC = ("sync", CORPUS, "-m", MANIFEST, "-o", "-")
 TERM, INT = signal.SIGTERM, signal.SIGINT
 SCENARIOS = (
-    Scenario("split: a name that is not UTF-8", ("split", CORPUS), 0, True),
-    Scenario("check --json: such a name", ("check", CORPUS, "--json"), 1, True),
-    Scenario("sync: such a name", SYNC, 0, True),
+    Scenario("split: a name that is not UTF-8", ("split", ODD), 0, True),
+    Scenario("check --json: such a name", ("check", ODD, "--json"), 1, True),
+    Scenario("sync: such a name", ("sync", ODD, "-m", MANIFEST, "-o", "-"), 0, True),
     Scenario("split --meta not UTF-8", ("split", CORPUS, "--meta", "k=\udce9"), 2),
     Scenario("split --title not UTF-8", ("split", CORPUS, "--title", "\udce9"), 2),
     Scenario("sync -m /dev/full", ("sync", CORPUS, "-m", "/dev/full", "-o", "-"), 2),
     Scenario("sync -m /dev/null", ("sync", CORPUS, "-m", "/dev/null", "-o", "-"), 2),
     Scenario("sync -m :memory:", ("sync", CORPUS, "-m", ":memory:", "-o", "-"), 2),
     Scenario("sync -m X -o X", ("sync", CORPUS, "-m", MANIFEST, "-o", MANIFEST), 2),
-    Scenario("sync -m in the corpus", ("sync", CORPUS, "-m", f"{CORPUS}/m.md", "-o", "-"), 0, True),
+    Scenario(
+        "sync -m in the corpus",
+        ("sync", CORPUS, "-m", f"{CORPUS}/m.md", "-o", "-"),
+        0,
+        True,
+        runs=2,
+    ),
     Scenario("split SIGTERM", ("split", "-", "-o", "{f}/out.jsonl"), 143, stop=TERM),
     Scenario("check SIGTERM", ("check", "-"), 143, stop=TERM),
     Scenario("convert SIGTERM", ("convert", "-", "-o", "{f}/out.md"), 143, stop=TERM),
@@ -99,9 +107,11 @@ def _handles_sigterm(pid: int) -> bool:
 
 
 def make_inputs(folder: Path) -> None:
-    corpus = folder / "corpus"
+    odd, corpus = folder / "odd", folder / "corpus"
+    odd.mkdir()
     corpus.mkdir()
-    (corpus / LATIN1_NAME).write_text(NOTE, encoding="utf-8")
+    (odd / LATIN1_NAME).write_text(NOTE, encoding="utf-8")
+    (odd / "plain.md").write_text(NOTE.replace("Pumps", "Valves"), encoding="utf-8")
     (corpus / "plain.md").write_text(NOTE.replace("Pumps", "Valves"), encoding="utf-8")
     sections = "".join(f"## Part {i}\n\nText {i}.\n\n" for i in range(1500))
     (corpus / "big.md").write_text("# Big\n\n" + sections, encoding="utf-8")  # > a pipe's 64 KB
@@ -123,6 +133,8 @@ def verdict(scenario: Scenario, run: Run, folder: Path) -> str:
     ]
     if "Traceback" in run.stderr or foreign:
         return f"stderr: {run.stderr.strip()[-200:]}"
+    if scenario.stop is not None and not run.stderr.startswith("error: "):
+        return "stopped without a word"
     try:
         if scenario.stdout_json and run.stdout.startswith("{\n"):
             json.loads(run.stdout)  # check --json: one document
@@ -151,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="chunkcli-faults-") as name:
             make_inputs(Path(name))
             command = [a.replace("{f}", name) for a in scenario.args]
-            result = verdict(scenario, chunkcli(command, args.timeout, scenario.stop), Path(name))
+            for _ in range(scenario.runs):
+                run = chunkcli(command, args.timeout, scenario.stop)
+            result = verdict(scenario, run, Path(name))
         failed += result != "ok"
         print(f"| {scenario.name} | {result} |", flush=True)
     print(f"\n{len(SCENARIOS) - failed}/{len(SCENARIOS)} ok")
