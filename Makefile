@@ -96,9 +96,10 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/split_bench.py
 
 ## fuzz: the reliability campaign (>= 500 PDF mutants through convert/split/check, then the
-## pathological Markdown speed table); slow: run it alone, niced
+## pathological Markdown speed table, then the issue-30 fault scenarios); slow: run it alone, niced
 fuzz: $(DEV_STAMP)
 	nice -n 10 $(BIN)/python bench/fuzz/run.py --mutants 500 --markdown
+	nice -n 10 $(BIN)/python bench/fuzz/faults.py
 
 ## samples: regenerate the sample PDFs; golden: regenerate their expected outputs (review the diff!)
 samples: $(DEV_STAMP)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from chunkcli import convert as convert_stage
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import OutputWriteError, walk_folder, write_atomic
+from chunkcli.files import OutputWriteError, readable_text, walk_folder, write_atomic
 from chunkcli.model import ConvertResult
 from chunkcli.pagespec import format_page_ranges as page_ranges
 from chunkcli.workers import OnPages, WorkerPool, run_in_workers, time_limit
@@ -170,6 +170,9 @@ def convert_with_time_limit(
     Raises UsageError when --pages selects none of the file's pages.
     """
     options = _with_ocr_deadline(options, timeout_s)
+    if options.source_name is None and readable_text(path.name) != path.name:
+        # A file name that is not UTF-8 is named as \xNN in the provenance comment (issue 30).
+        options = dataclasses.replace(options, source_name=readable_text(path.name))
     with time_limit(timeout_s, path):
         if data is None:
             result = convert_pdf(path, options, on_ocr_pages=on_pages)

@@ -4,7 +4,12 @@ outputs atomically (readers see the old file or the whole new one, never a part)
 Every command writes through `write_atomic` (Markdown files, chunks, reports): the text goes to
 a temporary file in the target's folder, is flushed to disk and renamed over the target. On
 any error the temporary file is removed, the target is left as it was, and OutputWriteError
-names the file.
+names the file. The text may come piece by piece (JSON Lines as chunks are made): it is
+written as it comes, and still renamed into place only once whole.
+
+A process killed while writing (kill -9, the OOM killer) cannot remove its temporary file,
+`.NAME.PID.RANDOM.tmp`; the next write to the same target removes those whose process is no
+longer running on this machine.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from chunkcli.errors import ChunkcliError
@@ -27,6 +33,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 # does too.
 SNIFF_BYTES = 1024
 PDF_HEADER = b"%PDF-"
+TEMP_SUFFIX = ".tmp"  # of the hidden temporary file beside a target being written
 
 
 # --- finding inputs ----------------------------------------------------------------------------
@@ -45,6 +52,32 @@ def walk_folder(folder: Path, *, pdfs_only: bool = False) -> list[Path]:
             if name.lower().endswith(wanted) and not name.startswith(".")
         ]
     return found
+
+
+def readable_text(text: str) -> str:
+    """`text` (a path, or a report naming paths) as every output takes it: a file name's bytes
+    that are not UTF-8 (which Python holds as lone surrogates, refused by UTF-8, JSON Lines
+    readers and SQLite) become `\\xNN`, so `caf\\xe9.md` names the Latin-1 file `café.md`
+    in ids, sources, reports and the sync manifest."""
+    if text.isascii():
+        return text
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to (from a library caller)
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def readable_values(value: object) -> object:
+    """readable_text on every string of a JSON-ready value (dicts, lists), before it is
+    dumped: after, a `\\xNN` would be an escape no JSON reader knows."""
+    if isinstance(value, str):
+        return readable_text(value)
+    if isinstance(value, dict):
+        return {readable_text(str(k)): readable_values(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [readable_values(v) for v in value]
+    return value
 
 
 def is_pdf_file(path: Path) -> bool:
@@ -72,20 +105,28 @@ class OutputWriteError(ChunkcliError):
     """The output file cannot be written (missing folder, no permission, disk full)."""
 
 
-def write_atomic(path: str | Path, text: str, *, make_parents: bool = False) -> None:
-    """Write UTF-8 `text` to `path` atomically; `make_parents` creates missing folders."""
+def write_atomic(
+    path: str | Path, text: str | Iterable[str], *, make_parents: bool = False
+) -> None:
+    """Write UTF-8 `text` (a string, or pieces written as they come) to `path` atomically;
+    `make_parents` creates missing folders. An exception raised by the pieces' iterator
+    leaves the target as it was."""
     target = Path(path)
     try:
         if make_parents:
             target.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(target)
         fd, temp_name = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+            prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent
         )
     except OSError as exc:
         raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                handle.writelines(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, FILE_MODE & ~_umask())
@@ -96,6 +137,34 @@ def write_atomic(path: str | Path, text: str, *, make_parents: bool = False) -> 
         if isinstance(exc, OSError):
             raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
+
+
+def remove_leftovers(target: Path) -> None:
+    """Remove the temporary files of earlier writes to `target` whose process has died."""
+    prefix = f".{target.name}."
+    try:
+        entries = [e.name for e in os.scandir(target.parent) if e.name.startswith(prefix)]
+    except OSError:
+        return  # no folder yet, or not listable: mkstemp says what is wrong
+    for name in entries:
+        # Exactly PID.RANDOM between: the temporary file of "a.99.jsonl" is not "a"'s.
+        parts = name[len(prefix) : -len(TEMP_SUFFIX)].split(".")
+        if name.endswith(TEMP_SUFFIX) and len(parts) == 2 and parts[0].isdigit():
+            if not _running(int(parts[0])):
+                with contextlib.suppress(OSError):
+                    os.unlink(target.parent / name)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it exists, as another user
+        return True
+    return True
 
 
 def _umask() -> int:

@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from chunkcli.batch import convert_catching, converted_outcome, map_conversions, page_warnings
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import STDIN, is_pdf_file, looks_like_pdf, walk_folder
+from chunkcli.files import STDIN, is_pdf_file, looks_like_pdf, readable_text, walk_folder
 from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import ConvertResult, InputDocument, InputFailure
 from chunkcli.workers import WorkerPool
@@ -176,7 +176,7 @@ def _markdown_document(
     except UnicodeDecodeError as exc:
         return InputFailure(item.path, f"{name}: not UTF-8 text (bad byte at offset {exc.start})")
     provenance = parse_provenance(markdown)
-    source = item.path if item.path != STDIN else (stdin_name or STDIN)
+    source = readable_text(item.path) if item.path != STDIN else (stdin_name or STDIN)
     if provenance is not None and not (item.path == STDIN and stdin_name):
         source = provenance.source
     sha = provenance.sha256 if provenance else hashlib.sha256(data).hexdigest()
@@ -237,7 +237,7 @@ def _as_document(
         return InputFailure(item.path, message)
     assert isinstance(result, _Converted)
     markdown = result.markdown
-    source = item.path if item.path != STDIN else (stdin_name or STDIN)
+    source = readable_text(item.path) if item.path != STDIN else (stdin_name or STDIN)
     warnings = result.warnings
     if item.path == STDIN:  # named as its errors are, never by the temporary file
         warnings = tuple(w.replace(str(path), "<stdin>") for w in warnings)
@@ -253,8 +253,8 @@ def document_id(item: InputFile, source: str) -> str:
     if item.path == STDIN:
         return "" if source == STDIN else PurePosixPath(source.replace("\\", "/")).name
     if item.root is None:
-        return Path(item.path).name
-    return Path(item.path).relative_to(item.root).as_posix()
+        return readable_text(Path(item.path).name)
+    return readable_text(Path(item.path).relative_to(item.root).as_posix())
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,6 +177,7 @@ def _worker_main(
     as its pages get done (when `reports`), then (index, result, seconds); None or a closed
     pipe stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler (a fork's copy)
     _die_with_parent(parent_pid)
     while True:
         try:

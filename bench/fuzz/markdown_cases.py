@@ -144,6 +144,19 @@ def backticks(size: int) -> str:
     return _repeat("`` ` ``` ", size)
 
 
+def qa_lines(size: int) -> str:
+    """Question lines one after another (issue 30: `--mode qa` copied the rest of the line
+    list for every question: 16 / 64 / 242 s at 0.5 / 1 / 2 MB)."""
+    return _repeat("Q: is this line a question?\n", size)
+
+
+def long_title_sections(size: int) -> str:
+    """A title of a tenth of the size over many short sections (issue 30: every chunk copied
+    the whole title into `title` and `heading_path`; 0.5 MB of it took 20 GB)."""
+    title = "# " + _repeat("long title words ", size // 10) + "\n\n"
+    return title + _repeat("## Part\n\nText of one short section.\n\n", size - len(title))
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "normal_text": normal_text,
     "nested_list": nested_list,
@@ -168,4 +181,6 @@ CASES: dict[str, Callable[[int], str]] = {
     "brackets": brackets,
     "emphasis_runs": emphasis_runs,
     "backticks": backticks,
+    "qa_lines": qa_lines,
+    "long_title_sections": long_title_sections,
 }

@@ -2,6 +2,7 @@
 
     python bench/fuzz/markdown_speed.py [--small-mb 0.25] [--large-mb 2] [--timeout 60]
                                         [--cases a,b] [--tools split,check] [--floor]
+                                        [--mode heading|laws|rows|qa]
 
 --tools takes split, check, and split-MODE for a split --mode (split-items, split-laws, ...).
 
@@ -61,18 +62,21 @@ def high_water_kb():
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 sys.path.insert(0, sys.argv[1])
 from bench.fuzz.markdown_cases import CASES
-from chunkcli.check import check_markdown
+from chunkcli.check import CheckOptions, check_markdown
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.tokens import load_encoding
-case, size, tool = sys.argv[2], int(sys.argv[3]), sys.argv[4]
-split_markdown("# warm\n\nup\n")
-check_markdown("# warm\n\nup\n")
+case, size, tool, mode = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+split_options, check_options = SplitOptions(mode=mode), CheckOptions(mode=mode)
+split_markdown("# warm\n\nup\n", split_options)
+check_markdown("# warm\n\nup\n", check_options)
 encoding = load_encoding("cl100k_base")
-runs = {"split": split_markdown, "check": check_markdown, "tiktoken": encoding.encode_ordinary}
+runs = {"split": lambda text: split_markdown(text, split_options),
+        "check": lambda text: check_markdown(text, check_options),
+        "tiktoken": encoding.encode_ordinary}
 if tool.startswith("split-"):  # split-items, split-laws, ...: split in that --mode
-    mode = SplitOptions(mode=tool.removeprefix("split-"))
-    split_markdown("# warm\n\nup\n", mode)
-    runs[tool] = lambda text: split_markdown(text, mode)
+    by_mode = SplitOptions(mode=tool.removeprefix("split-"))
+    split_markdown("# warm\n\nup\n", by_mode)
+    runs[tool] = lambda text: split_markdown(text, by_mode)
 run = runs[tool]
 text = CASES[case](size)
 base = high_water_kb()
@@ -131,8 +135,8 @@ class Verdict:
         )
 
 
-def time_one(case: str, size: int, tool: str, timeout: float) -> Timing:
-    command = [sys.executable, "-c", CHILD, str(REPO_ROOT), case, str(size), tool]
+def time_one(case: str, size: int, tool: str, timeout: float, mode: str = "heading") -> Timing:
+    command = [sys.executable, "-c", CHILD, str(REPO_ROOT), case, str(size), tool, mode]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -145,15 +149,15 @@ def time_one(case: str, size: int, tool: str, timeout: float) -> Timing:
 
 
 def measure(
-    cases: list[str], tools: list[str], small: int, large: int, timeout: float
+    cases: list[str], tools: list[str], small: int, large: int, timeout: float, mode: str
 ) -> list[Verdict]:
     verdicts = []
     for case in cases:
         for tool in tools:
-            verdict = measure_one(case, tool, small, large, timeout)
+            verdict = measure_one(case, tool, small, large, timeout, mode)
             runs = 1
             while runs <= RETRIES and tool != FLOOR_TOOL and slow_only(verdict):
-                again = measure_one(case, tool, small, large, timeout)
+                again = measure_one(case, tool, small, large, timeout, mode)
                 runs += 1
                 if again.large.cpu is not None and again.large.cpu < (verdict.large.cpu or 0):
                     verdict = again  # (both sizes of one attempt: growth compares one pair)
@@ -162,9 +166,11 @@ def measure(
     return verdicts
 
 
-def measure_one(case: str, tool: str, small: int, large: int, timeout: float) -> Verdict:
-    first = time_one(case, small, tool, timeout)
-    second = time_one(case, large, tool, timeout) if first.cpu is not None else first
+def measure_one(
+    case: str, tool: str, small: int, large: int, timeout: float, mode: str = "heading"
+) -> Verdict:
+    first = time_one(case, small, tool, timeout, mode)
+    second = time_one(case, large, tool, timeout, mode) if first.cpu is not None else first
     return Verdict(case, tool, first, second)
 
 
@@ -206,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--tools", default="split,check")
     parser.add_argument("--floor", action="store_true", help="add a tiktoken row per case")
+    parser.add_argument("--mode", default="heading", help="split's (and check's) --mode")
     args = parser.parse_args(argv)
     print(HEADER, flush=True)
     tools = args.tools.split(",") + ([FLOOR_TOOL] if args.floor else [])
@@ -215,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         int(args.small_mb * 1e6),
         int(args.large_mb * 1e6),
         args.timeout,
+        args.mode,
     )
     judged = [v for v in verdicts if v.tool != FLOOR_TOOL]
     failed = [v for v in judged if not v.ok]

@@ -37,6 +37,7 @@ from chunkcli.cli.common import (
     TimeoutOption,
     app,
     interruptible,
+    one_line_when_stopped,
     page_progress_bar,
     plural,
     print_note,
@@ -46,6 +47,7 @@ from chunkcli.cli.common import (
     stdin_bytes,
     write_output,
 )
+from chunkcli.files import readable_text, readable_values
 from chunkcli.split.options import SplitMode
 from chunkcli.workers import WorkerPool
 
@@ -71,6 +73,7 @@ PIPE_WIDTH = 80
 
 
 @app.command()
+@one_line_when_stopped("no report was written")
 def check(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],
@@ -170,7 +173,8 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
                 _name_unreadable(report)
         failed = any(report.status == "fail" for report in reports)
         if not (quiet and not failed and output in (None, "-")):  # -q: nothing on success
-            write_output(output, _check_text(reports, options, fmt, output))
+            # readable_text: a file name that is not UTF-8 is written as \xNN, as in chunk ids
+            write_output(output, readable_text(_check_text(reports, options, fmt, output)))
     if failed:
         raise typer.Exit(EXIT_FAILED)
 
@@ -246,7 +250,8 @@ def _check_text(
     from chunkcli.check.report import corpus_to_dict, github_annotations
 
     if fmt == ReportFormat.JSON:
-        return json.dumps(corpus_to_dict(reports, options), ensure_ascii=False, indent=2) + "\n"
+        report = readable_values(corpus_to_dict(reports, options))
+        return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     if fmt == ReportFormat.GITHUB:
         return "".join(line + "\n" for line in github_annotations(reports)) + (
             _check_summary_text(reports) + "\n"

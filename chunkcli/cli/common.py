@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
+import signal
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -25,7 +28,7 @@ from chunkcli.check.options import CheckOptions
 from chunkcli.cli.lean_import import install_lean_pymupdf
 from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrMode, OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
-from chunkcli.files import OutputWriteError, write_atomic
+from chunkcli.files import OutputWriteError, readable_text, write_atomic
 from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
@@ -42,11 +45,14 @@ if TYPE_CHECKING:
     ProgressStep = Callable[[str], None]
     PageStep = Callable[[str, int], None]  # (what is being worked on, pages just done)
 
+F = TypeVar("F", bound="Callable[..., Any]")
+
 # Exit codes, the same in every command (README, "Exit codes").
 EXIT_OK = 0
 EXIT_FAILED = 1  # a document could not be read or converted, or (check) a document failed
 EXIT_USAGE = 2  # a bad option value, a missing input, a folder with nothing to do
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM): kill, systemd, a container stopping
 
 # Every flag's default is its option field's default: the option classes are the one place a
 # default is written. Their modules are light (the split and check packages load their
@@ -164,6 +170,16 @@ def require_max_tokens_floor(value: int) -> None:
         )
 
 
+def require_utf8(flag: str, *values: str | None) -> None:
+    """A flag's value must be UTF-8 text: typed in a Latin-1 locale it reaches Python as lone
+    surrogates, which no chunk id, JSON line or manifest can hold (a traceback until issue 30);
+    a usage error (exit 2) naming the flag and showing the bad bytes as \\xNN."""
+    for value in values:
+        if value is not None and readable_text(value) != value:
+            shown = "" if flag == "--password" else f": {readable_text(value)}"
+            raise UsageError(f"{flag}: not UTF-8 text{shown}")
+
+
 @contextlib.contextmanager
 def reporting_errors() -> Iterator[None]:
     """A library error -> one line on stderr; exit 2 for usage errors, 1 for the rest."""
@@ -213,6 +229,7 @@ def make_convert_options(
 ) -> ConvertOptions:
     from chunkcli.convert.options import ConvertOptions
 
+    require_utf8("--password", password)
     selection = parse_page_spec(pages) if pages is not None else None  # UsageError: exit 2
     return ConvertOptions(pages=selection, password=password, tables=tables)
 
@@ -244,11 +261,13 @@ def stdin_bytes(paths: list[str]) -> bytes | None:
     return sys.stdin.buffer.read() if "-" in paths else None
 
 
-def write_output(output: str | None, text: str) -> None:
+def write_output(output: str | None, text: str | Iterable[str]) -> None:
     """To stdout (None or '-'), else to a file, atomically; missing folders are created, as
-    `convert -o DIR/` creates its output folder."""
+    `convert -o DIR/` creates its output folder. Pieces (JSON Lines as they are made) are
+    written as they come."""
     if output in (None, "-"):
-        write_stdout(text)
+        for piece in [text] if isinstance(text, str) else text:
+            write_stdout(piece)
         return
     write_atomic(Path(output), text, make_parents=True)
 
@@ -270,14 +289,56 @@ def _stdout_to_devnull() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so that it unwinds
+    the same way: temporary files removed, worker processes killed, one line, exit 143."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _stopped(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """The word and exit code of Ctrl-C (interrupted, 130) or SIGTERM (terminated, 143)."""
+    if isinstance(exc, Terminated):
+        return "terminated", EXIT_TERMINATED
+    return "interrupted", EXIT_INTERRUPTED
+
+
+def one_line_when_stopped(where: str) -> Callable[[F], F]:
+    """A command that ends with one line on Ctrl-C (exit 130) and SIGTERM (exit 143), wherever
+    it is stopped (`interruptible` inside it says how far it got): `where` says what the
+    stop leaves behind. SIGTERM is handled only while the command runs."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: object, **kwargs: object) -> object:
+            in_main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main else None
+            try:
+                return command(*args, **kwargs)
+            except KeyboardInterrupt as exc:
+                word, code = _stopped(exc)
+                print_error(f"{word}: {where}")
+                raise typer.Exit(code) from None
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGTERM, previous)
+
+        return cast("F", run)
+
+    return decorate
+
+
 @contextlib.contextmanager
 def interruptible(what: str, done: list[int], total: int, where: str) -> Iterator[None]:
-    """Ctrl-C -> one line saying how far the work got, and exit code 130."""
+    """Ctrl-C (or SIGTERM) -> one line saying how far the work got, and exit code 130 (143)."""
     try:
         yield
-    except KeyboardInterrupt:
-        print_error(f"interrupted: {done[0]} of {plural(total, what)} finished; {where}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt as exc:
+        word, code = _stopped(exc)
+        print_error(f"{word}: {done[0]} of {plural(total, what)} finished; {where}")
+        raise typer.Exit(code) from None
 
 
 @contextlib.contextmanager

@@ -27,6 +27,7 @@ from chunkcli.cli.common import (
     TimeoutOption,
     app,
     interruptible,
+    one_line_when_stopped,
     page_progress_bar,
     print_error,
     print_note,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@one_line_when_stopped("each file written so far is whole")
 def convert(  # noqa: PLR0913 - one parameter per documented flag
     inputs: Annotated[
         list[str],

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,6 +34,7 @@ from chunkcli.cli.common import (
     app,
     exit_on_failures,
     interruptible,
+    one_line_when_stopped,
     plural,
     print_error,
     print_note,
@@ -39,6 +42,7 @@ from chunkcli.cli.common import (
     progress_bar,
     reporting_errors,
     require_max_tokens_floor,
+    require_utf8,
     stdin_bytes,
     write_output,
 )
@@ -63,6 +67,7 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@one_line_when_stopped("the output file was not written")
 def split(  # noqa: PLR0913 - one parameter per documented flag
     paths: Annotated[
         list[str],
@@ -154,6 +159,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
+        for flag, values in (("--title", [title]), ("--doc-id", [doc_id]),
+                             ("--source", [source]), ("--meta", meta or [])):  # fmt: skip
+            require_utf8(flag, *values)
         flags = ConvertFlags(
             pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )
@@ -176,42 +184,63 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
             return
         files = find_inputs(paths, skip=skip)
         documents = print_warnings(read_inputs(files, read, stdin_bytes(paths)), quiet)
-        chunks, failures = _collect_chunks(split_documents(documents, options), len(files), quiet)
-        wrote = len(failures) < len(files)  # nothing is written when every input failed
-        if wrote:
-            _write_chunks(output, chunks, flat_metadata)
+        stream = _Stream(len(files), quiet, flat_metadata)
+        _write_chunks(output, stream, split_documents(documents, options))
+    wrote = len(stream.failures) < len(files)  # nothing is written when every input failed
     to_stdout = output in (None, "-")
-    print_note(f"wrote {plural(len(chunks), 'chunk')} to {output}", quiet or not wrote or to_stdout)
-    exit_on_failures(failures, len(files), quiet)
+    note = f"wrote {plural(stream.chunks, 'chunk')} to {output}"
+    print_note(note, quiet or not wrote or to_stdout)
+    exit_on_failures(stream.failures, len(files), quiet)
 
 
-def _collect_chunks(
-    results: Iterator[list[Chunk] | InputFailure], total: int, quiet: bool
-) -> tuple[list[Chunk], list[InputFailure]]:
-    """All chunks in input order, and the inputs that failed (each reported as it comes)."""
+@dataclass(slots=True)
+class _Stream:
+    """The chunks' way to the output, as they are made: documents done, chunks written, and
+    the inputs that failed (each reported as it comes)."""
 
-    chunks: list[Chunk] = []
-    failures: list[InputFailure] = []
-    done = [0]
+    total: int
+    quiet: bool
+    flat: bool
+    done: list[int] = field(default_factory=lambda: [0])
+    chunks: int = 0
+    failures: list[InputFailure] = field(default_factory=list)
+
+
+class _NothingToWrite(Exception):
+    """Every input failed: the output is left as it was."""
+
+
+def _write_chunks(
+    output: str | None, stream: _Stream, results: Iterator[list[Chunk] | InputFailure]
+) -> None:
+    """JSON Lines written as each document is split (a file still appears only whole)."""
+    to_file = output not in (None, "-")
+    where = "nothing was written" if to_file else "the finished documents' chunks are on stdout"
     with (
-        interruptible("document", done, total, "nothing was written"),
-        progress_bar("splitting", total, quiet) as step,
+        interruptible("document", stream.done, stream.total, where),
+        contextlib.suppress(_NothingToWrite),
+    ):
+        write_output(output, _chunk_lines(results, stream))
+
+
+def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream) -> Iterator[str]:
+    """Each document's JSON Lines, in input order; raises _NothingToWrite at the end when
+    every input failed."""
+    from chunkcli.jsonl import chunks_to_jsonl
+
+    with (
+        progress_bar("splitting", stream.total, stream.quiet) as step,
         cycle_collector_paused(),
     ):
         for result in results:
-            done[0] += 1
+            stream.done[0] += 1
             if isinstance(result, InputFailure):
-                failures.append(result)
+                stream.failures.append(result)
                 print_error(result.error)
                 step(result.path)
             else:
-                chunks += result
+                stream.chunks += len(result)
+                yield chunks_to_jsonl(result, flat=stream.flat)
                 step(result[0].source if result else "")
-    return chunks, failures
-
-
-def _write_chunks(output: str | None, chunks: list[Chunk], flat: bool = False) -> None:
-
-    from chunkcli.jsonl import chunks_to_jsonl
-
-    write_output(output, chunks_to_jsonl(chunks, flat=flat))
+    if len(stream.failures) == stream.total:
+        raise _NothingToWrite

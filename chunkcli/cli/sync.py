@@ -27,11 +27,13 @@ from chunkcli.cli.common import (
     RowsPerChunkOption,
     TimeoutOption,
     app,
+    one_line_when_stopped,
     plural,
     print_error,
     print_note,
     reporting_errors,
     require_max_tokens_floor,
+    require_utf8,
 )
 from chunkcli.split import SplitOptions
 from chunkcli.split.options import SplitMode, parse_meta
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@one_line_when_stopped("the manifest is as it was (the next run writes the same changes again)")
 def sync(  # noqa: PLR0913 - one parameter per documented flag
     corpus: Annotated[
         Path,
@@ -127,6 +130,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
 
     with reporting_errors():
         require_max_tokens_floor(max_tokens)
+        require_utf8("--meta", *(meta or []))
         # No --pages: an index of a page selection would change with the selection unseen.
         flags = ConvertFlags(
             None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text

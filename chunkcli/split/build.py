@@ -16,6 +16,13 @@ from chunkcli.split.options import SPLIT_VERSION
 from chunkcli.split.plan import Plan
 
 ID_HEX_DIGITS = 32  # 128 bits: unique across any corpus this tool will see
+# A chunk's `title` and each name of its `heading_path` are cut to this many characters, the
+# last one an ellipsis (docs/split.md). Every chunk carries them: a 100 KB paragraph set as a
+# title, over 3,000 sections, made JSON Lines 4,600 times the input (issue 30). The longest
+# heading of the corpus is far shorter; the chunk's own body is never cut, and its prefix has
+# its own token bound.
+MAX_NAME_CHARS = 1_000
+ELLIPSIS = "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,7 @@ def build_chunks(
     `boxes` holds where the Markdown's text lies on the PDF pages."""
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
+    title = bounded_name(identity.title)
 
     def page_at(offset: int) -> int | None:
         if not mark_offsets:
@@ -59,7 +67,9 @@ def build_chunks(
         page_end = page_at(max(plan.start, plan.end - 1))
         heading_path = names.get(plan.path)
         if heading_path is None:
-            heading_path = names[plan.path] = tuple(layout.names[e] for e in plan.path)
+            heading_path = names[plan.path] = tuple(
+                bounded_name(layout.names[e]) for e in plan.path
+            )
         key = (heading_path, without_page_markers(plan.prefix + body))
         occurrence = seen[key] = seen.get(key, -1) + 1
         chunks.append(
@@ -69,7 +79,7 @@ def build_chunks(
                 source=identity.source,
                 source_sha256=identity.source_sha256,
                 markdown_sha256=identity.markdown_sha256,
-                title=identity.title,
+                title=title,
                 heading_path=heading_path,
                 kind=plan.kind,
                 prefix=plan.prefix,
@@ -88,6 +98,13 @@ def build_chunks(
             )
         )
     return chunks
+
+
+def bounded_name(name: str) -> str:
+    """`name`, or its first MAX_NAME_CHARS - 1 characters and an ellipsis when longer."""
+    if len(name) <= MAX_NAME_CHARS:
+        return name
+    return name[: MAX_NAME_CHARS - len(ELLIPSIS)] + ELLIPSIS
 
 
 def lowest_confidence(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePath
 
+from chunkcli.files import readable_text
 from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import ocr_confidences, parse_boxes, parse_provenance
 from chunkcli.model import Chunk
@@ -73,8 +74,9 @@ def _split(
     layout = make_layout(markdown, scan.pieces, title, count, options, sums_exact)
     planned = plan_mode(layout, title[1])
     source, sha = _provenance(whole, source, source_sha256)
+    doc_id = options.doc_id if options.doc_id is not None else default_doc_id(source, sha)
     identity = Identity(
-        doc_id=options.doc_id if options.doc_id is not None else default_doc_id(source, sha),
+        doc_id=readable_text(doc_id),
         source=source,
         source_sha256=sha,
         markdown_sha256=hashlib.sha256(whole.encode("utf-8")).hexdigest(),
@@ -96,7 +98,7 @@ def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[
             sha256 = provenance.sha256 if sha256 is None else sha256
     if sha256 is None:
         sha256 = hashlib.sha256(markdown.encode("utf-8")).hexdigest()
-    return source or "", sha256
+    return readable_text(source or ""), sha256
 
 
 def default_doc_id(source: str, source_sha256: str) -> str:

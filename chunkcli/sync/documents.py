@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.errors import UsageError
+from chunkcli.files import readable_text
 from chunkcli.inputs import InputFile, ReadOptions, find_inputs
 from chunkcli.inputs import read_inputs as _read_inputs
 from chunkcli.model import InputDocument, InputFailure
@@ -17,17 +18,26 @@ from chunkcli.model import InputDocument, InputFailure
 
 @dataclass(frozen=True, slots=True)
 class CorpusFile:
-    path: str  # relative to the corpus root, POSIX separators: what the manifest keys on
+    path: str  # relative to the corpus root, POSIX separators, readable_text: the manifest's key
     input: InputFile
 
 
-def list_corpus(root: Path, skip: Path | None = None) -> list[CorpusFile]:
-    """Every document under `root`, sorted by path. An empty folder is an error, not "delete
-    everything": a corpus that vanished (an unmounted share) must not wipe the index."""
+def list_corpus(root: Path, skip: Sequence[Path] = ()) -> list[CorpusFile]:
+    """Every document under `root` but the files in `skip` (the changes file, the manifest),
+    sorted by path. An empty folder is an error, not "delete everything": a corpus that
+    vanished (an unmounted share) must not wipe the index."""
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder (sync takes the corpus root folder)")
-    found = find_inputs([str(root)], skip=skip)
-    files = [CorpusFile(Path(f.path).relative_to(root).as_posix(), f) for f in found]
+    skipped = {p.resolve() for p in skip}
+    names = {p.name for p in skipped}
+    found = [
+        f
+        for f in find_inputs([str(root)])
+        if Path(f.path).name not in names or Path(f.path).resolve() not in skipped
+    ]
+    if not found:
+        raise UsageError(f"no PDF or Markdown files in: {root}")
+    files = [CorpusFile(readable_text(Path(f.path).relative_to(root).as_posix()), f) for f in found]
     return sorted(files, key=lambda f: f.path)
 
 

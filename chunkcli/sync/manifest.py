@@ -9,6 +9,7 @@ leaves the previous generation exactly as it was (SQLite discards the uncommitte
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id, ordinal);
 """
+# The files SQLite keeps beside a database while it is open or after a crash.
+COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 STATUS_OK = "ok"
 STATUS_FAILED = "failed"
 
@@ -102,7 +105,8 @@ class Manifest:
                 raise ManifestError(
                     f"{path}: manifest is locked: another sync is running on it"
                 ) from None
-            raise ManifestError(f"{path}: not a chunkcli manifest ({exc})") from None
+            # (A file that is no database is a DatabaseError, below.)
+            raise ManifestError(f"{path}: cannot write the manifest ({exc})") from None
         except sqlite3.DatabaseError as exc:
             db.close()
             raise ManifestError(f"{path}: not a chunkcli manifest ({exc})") from None
@@ -115,6 +119,9 @@ class Manifest:
             # One statement at a time: executescript would commit the open transaction.
             for statement in filter(str.strip, SCHEMA.split(";")):
                 self._db.execute(statement)
+        except sqlite3.OperationalError as exc:  # I/O: a full disk, a file size limit
+            self.close()
+            raise ManifestError(f"{self.path}: cannot write the manifest ({exc})") from None
         except sqlite3.DatabaseError as exc:
             self.close()
             raise ManifestError(f"{self.path}: not a chunkcli manifest ({exc})") from None
@@ -141,7 +148,20 @@ class Manifest:
         chunks: dict[str, tuple[ChunkRow, ...]],
     ) -> None:
         """Write the new generation in the open transaction and commit it. `chunks` replaces
-        the chunk rows of each document it names."""
+        the chunk rows of each document it names. A write that fails (a full disk) is a
+        ManifestError; the previous generation stays."""
+        try:
+            self._write(generation, documents, removed_docs, chunks)
+        except sqlite3.Error as exc:
+            raise ManifestError(f"{self.path}: cannot write the manifest ({exc})") from None
+
+    def _write(
+        self,
+        generation: int,
+        documents: Iterable[DocumentRow],
+        removed_docs: Iterable[str],
+        chunks: dict[str, tuple[ChunkRow, ...]],
+    ) -> None:
         db = self._db
         for doc_id in removed_docs:
             db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
@@ -184,8 +204,14 @@ class Manifest:
     def close(self) -> None:
         """Close; an uncommitted run is rolled back (the previous generation stays)."""
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # a failed commit may have ended it
+                self._db.execute("ROLLBACK")
         self._db.close()
+
+
+def manifest_files(path: Path) -> tuple[Path, ...]:
+    """The manifest and the companion files SQLite keeps beside it."""
+    return (path, *(path.with_name(path.name + s) for s in COMPANION_SUFFIXES))
 
 
 def read_committed_state(path: Path) -> ManifestState:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError
+from chunkcli.files import readable_text
 from chunkcli.inputs import ReadOptions
 from chunkcli.jsonl import boxes_json
 from chunkcli.model import Chunk, InputDocument, InputFailure
@@ -117,7 +118,7 @@ def plan_sync(
     state: ManifestState,
     options: SyncOptions,
     on_document: Callable[[DocumentChange], None] | None = None,
-    skip: Path | None = None,
+    skip: Sequence[Path] = (),
 ) -> SyncPlan:
     """Compare the corpus under `root` with the manifest's last generation. Unchanged files
     (same bytes, same options) are not read; the others are read in one batch (PDFs in
@@ -183,7 +184,7 @@ def _plan_read(
     if isinstance(document, InputFailure):
         return [_failed(file, old, old_chunks, config, generation, document.error)]
     doc_id = document.doc_id or file.path
-    source = file.path if document.source == document.path else document.source
+    source = file.path if document.source == readable_text(document.path) else document.source
     try:
         chunks = split_markdown(
             document.markdown,

@@ -11,12 +11,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from chunkcli.errors import UsageError
 from chunkcli.files import write_atomic
 from chunkcli.jsonl import chunk_to_dict, chunk_to_flat_dict
-from chunkcli.sync.manifest import Manifest, read_committed_state
+from chunkcli.sync.manifest import Manifest, manifest_files, read_committed_state
 from chunkcli.sync.plan import DELETED, DocumentChange, SyncOptions, SyncPlan, plan_sync
 
 STDOUT = "-"
+MEMORY_DATABASE = ":memory:"  # the name SQLite opens as a database in memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +40,16 @@ def change_lines(plan: SyncPlan) -> Iterator[str]:
 
 
 def write_changes(plan: SyncPlan, output: str) -> None:
-    """The whole changes file at once (or stdout for '-'); an empty file when nothing changed,
-    so that an old changes file is never applied twice by mistake."""
-    text = "".join(line + "\n" for line in change_lines(plan))
+    """The changes file, line by line, renamed into place whole (or stdout for '-'); an
+    empty file when nothing changed, so that an old changes file is never applied twice by
+    mistake."""
+    lines = (line + "\n" for line in change_lines(plan))
     if output == STDOUT:
-        sys.stdout.buffer.write(text.encode("utf-8"))
+        for line in lines:
+            sys.stdout.buffer.write(line.encode("utf-8"))
         sys.stdout.flush()
     else:
-        write_atomic(output, text, make_parents=True)  # as every command's -o does
+        write_atomic(output, lines, make_parents=True)  # as every command's -o does
 
 
 def commit_plan(manifest: Manifest, plan: SyncPlan) -> None:
@@ -57,6 +61,20 @@ def commit_plan(manifest: Manifest, plan: SyncPlan) -> None:
         if c.row_changed and c.chunk_rows is not None and c.outcome != DELETED
     }
     manifest.commit(plan.generation, rows, removed, chunks)
+
+
+def check_manifest_path(manifest: Path, output: str) -> None:
+    """UsageError for a manifest that cannot keep anything: SQLite's `:memory:` (the run would
+    forget it at once), a device such as /dev/null or /dev/full, a folder, or the file `-o`
+    writes (the changes file would replace the manifest)."""
+    if str(manifest) in ("", MEMORY_DATABASE):
+        raise UsageError(f"--manifest {str(manifest)!r} keeps nothing: give a file")
+    if manifest.exists() and not manifest.is_file():
+        raise UsageError(f"--manifest {manifest}: not a regular file")
+    if output != STDOUT and Path(output).resolve() in {
+        p.resolve() for p in manifest_files(manifest)
+    }:
+        raise UsageError(f"-o {output} is the manifest: give the changes file another name")
 
 
 def sync_corpus(
@@ -72,12 +90,14 @@ def sync_corpus(
 
     Raises ManifestError (locked, not a manifest) or UsageError (no corpus) before any work;
     documents that fail are in `plan.failures` and keep their chunks."""
+    check_manifest_path(manifest_path, output)
+    # The manifest (and its SQLite companions) is never a document, whatever its suffix.
+    skip = (*manifest_files(manifest_path), *(() if output == STDOUT else (Path(output),)))
     if dry_run:
-        plan = plan_sync(root, read_committed_state(manifest_path), options, on_document)
-        return SyncResult(plan, committed=False)
+        state = read_committed_state(manifest_path)
+        return SyncResult(plan_sync(root, state, options, on_document, skip), committed=False)
     manifest = Manifest.open_for_sync(manifest_path)
     try:
-        skip = None if output == STDOUT else Path(output)
         plan = plan_sync(root, manifest.state(), options, on_document, skip)
         write_changes(plan, output)
         if not plan.has_changes:
