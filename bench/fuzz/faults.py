@@ -1,5 +1,6 @@
-"""Faults around the documents (issue 30, points 6, 7 and 9): odd names, odd option values,
-manifests that keep nothing, signals, huge titles, qa lines. Each scenario runs the real CLI in
+"""Faults around the documents (issue 30, points 5 to 9): PDFs whose text is lost or whose page
+cannot be drawn, odd names, odd option values, manifests that keep nothing, signals, huge
+titles, qa lines. Each scenario runs the real CLI in
 a child process, on inputs it builds in a temporary folder.
 
     python bench/fuzz/faults.py [--timeout 60]
@@ -45,6 +46,7 @@ class Scenario:
     stdout_json: bool = False  # stdout is JSON Lines (or one JSON document)
     stop: signal.Signals | None = None  # sent once the command handles SIGTERM
     runs: int = 1  # run this many times; the last run is judged
+    warns: str = ""  # stderr must hold this (lost text is never silent)
 
 
 # ODD holds a file whose name is not UTF-8; CORPUS does not, so that each scenario meets one fault.
@@ -52,6 +54,19 @@ ODD, CORPUS, MANIFEST = "{f}/odd", "{f}/corpus", "{f}/m.db"
 SYNC = ("sync", CORPUS, "-m", MANIFEST, "-o", "-")
 TERM, INT = signal.SIGTERM, signal.SIGINT
 SCENARIOS = (
+    Scenario(
+        "split: a content stream declared /DCTDecode",
+        ("split", "{f}/dct.pdf"),
+        0,
+        True,
+        warns="page 1: damaged: MuPDF could not read all of it",
+    ),
+    Scenario(
+        "convert: an image page too large to draw (/UserUnit 75000)",
+        ("convert", "{f}/huge.pdf", "-o", "{f}/huge.md"),
+        0,
+        warns="page 2: OCR failed: cannot render the page: Overly large image",
+    ),
     Scenario("split: a name that is not UTF-8", ("split", ODD), 0, True),
     Scenario("check --json: such a name", ("check", ODD, "--json"), 1, True),
     Scenario("sync: such a name", ("sync", ODD, "-m", MANIFEST, "-o", "-"), 0, True),
@@ -118,6 +133,27 @@ def make_inputs(folder: Path) -> None:
     title = "# " + "long title words " * 6000 + "\n\n"
     (folder / "title.md").write_text(title + "## Part\n\nShort text.\n\n" * 3000, "utf-8")
     (folder / "qa.md").write_text("Q: is this line a question?\n" * 36_000, "utf-8")
+    _damaged_pdfs(folder)
+
+
+def _damaged_pdfs(folder: Path) -> None:
+    """dct.pdf: its one page's content stream declared an image (MuPDF reads no word of it);
+    huge.pdf: a text page, then an image-only page with /UserUnit 75000 (too large to draw)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Every word of this page is lost.", fontsize=11)
+    for xref in doc[0].get_contents():
+        doc.xref_set_key(xref, "Filter", "/DCTDecode")
+    doc.save(folder / "dct.pdf")
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "A page of text before the huge one.", fontsize=11)
+    page = doc.new_page()
+    pixmap = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 64, 64), False)
+    pixmap.clear_with(200)
+    page.insert_image(page.rect, pixmap=pixmap)
+    doc.xref_set_key(page.xref, "UserUnit", "75000")
+    doc.save(folder / "huge.pdf")
 
 
 def verdict(scenario: Scenario, run: Run, folder: Path) -> str:
@@ -131,6 +167,8 @@ def verdict(scenario: Scenario, run: Run, folder: Path) -> str:
         for line in run.stderr.splitlines()
         if scenario.code != 0 and line and not line.startswith(("error: ", "warning: "))
     ]
+    if scenario.warns and scenario.warns not in " ".join(run.stderr.split()):
+        return f"no warning {scenario.warns!r}: {run.stderr.strip()[-200:]}"
     if "Traceback" in run.stderr or foreign:
         return f"stderr: {run.stderr.strip()[-200:]}"
     if scenario.stop is not None and not run.stderr.startswith("error: "):
