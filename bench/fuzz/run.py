@@ -11,7 +11,10 @@ Every (file, command) runs `chunkcli` in a child process with a time limit; the 
   hang           still running at --timeout (chunkcli itself gets half of it as its --timeout,
                  so a slow file that stops at its limit is a clean failure)
   partial output non-zero exit but the output file exists
-  noise          stderr lines that are not chunkcli's own `error:`/`warning:`/summary lines
+  noise          stderr lines that are not chunkcli's own `error:`/`warning:`/summary lines,
+                 or (check, run with --json) a stdout that is not one JSON document
+Then the mutants are converted as one folder with --jobs 1 and with --jobs 2: every Markdown
+file must be byte-identical (a file's output must not depend on which worker read what).
 Prints the table per command (and the Markdown speed table with --markdown); exit 1 when any run
 is a traceback, crash, hang, partial output or noise.
 """
@@ -19,6 +22,8 @@ is a traceback, crash, hang, partial output or noise.
 from __future__ import annotations
 
 import argparse
+import filecmp
+import json
 import os
 import re
 import subprocess
@@ -55,12 +60,20 @@ def classify(command: str, pdf: Path, out_dir: Path, timeout: float) -> str:
     args = [*chunkcli_command(), command, str(pdf), "--timeout", f"{timeout * TOOL_SHARE:g}"]
     if command != "check":
         args += ["-o", str(output)]
+    else:
+        args += ["--json"]  # machine-readable stdout must parse, whatever MuPDF says
     env = {**os.environ, "COLUMNS": "200"}
     try:
         done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return "hang"
-    return outcome_of(done.returncode, done.stderr, output.exists() and command != "check")
+    outcome = outcome_of(done.returncode, done.stderr, output.exists() and command != "check")
+    if command == "check" and outcome in ("ok", "clean failure") and done.stdout.strip():
+        try:
+            json.loads(done.stdout)
+        except json.JSONDecodeError:
+            return "noise"
+    return outcome
 
 
 def outcome_of(returncode: int, stderr: str, output_exists: bool) -> str:
@@ -109,6 +122,32 @@ def campaign(
     return results
 
 
+def jobs_differences(count: int, seed: int, timeout: float) -> list[str]:
+    """The mutants converted as one folder with --jobs 1 and --jobs 2: the files whose
+    Markdown differs (or exists in one run only)."""
+    files = list(structural().items()) + list(mutants(seed_files(), count, seed))
+    with tempfile.TemporaryDirectory(prefix="chunkcli-jobs-") as work:
+        root = Path(work)
+        pdfs = root / "pdfs"
+        pdfs.mkdir()
+        for name, data in files:
+            (pdfs / f"{name}.pdf").write_bytes(data)
+        for jobs in (1, 2):
+            out = str(root / f"jobs{jobs}")
+            limit = f"{timeout * TOOL_SHARE:g}"
+            args = [*chunkcli_command(), "convert", str(pdfs), "-o", out,
+                    "--jobs", str(jobs), "--timeout", limit, "-q"]  # fmt: skip
+            subprocess.run(args, capture_output=True, timeout=timeout * len(files), check=False)
+        one, two = root / "jobs1", root / "jobs2"
+        names = sorted({p.name for p in one.glob("*.md")} | {p.name for p in two.glob("*.md")})
+        return [
+            n
+            for n in names
+            if not ((one / n).exists() and (two / n).exists())
+            or not filecmp.cmp(one / n, two / n, shallow=False)
+        ]
+
+
 def table(results: dict[str, Counter[str]]) -> str:
     head = "| Command | Files | " + " | ".join(o.capitalize() for o in OUTCOMES) + " |"
     rule = "| --- | ---: | " + " | ".join("---:" for _ in OUTCOMES) + " |"
@@ -133,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     results = campaign(args.mutants, args.seed, args.commands.split(","), args.timeout, args.keep)
     print(table(results))
     bad = sum(c[o] for c in results.values() for o in BAD)
+    differing = jobs_differences(args.mutants, args.seed, args.timeout)
+    print(f"--jobs 1 vs --jobs 2: {len(differing)} Markdown files differ", *differing[:20])
+    bad += len(differing)
     if args.markdown:
         from bench.fuzz.markdown_speed import main as markdown_main
 
