@@ -64,9 +64,34 @@ def test_a_changes_file_loads_its_upserts_and_a_bad_line_names_its_place(tmp_pat
         .replace('{"id"', '{"op": "upsert", "id"'),
         encoding="utf-8",
     )
-    loaded = langchain.load(changes)
+    with pytest.raises(ChunksFileError, match=r"changes.jsonl: a sync changes file with 1 delete"):
+        langchain.load(changes)  # its upserts alone would leave "x" indexed without a word
+    loaded, deleted = langchain.load_changes(changes)
     assert [d.metadata["heading_path_text"] for d in loaded] == ["Pump", "Pump › Safety"]
-    assert not any("op" in d.metadata for d in loaded)
+    assert not any("op" in d.metadata for d in loaded) and deleted == ["x"]
+    nodes, deleted = llamaindex.load_changes(changes)
+    assert [n.metadata["heading_path_text"] for n in nodes] == ["Pump", "Pump › Safety"]
+    assert deleted == ["x"]
     (tmp_path / "bad.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
     with pytest.raises(ChunksFileError, match=r"bad.jsonl:1: not a chunkcli chunk"):
         langchain.load(tmp_path / "bad.jsonl")
+
+
+def test_apply_changes_brings_a_langchain_store_up_to_date(tmp_path: Path) -> None:
+    """A real in-memory vector store (langchain-core's), with its deterministic embedding."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
+    first = chunks_file(tmp_path, flat=False)
+    ids = [str(d.id) for d in langchain.load(first)]
+    assert langchain.apply_changes(store, first) == (2, 0)
+    assert store.get_by_ids(ids)[1].page_content.endswith("Disconnect power.\n")
+    changes = tmp_path / "changes.jsonl"
+    changes.write_text(
+        f'{{"op": "delete", "id": "{ids[1]}", "doc_id": "pump.md"}}\n', encoding="utf-8"
+    )
+    assert langchain.apply_changes(store, changes) == (0, 1)
+    assert [d.id for d in store.get_by_ids(ids)] == [ids[0]]
+    assert langchain.apply_changes(store, first) == (2, 0)  # upserts replace: still two
+    assert sorted(str(d.id) for d in store.get_by_ids(ids)) == sorted(ids)
