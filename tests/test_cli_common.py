@@ -262,6 +262,8 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
 
     for i in range(40):
         make_pdf(src / f"r{i:02}.pdf", [report_items()] * 30)
+    for i in range(3):  # the largest files start first: these fail first, counted apart
+        (src / f"a{i}.pdf").write_bytes(b"not a PDF\n" * 500_000)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     # Workers (the default) ignore SIGINT; the parent, waiting on them, takes it.
     command = [
@@ -284,8 +286,10 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     assert process.returncode == 130
     [line] = [line for line in stderr.splitlines() if line.strip()]
     assert line.startswith("error: interrupted: ")
-    assert line.endswith(f"their Markdown is in {tmp_path / 'md'}/")
-    assert " of 40 PDFs finished; " in line
+    assert line.endswith(f"; 3 failed; their Markdown is in {tmp_path / 'md'}/")
+    finished = int(line.removeprefix("error: interrupted: ").split(" of ")[0])
+    assert " of 43 PDFs finished; " in line
+    assert finished == len(list((tmp_path / "md").glob("*.md")))  # written, not failed
 
 
 # --- defaults -------------------------------------------------------------------------------

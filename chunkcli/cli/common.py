@@ -331,13 +331,17 @@ def one_line_when_stopped(where: str) -> Callable[[F], F]:
 
 
 @contextlib.contextmanager
-def interruptible(what: str, done: list[int], total: int, where: str) -> Iterator[None]:
-    """Ctrl-C (or SIGTERM) -> one line saying how far the work got, and exit code 130 (143)."""
+def interruptible(
+    what: str, done: list[int], total: int, where: str | Callable[[], str]
+) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) -> one line saying how far the work got, and exit code 130 (143).
+    `where` is said after it: text, or a function asked at that moment (what exists then)."""
     try:
         yield
     except KeyboardInterrupt as exc:
         word, code = _stopped(exc)
-        print_error(f"{word}: {done[0]} of {plural(total, what)} finished; {where}")
+        said = where() if callable(where) else where
+        print_error(f"{word}: {done[0]} of {plural(total, what)} finished; {said}")
         raise typer.Exit(code) from None
 
 

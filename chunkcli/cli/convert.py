@@ -211,9 +211,14 @@ def _convert_folder(
         raise typer.BadParameter("'-' (stdin) cannot be mixed with other inputs")
     with reporting_errors():
         pdfs = find_pdfs([Path(i) for i in inputs])
-    done = [0]
-    with interruptible("PDF", done, len(pdfs), f"their Markdown is in {out_dir}/"):
-        summary = _run_batch(pdfs, out_dir, options, pool=pool, quiet=quiet, done=done)
+    tally = [0, 0]  # PDFs converted and written, PDFs failed: Ctrl-C's line counts them apart
+
+    def where() -> str:
+        wrote = f"their Markdown is in {out_dir}/" if tally[0] else "no Markdown was written"
+        return f"{tally[1]} failed; {wrote}" if tally[1] else wrote
+
+    with interruptible("PDF", tally, len(pdfs), where):
+        summary = _run_batch(pdfs, out_dir, options, pool=pool, quiet=quiet, tally=tally)
     for line in summary_lines(summary):
         print_note(line, quiet)
     if summary.failures or summary.incomplete:
@@ -232,7 +237,7 @@ def _run_batch(
     *,
     pool: WorkerPool,
     quiet: bool,
-    done: list[int],
+    tally: list[int],
 ) -> BatchSummary:
     """convert_many, counting finished files (for Ctrl-C) and drawing progress in pages: a
     file's OCR pages as they are read, its other pages when it is done."""
@@ -244,7 +249,7 @@ def _run_batch(
         told = _PagesTold(counts, step)
 
         def finished(outcome: object) -> None:
-            done[0] += 1
+            tally[0 if getattr(outcome, "output", None) is not None else 1] += 1
             told.finished(getattr(outcome, "source", Path("")))
 
         return convert_many(
