@@ -24,6 +24,7 @@ from chunkcli import convert as convert_stage
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, readable_text, walk_folder, write_atomic
+from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import ConvertResult
 from chunkcli.pagespec import format_page_ranges as page_ranges
 from chunkcli.workers import OnPages, WorkerPool, run_in_workers, time_limit
@@ -403,6 +404,27 @@ def convert_many(
             on_progress(result)
     ordered = tuple(outcomes[i] for i in range(len(pdfs)))
     return BatchSummary(ordered, time.perf_counter() - started)
+
+
+# The first line of a Markdown file is read to tell chunkcli's own (its provenance comment).
+FIRST_LINE_BYTES = 4096
+
+
+def stale_markdown(out_dir: Path, summary: BatchSummary) -> list[Path]:
+    """Markdown files under `out_dir` that chunkcli wrote in an earlier run and this run did
+    not: their PDF is gone from the inputs, or failed this time. Left there, `split out_dir`
+    would index them as if current. Files without chunkcli's provenance line are not ours."""
+    if not out_dir.is_dir():
+        return []
+    written = {o.output.resolve() for o in summary.outcomes if o.output is not None}
+    stale = []
+    for path in sorted(out_dir.rglob("*.md")):
+        if path.is_file() and not path.is_symlink() and path.resolve() not in written:
+            with path.open("rb") as handle:
+                first = handle.read(FIRST_LINE_BYTES).decode("utf-8", "replace")
+            if parse_provenance(first) is not None:
+                stale.append(path)
+    return stale
 
 
 def _named(

@@ -244,3 +244,26 @@ def test_only_cli_imports_typer_and_rich() -> None:
         if imported_modules(path) & {"typer", "rich", "click"}
     }
     assert {path.split("/")[0] for path in importers} == {"cli"}
+
+
+def test_markdown_an_earlier_run_left_is_named_and_pruned(tmp_path: Path) -> None:
+    """A PDF deleted (or failing now) since the last run leaves its Markdown in the output
+    folder, where split and sync would index it: named on stderr, removed with --prune;
+    Markdown that chunkcli did not write is left alone."""
+    pdfs, out = tmp_path / "pdfs", tmp_path / "md"
+    pdfs.mkdir()
+    for name in ("a", "b", "c"):
+        make_pdf(pdfs / f"{name}.pdf", [wrapped_paragraph(72, 100, 400, f"Text of {name}.")])
+    assert convert(pdfs, "-o", f"{out}/").exit_code == 0
+    (pdfs / "b.pdf").unlink()
+    (pdfs / "c.pdf").write_bytes(b"no longer a PDF")
+    (out / "notes.md").write_text("# My own notes\n", encoding="utf-8")
+    result = convert(pdfs, "-o", f"{out}/")
+    assert result.exit_code == 1  # c.pdf fails
+    said = " ".join(result.stderr.split())
+    for name in ("b", "c"):
+        assert f"warning: {out / name}.md: from an earlier run" in said
+    assert "notes.md" not in said
+    result = convert(pdfs, "-o", f"{out}/", "--prune")
+    assert sorted(p.name for p in out.glob("*.md")) == ["a.md", "notes.md"]
+    assert f"removed {out / 'b.md'}" in " ".join(result.stderr.split())

@@ -84,6 +84,14 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Folder mode: remove chunkcli Markdown in OUTDIR that this run did not write "
+            "(its PDF is gone or failed). Without it they are listed as warnings.",
+        ),
+    ] = False,
 ) -> None:
     """Convert PDFs to GitHub-Flavored Markdown.
 
@@ -120,7 +128,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
-        _convert_folder(inputs, _folder_output(output), options, pool=pool, quiet=quiet)
+        out_dir = _folder_output(output)
+        _convert_folder(inputs, out_dir, options, pool=pool, quiet=quiet, prune=prune)
     elif inputs == ["-"]:
         _convert_stdin(output, options, pool=pool)
     else:
@@ -201,9 +210,11 @@ def _convert_folder(
     *,
     pool: WorkerPool,
     quiet: bool,
+    prune: bool = False,
 ) -> None:
     """Every PDF under `inputs` -> out_dir/<mirrored path>.md, a summary on stderr, exit 1 if
-    any failed."""
+    any failed; Markdown of an earlier run that this one did not write is named (or removed
+    with --prune)."""
 
     from chunkcli.batch import find_pdfs, ocr_skipped_error, summary_lines
 
@@ -221,6 +232,7 @@ def _convert_folder(
         summary = _run_batch(pdfs, out_dir, options, pool=pool, quiet=quiet, tally=tally)
     for line in summary_lines(summary):
         print_note(line, quiet)
+    _report_stale(out_dir, summary, prune=prune, quiet=quiet)
     if summary.failures or summary.incomplete:
         if quiet:  # the failures are the one thing -q still reports
             for failure in summary.failures:
@@ -228,6 +240,23 @@ def _convert_folder(
             for outcome in summary.incomplete:
                 print_error(ocr_skipped_error(outcome))
         raise typer.Exit(EXIT_FAILED)
+
+
+def _report_stale(out_dir: Path, summary: BatchSummary, *, prune: bool, quiet: bool) -> None:
+    """Name (or, with --prune, remove) the chunkcli Markdown this run did not write."""
+    from chunkcli.batch import stale_markdown
+
+    stale = stale_markdown(out_dir, summary)
+    for path in stale:
+        if prune:
+            path.unlink(missing_ok=True)
+            print_note(f"removed {path}: its PDF is gone or failed in this run", quiet)
+        else:
+            print_note(
+                f"warning: {path}: from an earlier run (its PDF is gone or failed in this "
+                "run); split and sync of the folder would index it (--prune removes it)",
+                quiet,
+            )
 
 
 def _run_batch(
