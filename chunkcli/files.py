@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -112,6 +113,9 @@ def write_atomic(
     `make_parents` creates missing folders. An exception raised by the pieces' iterator
     leaves the target as it was."""
     target = Path(path)
+    if _is_special(target):  # /dev/null, /dev/stdout, a FIFO: a rename would replace it
+        _write_in_place(target, text)
+        return
     try:
         if make_parents:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -137,6 +141,28 @@ def write_atomic(
         if isinstance(exc, OSError):
             raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
+
+
+def _is_special(target: Path) -> bool:
+    """A device, FIFO or socket that exists at `target` (followed through symlinks)."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _write_in_place(target: Path, text: str | Iterable[str]) -> None:
+    """Write to a device or FIFO as it is (`-o /dev/null`, `-o /dev/stdout`): renaming a
+    temporary file over it, as for files, replaced the device itself with a regular file."""
+    try:
+        with target.open("w", encoding="utf-8", newline="") as handle:
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                handle.writelines(text)
+    except OSError as exc:
+        raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
 
 
 def remove_leftovers(target: Path) -> None:

@@ -97,3 +97,29 @@ def test_page_numbers_beyond_nine_digits_are_no_page_markers(tmp_path: Path) -> 
         done = runner.invoke(app, args)
         assert done.exception is None or isinstance(done.exception, SystemExit), args
         assert "Traceback" not in done.output
+
+
+@pytest.mark.parametrize("command", ["split", "sync"])
+def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(
+    tmp_path: Path, command: str
+) -> None:
+    """`-o /dev/null` (or any device or FIFO) is written in place: renaming a temporary file
+    over it, as for a file, replaced /dev/null itself with a regular file. A FIFO stands in
+    for the device here, so that a failure cannot break the machine running the test."""
+    import stat
+    import threading
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    extra = ["-m", str(tmp_path / "m.db")] if command == "sync" else []
+    result = CliRunner().invoke(app, [command, str(notes), "-o", str(fifo), *extra])
+    reader.join(timeout=30)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert b'"body": "# A\\n\\nText.\\n"' in received[0]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -29,6 +30,8 @@ LATIN1_NAME = os.fsdecode(b"caf\xe9.md")  # a file name that is not UTF-8
 # JSON Lines / input for a 100 KB title over 3,000 sections: 4,600 before the bound (issue 30),
 # 71 with it (the prefix, title and heading path of each short chunk).
 HUGE_TITLE_MAX_RATIO = 200
+# chunkcli's own stderr lines: errors and warnings, and the summaries that list failures.
+OWN_LINE = re.compile(r"(error|warning): |failed: \d|[\d,]+ documents?: |\S.*: not a regular file")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class Scenario:
 
 # ODD holds a file whose name is not UTF-8; CORPUS does not, so that each scenario meets one fault.
 ODD, CORPUS, MANIFEST = "{f}/odd", "{f}/corpus", "{f}/m.db"
+# SPECIAL: a Markdown file beside a FIFO and a symlink to /dev/zero named *.md and a symlink
+# loop (inputs that are not regular files: refused by name, never read or waited on).
+SPECIAL = "{f}/special"
 SYNC = ("sync", CORPUS, "-m", MANIFEST, "-o", "-")
 TERM, INT = signal.SIGTERM, signal.SIGINT
 SCENARIOS = (
@@ -66,6 +72,21 @@ SCENARIOS = (
         ("convert", "{f}/huge.pdf", "-o", "{f}/huge.md"),
         0,
         warns="page 2: OCR failed: cannot render the page: Overly large image",
+    ),
+    Scenario(
+        "split: a FIFO, /dev/zero and a symlink loop in the folder",
+        ("split", SPECIAL),
+        1,
+        True,
+        warns="x.md: not a regular file",
+    ),
+    Scenario("check --json: the same folder", ("check", SPECIAL, "--json"), 1, True),
+    Scenario(
+        "sync: the same folder",
+        ("sync", SPECIAL, "-m", "{f}/special.db", "-o", "-"),
+        1,
+        True,
+        warns="z.md: not a regular file",
     ),
     Scenario("split: a name that is not UTF-8", ("split", ODD), 0, True),
     Scenario("check --json: such a name", ("check", ODD, "--json"), 1, True),
@@ -134,6 +155,12 @@ def make_inputs(folder: Path) -> None:
     (folder / "title.md").write_text(title + "## Part\n\nShort text.\n\n" * 3000, "utf-8")
     (folder / "qa.md").write_text("Q: is this line a question?\n" * 36_000, "utf-8")
     _damaged_pdfs(folder)
+    special = folder / "special"
+    special.mkdir()
+    (special / "a.md").write_text(NOTE, encoding="utf-8")
+    os.mkfifo(special / "x.md")
+    (special / "z.md").symlink_to("/dev/zero")
+    (special / "loop").symlink_to(".")
 
 
 def _damaged_pdfs(folder: Path) -> None:
@@ -165,7 +192,7 @@ def verdict(scenario: Scenario, run: Run, folder: Path) -> str:
     foreign = [
         line
         for line in run.stderr.splitlines()
-        if scenario.code != 0 and line and not line.startswith(("error: ", "warning: "))
+        if scenario.code != 0 and line and not OWN_LINE.match(line)
     ]
     if scenario.warns and scenario.warns not in " ".join(run.stderr.split()):
         return f"no warning {scenario.warns!r}: {run.stderr.strip()[-200:]}"
