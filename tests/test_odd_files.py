@@ -100,9 +100,7 @@ def test_page_numbers_beyond_nine_digits_are_no_page_markers(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("command", ["split", "sync"])
-def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(
-    tmp_path: Path, command: str
-) -> None:
+def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(tmp_path: Path, command: str) -> None:
     """`-o /dev/null` (or any device or FIFO) is written in place: renaming a temporary file
     over it, as for a file, replaced /dev/null itself with a regular file. A FIFO stands in
     for the device here, so that a failure cannot break the machine running the test."""
