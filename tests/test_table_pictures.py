@@ -93,3 +93,32 @@ def _chart(gray: np.ndarray) -> None:
         gray[y, 20:290] = 0  # grid lines
     gray[10:131, 20] = 0  # the axis
     gray[100:130, 60:70] = 0  # a short bar
+
+
+def _scanned_report() -> bytes:
+    """A page that is only a picture (a scan): a paragraph over a ruled 3 x 4 table."""
+    source = pymupdf.open()
+    page = source.new_page(width=595, height=842)
+    page.insert_text((72, 90), PARAGRAPH, fontsize=11)
+    cell_w, cell_h, x0, top = 120.0, 30.0, 72.0, 130.0
+    rows = (HEADER, *ROWS)
+    for r in range(len(rows) + 1):
+        page.draw_line((x0, top + r * cell_h), (x0 + 3 * cell_w, top + r * cell_h), width=1)
+    for c in range(4):
+        page.draw_line((x0 + c * cell_w, top), (x0 + c * cell_w, top + 4 * cell_h), width=1)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            page.insert_text((x0 + c * cell_w + 8, top + r * cell_h + 20), text, fontsize=12)
+    png = page.get_pixmap(dpi=200).tobytes("png")
+    doc = pymupdf.open()
+    doc.new_page(width=595, height=842).insert_image(pymupdf.Rect(0, 0, 595, 842), stream=png)
+    return bytes(doc.tobytes())
+
+
+def test_a_ruled_table_in_a_scan_is_read_from_its_pixels() -> None:
+    result = convert_pdf(_scanned_report())
+    [page] = result.document.pages
+    assert page.ocr is not None
+    [table] = [b for b in page.blocks if b.kind == BlockKind.TABLE]
+    assert table.cells == (HEADER, *ROWS)
+    assert PARAGRAPH in result.markdown

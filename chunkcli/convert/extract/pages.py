@@ -31,7 +31,7 @@ from chunkcli.convert.extract.symbols import (
     is_dingbat_font,
     without_private_use,
 )
-from chunkcli.convert.extract.table_pictures import with_table_pictures
+from chunkcli.convert.extract.table_pictures import with_scanned_tables, with_table_pictures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
@@ -215,6 +215,8 @@ def _with_readings(
         info = OcrInfo(reading.confidence, run.engine, reading.lang)
         pdf_page = doc[page.number - 1]
         text_page = text_page_of(pdf_page, page.number, list(reading.lines), find_tables)
+        if find_tables:  # a scan's ruled tables are pixels: read their rules from the page
+            text_page = with_scanned_tables(pdf_page, text_page)
         result.append(dataclasses.replace(text_page, ocr=info))
     return tuple(result)
 

@@ -14,14 +14,23 @@ from collections.abc import Sequence
 import pymupdf
 
 from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
-from chunkcli.convert.ocr.pictures import picture_language, read_picture, table_pictures
+from chunkcli.convert.ocr.pictures import (
+    page_pixel_rules,
+    picture_language,
+    read_picture,
+    table_pictures,
+)
 from chunkcli.convert.tables import tables_from_rules
+from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import BBox, Block, BlockKind, Line, Page, PageStatus
 
 # A cell of a table read from a picture holds at most this many characters: DP-Bench's table
 # picture has at most 40 a cell, the corpus' spreadsheet screenshot 12; a screenshot of a
 # program's window (its panels make a grid) put a 330-character menu in one cell.
 MAX_PICTURE_CELL_CHARS = 100
+# A word reaching this far past a vertical rule on both sides runs across it (OCR boxes jitter
+# by a pixel or two at 300 dpi: under 1 pt).
+CROSSING_PT = 2.0
 
 
 def with_table_pictures(
@@ -59,7 +68,7 @@ def _with_pictures(
         if reading is None:
             continue
         tables = tables_from_rules(reading.rules, reading.lines, page.number, page_box)
-        tables = [t for t in tables if _short_cells(t)]
+        tables = [t for t in tables if _short_cells(t) and not _words_cross_rules(t, reading.rules)]
         if not tables:
             continue
         added.extend(tables)
@@ -71,6 +80,47 @@ def _with_pictures(
     if not added:
         return page
     return dataclasses.replace(page, blocks=(*page.blocks, *added))
+
+
+def with_scanned_tables(pdf_page: pymupdf.Page, page: Page) -> Page:
+    """An OCR'd page whose ruled tables are pixels (a scan has no drawings): rules read from
+    the page's pixels, then tables built from them and the OCR lines, as for a picture."""
+    if any(block.kind == BlockKind.TABLE for block in page.blocks):
+        return page
+    rules = page_pixel_rules(pdf_page)
+    if not rules:
+        return page
+    lines = [line for block in page.blocks for line in block.lines]
+    page_box = BBox(0.0, 0.0, page.width, page.height)
+    tables = [
+        t
+        for t in tables_from_rules(rules, lines, page.number, page_box)
+        if _short_cells(t) and not _words_cross_rules(t, rules)
+    ]
+    if not tables:
+        return page
+    kept = tuple(b for b in page.blocks if not _inside(b.lines[0], tables))
+    return dataclasses.replace(page, blocks=(*kept, *tables))
+
+
+def _words_cross_rules(table: Block, rules: Sequence[Rule]) -> bool:
+    """An OCR word runs across one of the table's inner vertical rules by more than
+    CROSSING_PT on each side: the "rules" are the frames of text boxes (a poster's panels),
+    whose lines the grid would cut mid-word, not the columns of a table."""
+    box = table.bbox
+    inner = [
+        r.pos
+        for r in rules
+        if not r.horizontal and box.x0 + CROSSING_PT < r.pos < box.x1 - CROSSING_PT
+        and r.start < box.bottom and box.top < r.end
+    ]  # fmt: skip
+    return any(
+        span.bbox.x0 + CROSSING_PT < x < span.bbox.x1 - CROSSING_PT
+        for line in table.lines
+        for span in line.spans
+        for x in inner
+        if span.text.strip()
+    )
 
 
 def _short_cells(table: Block) -> bool:

@@ -87,6 +87,21 @@ def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
     return found
 
 
+def page_pixel_rules(page: pymupdf.Page) -> tuple[Rule, ...]:
+    """The rules drawn in a scanned page's pixels (at GATE_DPI), when they pass the table gate
+    (a ruled grid on a light background); none otherwise, or when MuPDF cannot draw it."""
+    rect = page.rect
+    region = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
+    try:
+        gray = _gray(page, region, GATE_DPI)
+    except MUPDF_ERRORS:
+        return ()
+    scale = POINTS_PER_INCH / GATE_DPI
+    if not looks_like_ruled_table(gray, scale):
+        return ()
+    return rules_in_pixels(gray, (region.x0, region.top), scale)
+
+
 def read_picture(
     page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
 ) -> PictureReading | None:
