@@ -23,6 +23,7 @@ paint order of text and paths is not compared).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
@@ -84,6 +85,8 @@ def remove_hidden_text(
     sample = ""
     for block in raw.get("blocks", ()):
         for line in block.get("lines", ()):
+            if all(_plainly_visible(span, settings) for span in line["spans"]):
+                continue  # nearly every line: no span's text or background is looked at
             kept = []
             for span in line["spans"]:
                 text = span.get("text") or "".join(c["c"] for c in span.get("chars", ()))
@@ -111,13 +114,30 @@ def hidden_kind(
         CHAR_FILLED | CHAR_STROKED
     ):
         return None if painted.draws(bbox, settings.outline_share) else HiddenKind.INVISIBLE
-    colour = _rgb(span["color"])
-    if contrast(colour, PAGE_COLOUR) >= settings.light_text_contrast:
+    if is_dark(span["color"], settings.light_text_contrast):
         return None  # dark text: its background is not read (see light_text_contrast)
     under = painted.fill_under(bbox)
-    if under is None or contrast(colour, under) >= settings.min_contrast:
+    if under is None or contrast(_rgb(span["color"]), under) >= settings.min_contrast:
         return None
     return HiddenKind.BACKGROUND
+
+
+def _plainly_visible(span: dict[str, Any], settings: HiddenTextSettings) -> bool:
+    """True for a span `hidden_kind` finds visible from the span alone: dark, filled or
+    stroked, opaque text of a legible size (every span of most pages)."""
+    return (
+        span["size"] >= settings.min_size_pt
+        and span.get("alpha", 255) != 0
+        and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED) != 0
+        and is_dark(span["color"], settings.light_text_contrast)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dark(colour: int, light_text_contrast: float) -> bool:
+    """True when text of `colour` (MuPDF's sRGB integer) contrasts with the white page by at
+    least `light_text_contrast`; a page uses few colours, so each is computed once."""
+    return contrast(_rgb(colour), PAGE_COLOUR) >= light_text_contrast
 
 
 class _Painted:

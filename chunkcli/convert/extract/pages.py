@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from chunkcli.charclasses import LATIN1_LETTER, fold_ideograph_variants, unusable_share
+from chunkcli.charclasses import (
+    IDEOGRAPH_VARIANT,
+    LATIN1_LETTER,
+    fold_ideograph_variants,
+    unusable_share,
+)
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -309,11 +314,12 @@ def read_lines(
     `keep_hidden`)."""
     raw, text, hidden = _page_text_dict(page, keep_hidden)
     rtl = RTL_CHAR.search(text) is not None
+    folds = needs_folding(page_text(raw))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
-            spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
+            spans = [s for s in (_span(d, folds) for d in raw_line["spans"]) if s is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
@@ -378,11 +384,21 @@ def _is_capital_letter(line: Line) -> bool:
     return len(text) == 1 and text.isalpha() and text.isupper()
 
 
-def _span(raw: dict[str, Any]) -> Span | None:
+def needs_folding(text: str) -> bool:
+    """Whether a page's text holds a ligature or an ideograph variant that `_span` replaces:
+    one search a page spares two a span on pages of non-Latin text that hold none."""
+    if text.isascii():  # every LIGATURES key and ideograph variant is non-ASCII
+        return False
+    return LIGATURE_CHARS.search(text) is not None or IDEOGRAPH_VARIANT.search(text) is not None
+
+
+def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
+    """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
+    `needs_folding`."""
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
-    if not text.isascii():
+    if folds and not text.isascii():
         if LIGATURE_CHARS.search(text):
             text = text.translate(LIGATURES)
         text = fold_ideograph_variants(text)
