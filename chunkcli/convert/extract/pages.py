@@ -319,7 +319,7 @@ def read_lines(
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
-            spans = [s for s in (_span(d, folds) for d in raw_line["spans"]) if s is not None]
+            spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
@@ -409,11 +409,15 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
         text = dingbat_text(text, font)
     flags = raw.get("flags", 0)
     bold, italic, monospace = font_style(font)
+    size = raw.get("size", 0.0)
+    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
+    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
+        size = max(0.0, finite(size))
     return Span(
         text=text,
         bbox=_finite_box(raw["bbox"]),
         font=font,
-        size=round(max(0.0, finite(raw.get("size", 0.0))), 2),
+        size=round(size, 2),
         bold=bold or bool(flags & FLAG_BOLD),
         italic=italic or bool(flags & FLAG_ITALIC),
         monospace=monospace or bool(flags & FLAG_MONOSPACE),
