@@ -27,6 +27,7 @@ from chunkcli.charclasses import (
     fold_ideograph_variants,
     unusable_share,
 )
+from chunkcli.convert.drawings import PageDrawings
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -264,13 +265,17 @@ def extract_page(
     width, height = finite(rect.width), finite(rect.height)
     if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
         return Page(number, width, height, (), PageStatus.DAMAGED)
-    lines, hidden = read_lines(page, keep_hidden=keep_hidden)
+    drawings = PageDrawings(page)  # read once for hidden text and tables, when they ask
+    lines, hidden = read_lines(page, keep_hidden=keep_hidden, drawings=drawings)
+    text_page = _text_page(page, number, lines, find_tables, drawings)
     if hidden is not None:
-        return dataclasses.replace(_text_page(page, number, lines, find_tables), hidden=hidden)
-    return _text_page(page, number, lines, find_tables)
+        return dataclasses.replace(text_page, hidden=hidden)
+    return text_page
 
 
-def _text_page(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
+def _text_page(
+    page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool, drawings: PageDrawings
+) -> Page:
     """A page of these text-layer lines: blank, garbage or a text page with its tables."""
     width, height = finite(page.rect.width), finite(page.rect.height)
     if not lines:
@@ -282,16 +287,23 @@ def _text_page(page: pymupdf.Page, number: int, lines: list[Line], find_tables: 
         lines = without_private_use(lines)
         if not lines:
             return Page(number, width, height, (), classify_empty_page(page))
-    return text_page_of(page, number, lines, find_tables)
+    return text_page_of(page, number, lines, find_tables, drawings)
 
 
-def text_page_of(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
-    """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks."""
+def text_page_of(
+    page: pymupdf.Page,
+    number: int,
+    lines: list[Line],
+    find_tables: bool,
+    drawings: PageDrawings | None = None,
+) -> Page:
+    """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks
+    (`drawings`: the page's paths, when read already)."""
     rect = page.rect
     width, height = rect.width, rect.height
     tables: list[Block] = []
     if find_tables:
-        tables = detect_tables(page, lines, number)
+        tables = detect_tables(page, lines, number, drawings=drawings)
         lines = [line for line in lines if not _inside_any(line, tables)]
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]
     return Page(number, width, height, tuple(blocks + tables), PageStatus.TEXT)
@@ -308,11 +320,11 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
 
 
 def read_lines(
-    page: pymupdf.Page, *, keep_hidden: bool = False
+    page: pymupdf.Page, *, keep_hidden: bool = False, drawings: PageDrawings | None = None
 ) -> tuple[list[Line], HiddenText | None]:
     """The page's visual text lines, and the hidden text removed from them (unless
-    `keep_hidden`)."""
-    raw, text, hidden = _page_text_dict(page, keep_hidden)
+    `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
+    raw, text, hidden = _page_text_dict(page, keep_hidden, drawings or PageDrawings(page))
     rtl = RTL_CHAR.search(text) is not None
     folds = needs_folding(page_text(raw))
     lines: list[Line] = []
@@ -335,7 +347,7 @@ def read_lines(
 
 
 def _page_text_dict(
-    page: pymupdf.Page, keep_hidden: bool
+    page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
 ) -> tuple[dict[str, Any], str, HiddenText | None]:
     """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
     where word gaps or right-to-left glyphs need them), its text, and the hidden text removed."""
@@ -344,12 +356,12 @@ def _page_text_dict(
     text_page = page.get_textpage(flags=DICT_FLAGS)
     raw, hidden = page.get_text("dict", textpage=text_page), None
     if not keep_hidden:
-        raw, hidden = remove_hidden_text(page, raw)
+        raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
     if lacks_word_spaces(text) or RTL_CHAR.search(text) is not None:
         chars = page.get_text("rawdict", textpage=text_page)
         if not keep_hidden:
-            chars = remove_hidden_text(page, chars)[0]
+            chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
         # glyphs in visual order, then reordered (see extract/bidi.py).
         raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
