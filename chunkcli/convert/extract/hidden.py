@@ -90,7 +90,7 @@ def remove_hidden_text(
     sample = ""
     for block in raw.get("blocks", ()):
         for line in block.get("lines", ()):
-            if all(_plainly_visible(span, settings) for span in line["spans"]):
+            if _plainly_visible(line["spans"], settings):
                 continue  # nearly every line: no span's text or background is looked at
             kept = []
             for span in line["spans"]:
@@ -127,15 +127,20 @@ def hidden_kind(
     return HiddenKind.BACKGROUND
 
 
-def _plainly_visible(span: dict[str, Any], settings: HiddenTextSettings) -> bool:
-    """True for a span `hidden_kind` finds visible from the span alone: dark, filled or
-    stroked, opaque text of a legible size (every span of most pages)."""
-    return (
-        span["size"] >= settings.min_size_pt
-        and span.get("alpha", 255) != 0
-        and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED) != 0
-        and is_dark(span["color"], settings.light_text_contrast)
-    )
+def _plainly_visible(spans: list[dict[str, Any]], settings: HiddenTextSettings) -> bool:
+    """True when `hidden_kind` finds each of `spans` visible from the span alone: dark,
+    filled or stroked, opaque text of a legible size (every span of most pages; one loop a
+    line, as this runs for every span)."""
+    min_size, light_text = settings.min_size_pt, settings.light_text_contrast
+    for span in spans:
+        if not (
+            span["size"] >= min_size
+            and span.get("alpha", 255) != 0
+            and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED)
+            and is_dark(span["color"], light_text)
+        ):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=4096)
