@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from chunkcli.cli import app
 from chunkcli.convert import ConvertOptions, convert_pdf
-from chunkcli.convert.extract.hidden import contrast
+from chunkcli.convert.extract.hidden import contrast, is_dark, solid_boxes
+from chunkcli.convert.extract.pages import needs_folding
 from chunkcli.markdown_format import PageMarker, format_page_marker, parse_page_marker
 from chunkcli.model import PageStatus
 
@@ -139,3 +140,27 @@ def test_check_is_silent_when_nothing_was_hidden(tmp_path: Path) -> None:
     doc.save(str(tmp_path / "plain.pdf"))
     report = check_conversion(convert_pdf(tmp_path / "plain.pdf"))
     assert [i.code for i in report.issues if i.code == "pages.hidden-text"] == []
+
+
+def test_is_dark_is_the_contrast_with_white_page() -> None:
+    # Black 21:1, mid grey 0x808080 about 3.9:1, pale grey 0xcccccc about 1.6:1, white 1:1.
+    assert [is_dark(c, 3.0) for c in (0x000000, 0x808080, 0xCCCCCC, 0xFFFFFF)] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+
+
+def test_solid_boxes_reads_reversed_rectangles_as_get_drawings_does() -> None:
+    # get_cdrawings keeps a rectangle's corners as drawn; get_drawings (which hidden-text
+    # removal read before the paths were shared with tables) normalises them.
+    path = {"items": [("re", (50.0, 40.0, 10.0, 20.0), 1)]}
+    assert solid_boxes(path) == [(10.0, 20.0, 50.0, 40.0)]
+    ring = {"items": [("re", (0.0, 0.0, 100.0, 100.0), 1), ("re", (90.0, 90.0, 10.0, 10.0), -1)]}
+    assert solid_boxes(ring) == []  # the reversed inner box still makes a ring
+
+
+def test_needs_folding_finds_ligatures_and_ideograph_variants_only() -> None:
+    texts = ["plain ASCII", "\u65e5\u672c\u8a9e", "e\ufb03cient", "co\u00adop", "\u2f00 \u4e00"]
+    assert [needs_folding(t) for t in texts] == [False, False, True, True, True]

@@ -23,11 +23,13 @@ paint order of text and paths is not compared).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from chunkcli.convert.drawings import PageDrawings
 from chunkcli.model import HiddenText
 
 if TYPE_CHECKING:
@@ -76,14 +78,20 @@ class HiddenKind(StrEnum):
 
 
 def remove_hidden_text(
-    page: pymupdf.Page, raw: dict[str, Any], settings: HiddenTextSettings = HiddenTextSettings()
+    page: pymupdf.Page,
+    raw: dict[str, Any],
+    settings: HiddenTextSettings = HiddenTextSettings(),
+    drawings: PageDrawings | None = None,
 ) -> tuple[dict[str, Any], HiddenText | None]:
-    """`raw` (PyMuPDF's text dict of `page`) without its hidden spans, and what was removed."""
-    painted = _Painted(page)
+    """`raw` (PyMuPDF's text dict of `page`) without its hidden spans, and what was removed;
+    `drawings` are the page's paths when other readers of the page share them."""
+    painted = _Painted(page, drawings or PageDrawings(page))
     kinds: Counter[str] = Counter()
     sample = ""
     for block in raw.get("blocks", ()):
         for line in block.get("lines", ()):
+            if _plainly_visible(line["spans"], settings):
+                continue  # nearly every line: no span's text or background is looked at
             kept = []
             for span in line["spans"]:
                 text = span.get("text") or "".join(c["c"] for c in span.get("chars", ()))
@@ -111,21 +119,44 @@ def hidden_kind(
         CHAR_FILLED | CHAR_STROKED
     ):
         return None if painted.draws(bbox, settings.outline_share) else HiddenKind.INVISIBLE
-    colour = _rgb(span["color"])
-    if contrast(colour, PAGE_COLOUR) >= settings.light_text_contrast:
+    if is_dark(span["color"], settings.light_text_contrast):
         return None  # dark text: its background is not read (see light_text_contrast)
     under = painted.fill_under(bbox)
-    if under is None or contrast(colour, under) >= settings.min_contrast:
+    if under is None or contrast(_rgb(span["color"]), under) >= settings.min_contrast:
         return None
     return HiddenKind.BACKGROUND
+
+
+def _plainly_visible(spans: list[dict[str, Any]], settings: HiddenTextSettings) -> bool:
+    """True when `hidden_kind` finds each of `spans` visible from the span alone: dark,
+    filled or stroked, opaque text of a legible size (every span of most pages; one loop a
+    line, as this runs for every span)."""
+    min_size, light_text = settings.min_size_pt, settings.light_text_contrast
+    for span in spans:
+        if not (
+            span["size"] >= min_size
+            and span.get("alpha", 255) != 0
+            and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED)
+            and is_dark(span["color"], light_text)
+        ):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dark(colour: int, light_text_contrast: float) -> bool:
+    """True when text of `colour` (MuPDF's sRGB integer) contrasts with the white page by at
+    least `light_text_contrast`; a page uses few colours, so each is computed once."""
+    return contrast(_rgb(colour), PAGE_COLOUR) >= light_text_contrast
 
 
 class _Painted:
     """What is painted on a page besides text, read once and only when a span asks (the
     drawings, the costly part, only when a filled path lies under a span)."""
 
-    def __init__(self, page: pymupdf.Page) -> None:
+    def __init__(self, page: pymupdf.Page, drawings: PageDrawings) -> None:
         self.page = page
+        self.drawings = drawings
         self._log: list[tuple[str, tuple[float, float, float, float]]] | None = None
         self._fills: list[tuple[tuple[float, ...], tuple[float, ...] | None]] | None = None
 
@@ -170,7 +201,7 @@ class _Painted:
         of any other shape with None (what it paints inside its box is not known)."""
         if self._fills is None:
             self._fills = []
-            for path in self.page.get_drawings():
+            for path in self.drawings.paths:
                 opacity = path.get("fill_opacity")
                 if path.get("fill") is None or (opacity is not None and opacity < 0.5):
                     continue  # (a fill at opacity 0 is a slide template's placeholder box)
@@ -185,13 +216,24 @@ def solid_boxes(path: dict[str, Any]) -> list[tuple[float, ...]]:
     only, or when one holds another (a ring: the usual frame of a sidebar, outer box minus
     inner box, paints only its edge)."""
     items = path.get("items", ())
-    boxes = [tuple(item[1]) for item in items if item[0] == "re"]
+    boxes = [_normalized(tuple(item[1])) for item in items if item[0] == "re"]
     if len(boxes) != len(items):
         return []
     if len(boxes) > RING_MAX_BOXES:
         return boxes  # a grid of shaded cells, not a frame (and no quadratic look for rings)
     nested = any(a != b and _inside(a, b) for a in boxes for b in boxes)
     return [] if nested else boxes
+
+
+def _normalized(box: tuple[float, ...]) -> tuple[float, ...]:
+    """A rectangle of MuPDF's path as PyMuPDF's `get_drawings` gives it (Rect.normalize:
+    corners swapped when reversed; NaN compares false and stays where it is)."""
+    x0, y0, x1, y1 = box[:4]
+    if x1 < x0:
+        x0, x1 = x1, x0
+    if y1 < y0:
+        y0, y1 = y1, y0
+    return (x0, y0, x1, y1)
 
 
 def _inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
-from chunkcli.charclasses import LATIN1_LETTER, fold_ideograph_variants, unusable_share
+from chunkcli.charclasses import (
+    IDEOGRAPH_VARIANT,
+    LATIN1_LETTER,
+    fold_ideograph_variants,
+    unusable_share,
+)
+from chunkcli.convert.drawings import PageDrawings
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -261,13 +267,17 @@ def extract_page(
     width, height = finite(rect.width), finite(rect.height)
     if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
         return Page(number, width, height, (), PageStatus.DAMAGED)
-    lines, hidden = read_lines(page, keep_hidden=keep_hidden)
+    drawings = PageDrawings(page)  # read once for hidden text and tables, when they ask
+    lines, hidden = read_lines(page, keep_hidden=keep_hidden, drawings=drawings)
+    text_page = _text_page(page, number, lines, find_tables, drawings)
     if hidden is not None:
-        return dataclasses.replace(_text_page(page, number, lines, find_tables), hidden=hidden)
-    return _text_page(page, number, lines, find_tables)
+        return dataclasses.replace(text_page, hidden=hidden)
+    return text_page
 
 
-def _text_page(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
+def _text_page(
+    page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool, drawings: PageDrawings
+) -> Page:
     """A page of these text-layer lines: blank, garbage or a text page with its tables."""
     width, height = finite(page.rect.width), finite(page.rect.height)
     if not lines:
@@ -279,16 +289,23 @@ def _text_page(page: pymupdf.Page, number: int, lines: list[Line], find_tables: 
         lines = without_private_use(lines)
         if not lines:
             return Page(number, width, height, (), classify_empty_page(page))
-    return text_page_of(page, number, lines, find_tables)
+    return text_page_of(page, number, lines, find_tables, drawings)
 
 
-def text_page_of(page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool) -> Page:
-    """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks."""
+def text_page_of(
+    page: pymupdf.Page,
+    number: int,
+    lines: list[Line],
+    find_tables: bool,
+    drawings: PageDrawings | None = None,
+) -> Page:
+    """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks
+    (`drawings`: the page's paths, when read already)."""
     rect = page.rect
     width, height = rect.width, rect.height
     tables: list[Block] = []
     if find_tables:
-        tables = detect_tables(page, lines, number)
+        tables = detect_tables(page, lines, number, drawings=drawings)
         lines = [line for line in lines if not _inside_any(line, tables)]
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]
     return Page(number, width, height, tuple(blocks + tables), PageStatus.TEXT)
@@ -305,17 +322,18 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
 
 
 def read_lines(
-    page: pymupdf.Page, *, keep_hidden: bool = False
+    page: pymupdf.Page, *, keep_hidden: bool = False, drawings: PageDrawings | None = None
 ) -> tuple[list[Line], HiddenText | None]:
     """The page's visual text lines, and the hidden text removed from them (unless
-    `keep_hidden`)."""
-    raw, text, hidden = _page_text_dict(page, keep_hidden)
+    `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
+    raw, text, hidden = _page_text_dict(page, keep_hidden, drawings or PageDrawings(page))
     rtl = RTL_CHAR.search(text) is not None
+    folds = needs_folding(page_text(raw))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
-            spans = [s for s in (_span(d) for d in raw_line["spans"]) if s is not None]
+            spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
@@ -331,7 +349,7 @@ def read_lines(
 
 
 def _page_text_dict(
-    page: pymupdf.Page, keep_hidden: bool
+    page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
 ) -> tuple[dict[str, Any], str, HiddenText | None]:
     """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
     where word gaps or right-to-left glyphs need them), its text, and the hidden text removed."""
@@ -340,12 +358,12 @@ def _page_text_dict(
     text_page = page.get_textpage(flags=DICT_FLAGS)
     raw, hidden = page.get_text("dict", textpage=text_page), None
     if not keep_hidden:
-        raw, hidden = remove_hidden_text(page, raw)
+        raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
     if lacks_word_spaces(text) or RTL_CHAR.search(text) is not None:
         chars = page.get_text("rawdict", textpage=text_page)
         if not keep_hidden:
-            chars = remove_hidden_text(page, chars)[0]
+            chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
         # glyphs in visual order, then reordered (see extract/bidi.py).
         raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
@@ -380,11 +398,21 @@ def _is_capital_letter(line: Line) -> bool:
     return len(text) == 1 and text.isalpha() and text.isupper()
 
 
-def _span(raw: dict[str, Any]) -> Span | None:
+def needs_folding(text: str) -> bool:
+    """Whether a page's text holds a ligature or an ideograph variant that `_span` replaces:
+    one search a page spares two a span on pages of non-Latin text that hold none."""
+    if text.isascii():  # every LIGATURES key and ideograph variant is non-ASCII
+        return False
+    return LIGATURE_CHARS.search(text) is not None or IDEOGRAPH_VARIANT.search(text) is not None
+
+
+def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
+    """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
+    `needs_folding`."""
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
-    if not text.isascii():
+    if folds and not text.isascii():
         if LIGATURE_CHARS.search(text):
             text = text.translate(LIGATURES)
         text = fold_ideograph_variants(text)
@@ -395,11 +423,15 @@ def _span(raw: dict[str, Any]) -> Span | None:
         text = dingbat_text(text, font)
     flags = raw.get("flags", 0)
     bold, italic, monospace = font_style(font)
+    size = raw.get("size", 0.0)
+    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
+    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
+        size = max(0.0, finite(size))
     return Span(
         text=text,
         bbox=_finite_box(raw["bbox"]),
         font=font,
-        size=round(max(0.0, finite(raw.get("size", 0.0))), 2),
+        size=round(size, 2),
         bold=bold or bool(flags & FLAG_BOLD),
         italic=italic or bool(flags & FLAG_ITALIC),
         monospace=monospace or bool(flags & FLAG_MONOSPACE),

@@ -8,6 +8,7 @@ emphasised just as a bold one is.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -30,6 +31,9 @@ def face_name(line: Line) -> str:
 
 
 def _face_and_share(line: Line) -> tuple[str, float]:
+    if len(line.spans) == 1:  # most lines: no tally
+        span = line.spans[0]
+        return (_face(span.font), 1.0) if span.text.strip() else ("", 0.0)
     weights: Counter[str] = Counter()
     for span in line.spans:
         weights[span.font] += len(span.text.strip())
@@ -37,7 +41,13 @@ def _face_and_share(line: Line) -> tuple[str, float]:
     if not total:
         return "", 0.0
     font, count = weights.most_common(1)[0]
-    return _SUBSET_PREFIX.sub("", font), count / total
+    return _face(font), count / total
+
+
+@functools.lru_cache(maxsize=1024)  # asked for most lines; a document uses a few dozen fonts
+def _face(font: str) -> str:
+    """A font's name without its subset prefix."""
+    return _SUBSET_PREFIX.sub("", font)
 
 
 def cjk_face_changes(last: Line, line: Line) -> bool:

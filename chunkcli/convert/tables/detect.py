@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from chunkcli.convert.drawings import PageDrawings
 from chunkcli.convert.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
 from chunkcli.convert.tables.grid import (
     MIN_STACK_RULES,
@@ -117,8 +118,10 @@ def detect_tables(
     lines: Sequence[Line],
     page_number: int,
     options: TableOptions = TableOptions(),
+    drawings: PageDrawings | None = None,
 ) -> list[Block]:
-    """Table blocks on one page, top to bottom; `lines` are the page's extracted Lines."""
+    """Table blocks on one page, top to bottom; `lines` are the page's extracted Lines;
+    `drawings` its paths when another reader of the page may have read them already."""
     pieces = glue_currency(pieces_of_lines(lines))
     if not pieces:
         return []
@@ -127,8 +130,8 @@ def detect_tables(
     if options.ruled:
         rect = page.rect  # computed anew on each read
         page_box = BBox(0.0, 0.0, float(rect.width), float(rect.height))
-        drawings = _untyped(page).get_cdrawings()
-        rules = rules_from_drawings(drawings, page_box, _rotation(page))
+        paths = (drawings or PageDrawings(page)).paths
+        rules = rules_from_drawings(paths, page_box, _rotation(page))
         grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
         grids = [part for grid in grids for part in cut_at_captions(grid, lines)]
         for grid in filter(is_table_frame, grids):
