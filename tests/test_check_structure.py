@@ -119,6 +119,14 @@ def test_cell_types_of_data_headers() -> None:
     assert data_header_codes("| 2023.4 | | 1 098 |", spaced) == ["table.data-header"]
     bands = ["| 입찰 | 70% 이상 ~ 100% 미만 | 1.8 |", "| 최근 | 40% 이상 ~ 70% 미만 | 1.6 |"]
     assert data_header_codes("| 대비 | 100% 이상 | 2.0 |", bands) == ["table.data-header"]
+    # CAS numbers are codes, not dates: "7790-79-6" has no month 79.
+    cas = [
+        "| 160 | Cadmium fluoride | 232-222-0 | 7790-79-6 |",
+        "| 159 | DOTE | 239-622-4 | 3846-71-7 |",
+    ]
+    assert data_header_codes("| 161 | UV-328 | 247-384-8 | 25973-55-1 |", cas) == [
+        "table.data-header"
+    ]
 
 
 def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> None:

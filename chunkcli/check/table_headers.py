@@ -31,7 +31,9 @@ CELL_TYPES = (
     ("period", re.compile(r"^(?:(?:fy|q[1-4]|h[12])\s*'?)?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,4})?"
                           r"(?:\s*(?:q[1-4]|h[12]))?[년年]?$", re.I)),
     ("date", re.compile(
-        r"^(?:\d{4}[-./년年]\s*\d{1,2}[-./월月]\s*\d{1,2}[일日]?\.?"
+        # (a year, a month and a day that can be one: CAS numbers "7790-79-6" are codes)
+        r"^(?:(?:1[89]|20)\d{2}[-./년年]\s*(?:0?[1-9]|1[0-2])[-./월月]\s*(?:0?[1-9]|[12]\d|3[01])"
+        r"[일日]?\.?"
         r"|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}"
         rf"|\d{{1,2}}\.?\s+{MONTH}\s+\d{{2,4}}|{MONTH}\s+\d{{1,2}},?\s+\d{{2,4}})$", re.I)),
     # (a range of two too: "40% 이상 ~ 70% 미만", a band in a scoring table)
