@@ -291,3 +291,16 @@ def test_table_counts_match_pdfplumber_or_warn(tmp_path: Path) -> None:
     (issue,) = check_deep_tables(pdf, [dropped])
     assert (issue.code, issue.severity, issue.page) == ("table.counts-differ", Severity.WARN, 1)
     assert issue.message == ("table on page 1: convert found 3 columns x 2 rows, pdfplumber 3 x 3")
+
+
+def split_codes(markdown: str) -> list[str]:
+    report = check_markdown(markdown, CheckOptions(), source="doc.md")
+    return [i.code for i in report.issues if i.code == "headings.split"]
+
+
+def test_a_heading_that_leaves_a_bracket_open_is_split() -> None:
+    body = "This paragraph is the body text of the section, long enough to be read as body text."
+    head = "# Minutes\n\n## 44. 고용정책 기본법 일부개정법률안(정태호 의원"
+    assert split_codes(f"{head}\n\n대표발의)(의안번호2124946)\n\n{body}\n") == ["headings.split"]
+    # A closed heading followed by a short note in brackets (units) is no cut.
+    assert split_codes(f"{head} 대표발의)\n\n(단위: 백만원)\n\n{body}\n") == []
