@@ -21,11 +21,13 @@ no other file's id). Standard input: the `--source` name, '' when unnamed (split
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Generic, TypeVar
 
 from chunkcli.batch import convert_catching, converted_outcome, map_conversions, page_warnings
 from chunkcli.convert.options import ConvertOptions
@@ -40,6 +42,10 @@ from chunkcli.workers import WorkerPool
 MAX_MARKDOWN_BYTES = 256 * 1024 * 1024
 TOO_LARGE = f"larger than {MAX_MARKDOWN_BYTES >> 20} MB: not read (split it first)"
 NOT_REGULAR = "not a regular file (a FIFO, device or socket): not read"
+
+Output = TypeVar("Output")
+# What read_inputs_through runs on each input (see there).
+Step = Callable[["InputDocument | InputFailure"], Output]
 
 
 class InputError(ChunkcliError):
@@ -120,12 +126,41 @@ def read_inputs(
         raise UsageError("'-' needs standard input")
     pdfs = [f for f in files if f.is_pdf or (f.path == STDIN and looks_like_pdf(stdin or b""))]
     with _StdinAsFile(pdfs, stdin) as stdin_pdf:
+        conversions: Iterator[InputDocument | InputFailure | _Stepped[None]]
         conversions = _convert_all(pdfs, stdin_pdf, options)
         for item in files:
             if item in pdfs:
-                yield next(conversions)
+                done = next(conversions)
+                assert not isinstance(done, _Stepped)  # no step given
+                yield done
             else:
                 yield _read_markdown(item, stdin, options.stdin_name)
+
+
+def read_inputs_through(
+    files: Sequence[InputFile],
+    step: Step[Output],
+    options: ReadOptions = ReadOptions(),
+    stdin: bytes | None = None,
+) -> Iterator[Output]:
+    """step(each input as read_inputs reads it), in the order of `files`, with each PDF's
+    conversion kept (as keep_documents) for `step`, which runs in the worker that converted it:
+    only what `step` returns crosses back (check sends a report, not a layout that costs ~2 ms a
+    page to pickle), and the steps of several PDFs run at once. Markdown, and a PDF that could
+    not be converted, go through `step` in this process. `step` must be picklable (a
+    module-level function or a functools.partial of one); an exception in it, in a worker,
+    makes that input an InputFailure naming it (then given to `step` here)."""
+    if any(f.path == STDIN for f in files) and stdin is None:
+        raise UsageError("'-' needs standard input")
+    pdfs = [f for f in files if f.is_pdf or (f.path == STDIN and looks_like_pdf(stdin or b""))]
+    with _StdinAsFile(pdfs, stdin) as stdin_pdf:
+        conversions = _convert_all(pdfs, stdin_pdf, options, step)
+        for item in files:
+            if item not in pdfs:
+                yield step(_read_markdown(item, stdin, options.stdin_name))
+                continue
+            done = next(conversions)
+            yield done.output if isinstance(done, _Stepped) else step(done)
 
 
 def read_documents(
@@ -206,24 +241,66 @@ class _StdinAsFile:
 
 
 def _convert_all(
-    pdfs: list[InputFile], stdin_pdf: Path | None, options: ReadOptions
-) -> Iterator[InputDocument | InputFailure]:
-    """Converted PDFs in order, through the worker pool."""
+    pdfs: list[InputFile],
+    stdin_pdf: Path | None,
+    options: ReadOptions,
+    step: Step[Output] | None = None,
+) -> Iterator[InputDocument | InputFailure | _Stepped[Output]]:
+    """Converted PDFs in order, through the worker pool (with `step`: see read_inputs_through)."""
     if not pdfs:
         return
     convert = options.convert or ConvertOptions()
-    then = _keep_converted if options.keep_documents else _markdown_only
     files = [f for f in pdfs if f.path != STDIN]
     paths = [Path(f.path) for f in files]
+    # The first file of a path names its conversions (the same file found twice, once by name
+    # and once in a folder, differs only in doc_id).
+    by_path = {path: item for path, item in reversed(list(zip(paths, files, strict=True)))}
+    then = _worker_then(by_path, options, step)
     results = iter(map_conversions(paths, convert, then, pool=options.pool))
     for item in pdfs:
         if item.path == STDIN and stdin_pdf is not None:
             # Standard input converts on its own, under the name it is given (or '-').
             named = dataclasses.replace(convert, source_name=options.stdin_name or STDIN)
-            [(path, result)] = map_conversions([stdin_pdf], named, then, pool=options.pool)
+            then_stdin = _worker_then({stdin_pdf: item}, options, step)
+            [(path, result)] = map_conversions([stdin_pdf], named, then_stdin, pool=options.pool)
         else:
             path, result = next(results)
-        yield _as_document(item, path, result, options.stdin_name)
+        yield (
+            result
+            if isinstance(result, _Stepped)
+            else _as_document(item, path, result, options.stdin_name)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Stepped(Generic[Output]):
+    """What `step` returned in the worker, for a converted PDF."""
+
+    output: Output
+
+
+def _worker_then(
+    by_path: Mapping[Path, InputFile], options: ReadOptions, step: Step[Output] | None
+) -> Callable[[Path, ConvertResult | ChunkcliError], _Converted | _Stepped[Output] | ChunkcliError]:
+    """What a worker does with a conversion before sending it back."""
+    if step is None:
+        return _keep_converted if options.keep_documents else _markdown_only
+    return functools.partial(_step_in_worker, by_path=by_path, options=options, step=step)
+
+
+def _step_in_worker(
+    path: Path,
+    result: ConvertResult | ChunkcliError,
+    by_path: Mapping[Path, InputFile],
+    options: ReadOptions,
+    step: Step[Output],
+) -> _Stepped[Output] | ChunkcliError:
+    """In the worker: the converted document through `step` (a failure goes back as it is)."""
+    kept = _keep_converted(path, result)
+    if isinstance(kept, ChunkcliError):
+        return kept
+    document = _as_document(by_path[path], path, kept, options.stdin_name)
+    return _Stepped(step(document))
 
 
 def _as_document(

@@ -107,6 +107,45 @@ def test_named_header_passes() -> None:
     assert codes(f"# Prices\n\n| Date | Volume | Rate |\n|---|---|---|\n{TABLE_BELOW}") == []
 
 
+def data_header_codes(header: str, body: list[str]) -> list[str]:
+    columns = header.count("|") - 1
+    rows = "\n".join([header, "|" + "---|" * columns, *body])
+    return codes(f"# Table\n\n{rows}\n")
+
+
+def test_cell_types_of_data_headers() -> None:
+    # Groups spaced after the comma (OCR) are amounts; a band of two percents is a percent.
+    spaced = ["| 5 | | 3, 620 |", "| 6 | | 3, 464 |", "| 7 | | 3, 835 |"]
+    assert data_header_codes("| 2023.4 | | 1 098 |", spaced) == ["table.data-header"]
+    bands = ["| 입찰 | 70% 이상 ~ 100% 미만 | 1.8 |", "| 최근 | 40% 이상 ~ 70% 미만 | 1.6 |"]
+    assert data_header_codes("| 대비 | 100% 이상 | 2.0 |", bands) == ["table.data-header"]
+    # CAS numbers are codes, not dates: "7790-79-6" has no month 79.
+    cas = [
+        "| 160 | Cadmium fluoride | 232-222-0 | 7790-79-6 |",
+        "| 159 | DOTE | 239-622-4 | 3846-71-7 |",
+    ]
+    assert data_header_codes("| 161 | UV-328 | 247-384-8 | 25973-55-1 |", cas) == [
+        "table.data-header"
+    ]
+
+
+def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> None:
+    counts = ["| Boxer | 1201 | 33,157.3 |", "| Directory | 4103 | 20,500.79 |"]
+    assert data_header_codes("| Handgun journalist | 2024 | 77,619.6 |", counts) == [
+        "table.data-header"
+    ]
+    years = ["| Boxer | 1,201 | 3,157 |", "| Directory | 4,103 | 2,500 |"]
+    assert data_header_codes("| Item | 2023 | 2024 |", years) == []
+
+
+def test_a_sparse_column_below_neither_confirms_nor_denies_a_data_cell() -> None:
+    legal = ["| 項 | ２号 | 手数料の料率 |", "| | ３号 | 支払総額 |", "| | ４号 | 極度額 |"]
+    assert data_header_codes("| 1 | １号 | 商品代金等 |", legal) == ["table.data-header"]
+    # ... but two sparse columns with one cell below each are too little to speak on (a form).
+    form = ["| 13 | Enter the amount from Form | | |", "| | 1040NR, line 36 | 13 | |"]
+    assert data_header_codes("| 12 | Add lines 9 through 11 | | 12 |", form) == []
+
+
 def test_running_head_as_header_warns() -> None:
     markdown = f"# Prices\n\n| Page 44 | | |\n|---|---|---|\n{TABLE_BELOW}"
     assert codes(markdown) == ["table.running-head-header"]
@@ -252,3 +291,16 @@ def test_table_counts_match_pdfplumber_or_warn(tmp_path: Path) -> None:
     (issue,) = check_deep_tables(pdf, [dropped])
     assert (issue.code, issue.severity, issue.page) == ("table.counts-differ", Severity.WARN, 1)
     assert issue.message == ("table on page 1: convert found 3 columns x 2 rows, pdfplumber 3 x 3")
+
+
+def split_codes(markdown: str) -> list[str]:
+    report = check_markdown(markdown, CheckOptions(), source="doc.md")
+    return [i.code for i in report.issues if i.code == "headings.split"]
+
+
+def test_a_heading_that_leaves_a_bracket_open_is_split() -> None:
+    body = "This paragraph is the body text of the section, long enough to be read as body text."
+    head = "# Minutes\n\n## 44. 고용정책 기본법 일부개정법률안(정태호 의원"
+    assert split_codes(f"{head}\n\n대표발의)(의안번호2124946)\n\n{body}\n") == ["headings.split"]
+    # A closed heading followed by a short note in brackets (units) is no cut.
+    assert split_codes(f"{head} 대표발의)\n\n(단위: 백만원)\n\n{body}\n") == []

@@ -24,10 +24,15 @@ def check_documents(
 ) -> Iterator[DocumentReport]:
     """One report per document, in the order given."""
     for document in documents:
-        if isinstance(document, InputFailure):
-            yield unreadable_report(document.path, document.error)
-        else:
-            yield check_document(document, options)
+        yield check_input(document, options)
+
+
+def check_input(document: InputDocument | InputFailure, options: CheckOptions) -> DocumentReport:
+    """One input's report: a failing one for a file that could not be read or converted.
+    (The CLI runs this in the worker that converted the PDF: see read_inputs_through.)"""
+    if isinstance(document, InputFailure):
+        return unreadable_report(document.path, document.error)
+    return check_document(document, options)
 
 
 def check_document(document: InputDocument, options: CheckOptions) -> DocumentReport:

@@ -23,16 +23,21 @@ NUMBER_TOKEN = re.compile(r"[-+(]?[$€£¥]?\d[\d.,:/%)]*")
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # A number (thousands grouped by commas, points or spaces), and a unit or short word after a
 # value ("500kg", "12 mm", "100% 이상"): the value's type is what counts.
-NUMBER = r"(?:#|no\\.\\s*)?[-+(]?(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:[.,]\d+)?\)?"
 UNIT = r"(?:\s*[^\W\d_]{1,3}\.?)?"
+# A comma may be followed by a space ("3, 620": OCR and some text layers space the groups).
+NUMBER = r"(?:#|no\\.\\s*)?[-+(]?(?:\d{1,3}(?:(?:,\s?|[.\s])\d{3})+|\d+)(?:[.,]\d+)?\)?"
+PERCENT = rf"[-+(]?\d[\d.,]*\s*%\)?{UNIT}"
 CELL_TYPES = (
     ("period", re.compile(r"^(?:(?:fy|q[1-4]|h[12])\s*'?)?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,4})?"
                           r"(?:\s*(?:q[1-4]|h[12]))?[년年]?$", re.I)),
     ("date", re.compile(
-        r"^(?:\d{4}[-./년年]\s*\d{1,2}[-./월月]\s*\d{1,2}[일日]?\.?"
+        # (a year, a month and a day that can be one: CAS numbers "7790-79-6" are codes)
+        r"^(?:(?:1[89]|20)\d{2}[-./년年]\s*(?:0?[1-9]|1[0-2])[-./월月]\s*(?:0?[1-9]|[12]\d|3[01])"
+        r"[일日]?\.?"
         r"|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}"
         rf"|\d{{1,2}}\.?\s+{MONTH}\s+\d{{2,4}}|{MONTH}\s+\d{{1,2}},?\s+\d{{2,4}})$", re.I)),
-    ("percent", re.compile(rf"^[-+(]?\d[\d.,]*\s*%\)?{UNIT}$")),
+    # (a range of two too: "40% 이상 ~ 70% 미만", a band in a scoring table)
+    ("percent", re.compile(rf"^{PERCENT}(?:\s*[-–~]\s*{PERCENT})?$")),
     ("amount", re.compile(  # (a range of two values too: "0.1-0.3")
         rf"^(?:[A-Z]{{3}}\s*|[$€£¥₩]\s*)?{NUMBER}(?:\s*[-–~]\s*{NUMBER})?{UNIT}$", re.I)),
     ("code", re.compile(  # part numbers, CAS and EC numbers: "AB-1234", "79-06-1"
@@ -50,6 +55,13 @@ TYPE_ROWS = 12
 # half of which carry marks; the harness's data-header recall rose from 0.70 to the figure in
 # bench/RESULTS.md, with no new clean false alarm).
 REPEATED_TYPE_SHARE = 0.4
+# A column with fewer non-empty cells than this below the header (a merged side header, a
+# sparse notes column) says nothing of the header cell's type: it is neither evidence for nor
+# against data, when another data cell is repeated by this many cells below (harness: a legal
+# table's row "1 | １号 | | text" moved up over a column of "２号, ３号" and one of "項" and
+# blanks; a form's two-row table "12 | Add lines 9 through 11 | | 12" over "13" alone, on the
+# clean corpus, stays silent).
+MIN_TYPED_BELOW = 2
 # Collapsed rows: the only data row, with at least this share of its cells holding at least
 # this many numbers each (a column's values joined into one cell).
 COLLAPSED_NUMBERS_PER_CELL = 3
@@ -89,6 +101,29 @@ def type_share(table: Table, column: int, wanted: str) -> float:
     return counts[wanted] / sum(counts.values()) if counts else 0.0
 
 
+NOT_DATA = ("empty", "text")
+
+
+def typed_below(table: Table, column: int) -> int:
+    """How many of the first TYPE_ROWS body cells of `column` are not empty."""
+    return sum(
+        1
+        for row in table.rows[:TYPE_ROWS]
+        if column < len(row.cells) and cell_type(row.cells[column]) != "empty"
+    )
+
+
+def _lone_years_as_numbers(
+    typed: list[tuple[int, str]], header: tuple[str, ...]
+) -> list[tuple[int, str]]:
+    """A year names a column as one of a series ("| Item | 2022 | 2023 |"); the header's only
+    period, when a bare number ("2024" beside "77,619.6"), is read as the number it is."""
+    periods = [i for i, t in typed if t == "period"]
+    if len(periods) != 1 or not header[periods[0]].strip().isdigit():
+        return typed
+    return [(i, "amount" if i == periods[0] else t) for i, t in typed]
+
+
 def is_numbering(cells: list[str]) -> bool:
     """Column numbers as names: 1, 2, 3 ... or (1), (2) ... in sequence."""
     numbers = [re.sub(r"[()\[\].\s]", "", c) for c in cells]
@@ -104,13 +139,17 @@ def data_header(table: Table) -> list[Issue]:
     header = table.header.cells
     cells = [c for c in header if c.strip()]
     typed = [(i, cell_type(c)) for i, c in enumerate(header)]
-    data = [(i, t) for i, t in typed if t not in ("empty", "text")]
+    data = [(i, t) for i, t in _lone_years_as_numbers(typed, header) if t not in NOT_DATA]
     if len(data) < DATA_HEADER_MIN_CELLS or len(data) < DATA_HEADER_SHARE * len(cells):
         return []
     if is_numbering([header[i] for i, _ in data]):
         return []
+    need = max(DATA_HEADER_MIN_CELLS, DATA_HEADER_SHARE * len(cells))
     repeated = [i for i, t in data if type_share(table, i, t) >= REPEATED_TYPE_SHARE]
-    if len(repeated) < DATA_HEADER_MIN_CELLS or len(repeated) < DATA_HEADER_SHARE * len(cells):
+    below = {i: typed_below(table, i) for i, _ in data}
+    unread = [i for i, _ in data if below[i] < MIN_TYPED_BELOW]
+    read = [i for i in repeated if below[i] >= MIN_TYPED_BELOW]
+    if len(repeated) < need and not (read and len(repeated) + len(unread) >= need):
         return []
     return [
         issue(

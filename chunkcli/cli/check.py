@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
@@ -166,7 +167,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         flags = ConvertFlags(
             pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )
-        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout), keep_documents=True)
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
         reports = _run_checks(paths, options, read, quiet)
         if fmt == ReportFormat.TABLE:  # (JSON and annotations carry the path themselves)
             for report in reports:
@@ -200,11 +201,13 @@ def _check_format(output_format: str, as_json: bool) -> ReportFormat:
 def _run_checks(
     paths: list[str], options: CheckOptions, read: ReadOptions, quiet: bool
 ) -> list[DocumentReport]:
-    from chunkcli.check.corpus import check_documents
-    from chunkcli.inputs import find_inputs, read_inputs
+    from chunkcli.check.corpus import check_input
+    from chunkcli.inputs import find_inputs, read_inputs_through
 
     files = find_inputs(paths)
-    reports = check_documents(read_inputs(files, read, stdin_bytes(paths)), options)
+    # Each PDF is checked in the worker that converted it: its layout never crosses back.
+    check_one = functools.partial(check_input, options=options)
+    reports = read_inputs_through(files, check_one, read, stdin_bytes(paths))
     counts = _page_counts(files, read, quiet)
     collected: list[DocumentReport] = []
     done = [0]
