@@ -122,3 +122,26 @@ def test_a_ruled_table_in_a_scan_is_read_from_its_pixels() -> None:
     [table] = [b for b in page.blocks if b.kind == BlockKind.TABLE]
     assert table.cells == (HEADER, *ROWS)
     assert PARAGRAPH in result.markdown
+
+
+def test_a_picture_whose_grid_makes_no_table_still_gives_its_words() -> None:
+    """Framed panels of text whose lines run across the inner rule (not a table's columns):
+    no table, but the picture's words reach the Markdown as its lines."""
+    sheet = pymupdf.open()
+    page = sheet.new_page(width=420, height=140)
+    for y in (10, 50, 90, 130):
+        page.draw_line((10, y), (410, y), width=1)
+    for x in (10, 110, 410):
+        page.draw_line((x, 10), (x, 130), width=1)
+    lines = ("Weekly notice to clinics", "Counts of infections rise", "Issued December 2020")
+    for row, text in enumerate(lines):
+        page.insert_text((40, 36 + row * 40), text, fontsize=14)  # across the rule at x=110
+    png = page.get_pixmap(dpi=200).tobytes("png")
+    doc = pymupdf.open()
+    report = doc.new_page(width=595, height=842)
+    report.insert_text((72, 90), PARAGRAPH, fontsize=10)
+    report.insert_image(pymupdf.Rect(72, 110, 492, 250), stream=png)
+    result = convert_pdf(doc.tobytes())
+    words = " ".join(result.markdown.split())
+    assert "Weekly notice to clinics" in words and "Issued December 2020" in words
+    assert not [b for p in result.document.pages for b in p.blocks if b.kind == BlockKind.TABLE]

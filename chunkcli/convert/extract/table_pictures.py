@@ -3,7 +3,7 @@
 Runs after text extraction and page OCR, on pages that kept their text layer: each picture
 the pixel gate takes for a ruled table (convert/ocr/pictures.py) is read by Tesseract, and a
 table is built from its pixel rules and OCR words exactly as from drawn rules and text. A
-picture that gives no table adds nothing (its words are the figures issue's to place).
+picture whose grid gives no table adds its words as lines (a form, panels of text).
 """
 
 from __future__ import annotations
@@ -69,8 +69,9 @@ def _with_pictures(
             continue
         tables = tables_from_rules(reading.rules, reading.lines, page.number, page_box)
         tables = [t for t in tables if _short_cells(t) and not _words_cross_rules(t, reading.rules)]
-        if not tables:
-            continue
+        # A grid that makes no table (a form, framed panels of text) still holds words the
+        # text layer lacks: they are kept as the picture's lines (retrieval-ja: a pasted notice
+        # whose words answer questions).
         added.extend(tables)
         added.extend(
             Block(BlockKind.PARAGRAPH, (line,), line.bbox, page.number)
