@@ -17,11 +17,8 @@ ROWS = (("S1", "3 mL", "10 mL"), ("S2", "4 mL", "20 mL"), ("S3", "5 mL", "30 mL"
 PARAGRAPH = "The reagents are mixed as the table below shows before the samples are loaded."
 
 
-def _table_png() -> bytes:
-    """A ruled 3 x 4 table drawn on its own page and rendered to pixels at 200 dpi."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=330, height=110)
-    cell_w, cell_h, x0, top = 100.0, 24.0, 15.0, 10.0
+def _draw_table(page: pymupdf.Page, x0: float, top: float, cell_w: float, cell_h: float) -> None:
+    """HEADER over ROWS in a fully ruled grid, 12 pt text."""
     rows = (HEADER, *ROWS)
     for r in range(len(rows) + 1):
         page.draw_line((x0, top + r * cell_h), (x0 + 3 * cell_w, top + r * cell_h), width=1)
@@ -29,7 +26,15 @@ def _table_png() -> bytes:
         page.draw_line((x0 + c * cell_w, top), (x0 + c * cell_w, top + 4 * cell_h), width=1)
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
-            page.insert_text((x0 + c * cell_w + 8, top + r * cell_h + 17), text, fontsize=12)
+            baseline = top + r * cell_h + cell_h * 0.68
+            page.insert_text((x0 + c * cell_w + 8, baseline), text, fontsize=12)
+
+
+def _table_png() -> bytes:
+    """A ruled 3 x 4 table drawn on its own page and rendered to pixels at 200 dpi."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=330, height=110)
+    _draw_table(page, 15.0, 10.0, 100.0, 24.0)
     return bytes(page.get_pixmap(dpi=200).tobytes("png"))
 
 
@@ -100,15 +105,7 @@ def _scanned_report() -> bytes:
     source = pymupdf.open()
     page = source.new_page(width=595, height=842)
     page.insert_text((72, 90), PARAGRAPH, fontsize=11)
-    cell_w, cell_h, x0, top = 120.0, 30.0, 72.0, 130.0
-    rows = (HEADER, *ROWS)
-    for r in range(len(rows) + 1):
-        page.draw_line((x0, top + r * cell_h), (x0 + 3 * cell_w, top + r * cell_h), width=1)
-    for c in range(4):
-        page.draw_line((x0 + c * cell_w, top), (x0 + c * cell_w, top + 4 * cell_h), width=1)
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            page.insert_text((x0 + c * cell_w + 8, top + r * cell_h + 20), text, fontsize=12)
+    _draw_table(page, 72.0, 130.0, 120.0, 30.0)
     png = page.get_pixmap(dpi=200).tobytes("png")
     doc = pymupdf.open()
     doc.new_page(width=595, height=842).insert_image(pymupdf.Rect(0, 0, 595, 842), stream=png)
