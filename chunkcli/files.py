@@ -20,6 +20,7 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 from chunkcli.errors import ChunkcliError
 
@@ -127,10 +128,7 @@ def write_atomic(
         raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            if isinstance(text, str):
-                handle.write(text)
-            else:
-                handle.writelines(text)
+            _write_text(handle, text)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, FILE_MODE & ~_umask())
@@ -141,6 +139,14 @@ def write_atomic(
         if isinstance(exc, OSError):
             raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
+
+
+def _write_text(handle: TextIO, text: str | Iterable[str]) -> None:
+    """A string, or pieces written as they come."""
+    if isinstance(text, str):
+        handle.write(text)
+    else:
+        handle.writelines(text)
 
 
 def _is_special(target: Path) -> bool:
@@ -157,10 +163,7 @@ def _write_in_place(target: Path, text: str | Iterable[str]) -> None:
     temporary file over it, as for files, replaced the device itself with a regular file."""
     try:
         with target.open("w", encoding="utf-8", newline="") as handle:
-            if isinstance(text, str):
-                handle.write(text)
-            else:
-                handle.writelines(text)
+            _write_text(handle, text)
     except OSError as exc:
         raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
 

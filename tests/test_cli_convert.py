@@ -266,4 +266,4 @@ def test_markdown_an_earlier_run_left_is_named_and_pruned(tmp_path: Path) -> Non
     assert "notes.md" not in said
     result = convert(pdfs, "-o", f"{out}/", "--prune")
     assert sorted(p.name for p in out.glob("*.md")) == ["a.md", "notes.md"]
-    assert f"removed {out / 'b.md'}" in " ".join(result.stderr.split())
+    assert f"removed {out / 'b.md'}: not written" in " ".join(result.stderr.split())

@@ -89,7 +89,8 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         typer.Option(
             "--prune",
             help="Folder mode: remove chunkcli Markdown in OUTDIR that this run did not write "
-            "(its PDF is gone or failed). Without it they are listed as warnings.",
+            "(its PDF is gone, failed, or was converted by another run into OUTDIR). Without "
+            "it they are listed as warnings.",
         ),
     ] = False,
 ) -> None:
@@ -225,7 +226,8 @@ def _convert_folder(
     tally = [0, 0]  # PDFs converted and written, PDFs failed: Ctrl-C's line counts them apart
 
     def where() -> str:
-        wrote = f"their Markdown is in {out_dir}/" if tally[0] else "no Markdown was written"
+        # (the folder, not the tally: a worker may have written a file the tally has not seen)
+        wrote = f"their Markdown is in {out_dir}/" if out_dir.is_dir() else "nothing was written"
         return f"{tally[1]} failed; {wrote}" if tally[1] else wrote
 
     with interruptible("PDF", tally, len(pdfs), where):
@@ -250,11 +252,11 @@ def _report_stale(out_dir: Path, summary: BatchSummary, *, prune: bool, quiet: b
     for path in stale:
         if prune:
             path.unlink(missing_ok=True)
-            print_note(f"removed {path}: its PDF is gone or failed in this run", quiet)
+            print_note(f"removed {path}: not written by this run", quiet)
         else:
             print_note(
-                f"warning: {path}: from an earlier run (its PDF is gone or failed in this "
-                "run); split and sync of the folder would index it (--prune removes it)",
+                f"warning: {path}: from an earlier run (its PDF is not among this run's inputs, "
+                "or failed); split and sync of the folder would index it (--prune removes it)",
                 quiet,
             )
 

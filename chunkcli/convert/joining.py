@@ -64,8 +64,8 @@ def close_letter_spacing(text: str) -> str:
     spacing that centres a short heading over a width, 均等割り付け) written as the word they
     are. Words of two or more letters keep their spaces ("太田 雄彦"); Hangul keeps its word
     spaces (Korean has one-syllable words)."""
-    if " " not in text and "\u3000" not in text:
-        return text
+    if text.isascii() or (" " not in text and "\u3000" not in text):
+        return text  # (most lines: no kanji or kana, or nothing set apart)
     return _LETTER_SPACED.sub(lambda m: _SPACE_CHARS.sub("", m.group()), text)
 
 

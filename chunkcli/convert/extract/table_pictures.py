@@ -1,9 +1,10 @@
-"""Text pages whose tables are pictures -> the same pages with those tables read by OCR.
+"""Tables drawn in pixels -> table blocks, on text pages (pictures) and OCR'd pages (scans).
 
-Runs after text extraction and page OCR, on pages that kept their text layer: each picture
-the pixel gate takes for a ruled table (convert/ocr/pictures.py) is read by Tesseract, and a
-table is built from its pixel rules and OCR words exactly as from drawn rules and text. A
-picture whose grid gives no table adds its words as lines (a form, panels of text).
+Runs after text extraction and page OCR. On pages that kept their text layer, each picture the
+pixel gate takes for a ruled table (convert/ocr/pictures.py) is read by Tesseract, and a table
+is built from its pixel rules and OCR words exactly as from drawn rules and text; a picture
+whose grid gives no table adds its words as lines (a form, panels of text). On pages read by
+OCR, the page's own pixel rules meet its OCR lines the same way (with_scanned_tables).
 """
 
 from __future__ import annotations
@@ -67,8 +68,7 @@ def _with_pictures(
         reading = read_picture(pdf_page, region, lang, ocr)
         if reading is None:
             continue
-        tables = tables_from_rules(reading.rules, reading.lines, page.number, page_box)
-        tables = [t for t in tables if _short_cells(t) and not _words_cross_rules(t, reading.rules)]
+        tables = _pixel_tables(reading.rules, reading.lines, page.number, page_box)
         # A grid that makes no table (a form, framed panels of text) still holds words the
         # text layer lacks: they are kept as the picture's lines (retrieval-ja: a pasted notice
         # whose words answer questions).
@@ -93,15 +93,24 @@ def with_scanned_tables(pdf_page: pymupdf.Page, page: Page) -> Page:
         return page
     lines = [line for block in page.blocks for line in block.lines]
     page_box = BBox(0.0, 0.0, page.width, page.height)
-    tables = [
-        t
-        for t in tables_from_rules(rules, lines, page.number, page_box)
-        if _short_cells(t) and not _words_cross_rules(t, rules)
-    ]
+    tables = _pixel_tables(rules, lines, page.number, page_box)
     if not tables:
         return page
     kept = tuple(b for b in page.blocks if not _inside(b.lines[0], tables))
     return dataclasses.replace(page, blocks=(*kept, *tables))
+
+
+def _pixel_tables(
+    rules: Sequence[Rule], lines: Sequence[Line], number: int, page_box: BBox
+) -> list[Block]:
+    """Tables from rules read in pixels and OCR lines, without the grids that are no table:
+    a cell longer than any table's (a screenshot's panels), or words running across an inner
+    rule (frames of text panels)."""
+    return [
+        t
+        for t in tables_from_rules(rules, lines, number, page_box)
+        if _short_cells(t) and not _words_cross_rules(t, rules)
+    ]
 
 
 def _words_cross_rules(table: Block, rules: Sequence[Rule]) -> bool:

@@ -422,13 +422,16 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
     face = body_face(document, body)
     bold_marks = _bold_share(document, body) <= MAX_BOLD_TEXT_SHARE
     for page_index, page in enumerate(document.pages):
-        contents_page = _is_contents_page(page)
+        contents_page: bool | None = None  # read only when a candidate ends in a number
         for block_index, block in enumerate(page.blocks):
             candidate = _candidate(block, body, face, bold_marks, page_index, block_index)
             if candidate is None:
                 continue
-            if contents_page and PAGE_NUMBER_TAIL.search(candidate.text):
-                continue  # a chapter's entry in a contents list ("7 Memory Management 26")
+            if PAGE_NUMBER_TAIL.search(candidate.text):
+                if contents_page is None:
+                    contents_page = _is_contents_page(page)
+                if contents_page:
+                    continue  # a chapter's entry in a contents list ("7 Memory Management 26")
             size = _size_class(candidate.size)
             if candidate.pattern is None and size in text_sizes and size > body:
                 continue  # slides: the large type is their text, not their headings
@@ -612,8 +615,8 @@ def _holds_data(text: str) -> bool:
     (integers, decimals, percentages) end the text with a decimal or percentage, or two of
     them hold one, or MAX_HEADING_NUMBERS or more stand in a row's words (a chart's axis
     "65 70 75 80"). Numbers inside words stay names ("【法第35条３の36～59】", "200/30 mg").
-    On the three sets this took 4 chart lines off DP-Bench's headings and 40 value lines off
-    the corpus' and retrieval-ja's, and no heading that names a section."""
+    On the three sets this took 4 chart lines off DP-Bench's headings and 26 value lines off
+    retrieval-ja's (25) and the corpus' (1), and no heading that names a section."""
     words = PERCENT_APART.sub(r"\1", text).split()
     if numbering_pattern(text) is not None:
         words = words[1:]
@@ -719,9 +722,9 @@ def _title(candidates: list[_Candidate], body: float, document: Document) -> _Ca
     if not first_page:
         return None
     biggest = max(first_page, key=lambda c: (c.size, -c.block_index))
+    largest_anywhere = max(c.size for c in candidates)
     page = document.pages[0]
     in_its_type = [page.blocks[c.block_index] for c in first_page if c.size == biggest.size]
-    largest_anywhere = max(c.size for c in candidates)
     if not _title_type(biggest.size, body, in_its_type, page.width) or (
         biggest.size < largest_anywhere
     ):

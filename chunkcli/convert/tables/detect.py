@@ -132,14 +132,8 @@ def detect_tables(
         page_box = BBox(0.0, 0.0, float(rect.width), float(rect.height))
         paths = (drawings or PageDrawings(page)).paths
         rules = rules_from_drawings(paths, page_box, _rotation(page))
-        grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
-        grids = [part for grid in grids for part in cut_at_captions(grid, lines)]
-        for grid in filter(is_table_frame, grids):
-            if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
-                continue
-            block = _ruled_block(page, grid, lines, page_number, options)
-            if block is not None:
-                blocks.append(block)
+        grids = _grids_of(rules, page_box, pieces, lines)
+        blocks = _grid_blocks(page, grids, lines, page_number, options)
         for frame in rule_pairs(grids, rules):
             if not any(_overlaps(frame.bbox, b.bbox) for b in blocks):
                 block = _paired_block(frame, lines, page_number)
@@ -163,12 +157,37 @@ def tables_from_rules(
     rules: Sequence[Rule], lines: Sequence[Line], page_number: int, page_box: BBox
 ) -> list[Block]:
     """Ruled tables from rules found elsewhere than in the page's drawings (the pixels of a
-    picture of a table, see raster.py) and the Lines over them (its OCR words)."""
-    grids = merge_stacked_grids(find_grids(rules, page_box))
+    picture of a table, see raster.py) and the Lines over them (its OCR words), built as the
+    page's drawn grids are."""
+    pieces = glue_currency(pieces_of_lines(lines))
+    if not pieces:
+        return []
+    grids = _grids_of(rules, page_box, pieces, lines)
+    return _grid_blocks(None, grids, lines, page_number, TableOptions(finder=False))
+
+
+def _grids_of(
+    rules: Sequence[Rule], page_box: BBox, pieces: Sequence[Piece], lines: Sequence[Line]
+) -> list[Grid]:
+    """The rules' grids and stacks, row groups joined, stacks cut at captions."""
+    grids = merge_stacked_grids(find_grids(rules, page_box), _holds_one_row(pieces))
+    return [part for grid in grids for part in cut_at_captions(grid, lines)]
+
+
+def _grid_blocks(
+    page: pymupdf.Page | None,
+    grids: Sequence[Grid],
+    lines: Sequence[Line],
+    page_number: int,
+    options: TableOptions,
+) -> list[Block]:
+    """A table block for each grid that frames a table and overlaps none taken before it."""
     blocks: list[Block] = []
     for grid in filter(is_table_frame, grids):
-        block = _ruled_block(None, grid, lines, page_number, TableOptions(finder=False))
-        if block is not None and not any(_overlaps(block.bbox, b.bbox) for b in blocks):
+        if any(grid.bbox.x_overlap(b.bbox) and grid.bbox.y_overlap(b.bbox) for b in blocks):
+            continue
+        block = _ruled_block(page, grid, lines, page_number, options)
+        if block is not None:
             blocks.append(block)
     return blocks
 
