@@ -13,6 +13,9 @@ viewer shows the document unchanged:
 - a header-row count before a pipe table whose header is more than GFM's one row (a row of
   group titles over sub-columns): `<!-- table: 2 header rows -->`; the first body row is then
   header too, and `split` repeats both rows on every part of the table;
+- a figure block around a figure's caption, image link and words:
+  `<!-- figure -->` … `<!-- figure words: ocr conf=0.82 engine=tesseract -->` … `<!-- /figure -->`
+  (see `format_figure`);
 - a trailer after the last page, one line a page, saying where on the PDF page each line of
   the page's Markdown lies: `<!-- boxes page=3 crc=1a2b3c4d 0,57,72,80,300,92 … -->`
   (`split` gives every chunk the boxes of the lines it covers).
@@ -262,6 +265,122 @@ def split_cells(row: str) -> tuple[str, ...]:
 
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
+# --- figures -------------------------------------------------------------------------------
+
+# A figure is written as one block between two comment lines, its parts separated by blank
+# lines, so that a viewer shows the caption, the picture (with --images) and the words, and
+# `split` keeps the whole block in one chunk:
+#
+#   <!-- figure -->
+#
+#   Figure 3. Sales by region
+#
+#   ![Figure 3. Sales by region](images/report-p3-1.png)
+#
+#   <!-- figure words: ocr conf=0.82 engine=tesseract -->
+#
+#   North South 2019 2020 120 80
+#
+#   <!-- /figure -->
+#
+# Everything between the start and the words comment (or the end, when the figure has no
+# words) that is not the image link is the caption. The words comment says where the words
+# came from: `ocr …` (read from the figure's pixels) or `text layer` (a vector figure's labels).
+FIGURE_START_RE = re.compile(r"<!--\s*figure\s*-->", re.IGNORECASE)
+FIGURE_END_RE = re.compile(r"<!--\s*/\s*figure\s*-->", re.IGNORECASE)
+FIGURE_WORDS_RE = re.compile(r"<!--\s*figure\s+words\s*(?::\s*(.*?))?\s*-->", re.IGNORECASE)
+IMAGE_LINK_RE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(([^()\s]+)\)")
+FIGURE_WORDS_FROM_TEXT = "text layer"
+
+
+@dataclass(frozen=True, slots=True)
+class FigureBlock:
+    """One figure as the Markdown carries it."""
+
+    caption: str = ""  # the caption's text ("Figure 3. Sales by region"), "" without one
+    image: str = ""  # the image link's target as written, "" without --images
+    words: str = ""  # the figure's own words, "" when it has none
+    ocr_confidence: float | None = None  # set when the words were read by OCR
+    ocr_engine: str | None = None
+
+    @property
+    def words_from_ocr(self) -> bool:
+        return self.ocr_engine is not None or self.ocr_confidence is not None
+
+
+def format_figure(figure: FigureBlock) -> str:
+    """The figure's block (no trailing newline): start comment, caption, image link, words
+    comment and words, end comment, each part a block of its own."""
+    parts = ["<!-- figure -->"]
+    if figure.caption:
+        parts.append(escape_leading_syntax(" ".join(figure.caption.split())))
+    if figure.image:
+        parts.append(f"![{_escape_alt(figure.caption)}]({figure.image})")
+    if figure.words:
+        parts.append(f"<!-- figure words: {_words_source(figure)} -->")
+        parts.append("\n".join(escape_leading_syntax(line) for line in figure.words.splitlines()))
+    parts.append("<!-- /figure -->")
+    return "\n\n".join(parts)
+
+
+def parse_figure(block: str) -> FigureBlock | None:
+    """The figure whose whole block (start comment to end comment) is `block`, or None."""
+    lines = block.strip().splitlines()
+    if len(lines) < 2 or not FIGURE_START_RE.fullmatch(lines[0].strip()):
+        return None
+    if not FIGURE_END_RE.fullmatch(lines[-1].strip()):
+        return None
+    head: list[str] = []
+    words: list[str] = []
+    note: str | None = None
+    for line in lines[1:-1]:
+        match = FIGURE_WORDS_RE.fullmatch(line.strip()) if note is None else None
+        if match is not None:
+            note = (match.group(1) or "").lower()
+        elif note is None:
+            head.append(line)
+        else:
+            words.append(line)
+    caption_lines, image = [], ""
+    for line in head:
+        link = IMAGE_LINK_RE.fullmatch(line.strip())
+        if link is not None and not image:
+            image = link.group(2)
+        elif line.strip():
+            caption_lines.append(line.strip())
+    confidence = _OCR_CONFIDENCE_RE.search(note or "")
+    engine = _OCR_ENGINE_RE.search(note or "")
+    ocr = (note or "").startswith("ocr")
+    return FigureBlock(
+        caption=_unescape_leading(" ".join(caption_lines)),
+        image=image,
+        words="\n".join(_unescape_leading(line) for line in words).strip(),
+        ocr_confidence=float(confidence.group(1)) if ocr and confidence else None,
+        ocr_engine=(engine.group(1) if engine else "ocr") if ocr else None,
+    )
+
+
+def _words_source(figure: FigureBlock) -> str:
+    if not figure.words_from_ocr:
+        return FIGURE_WORDS_FROM_TEXT
+    details = ["ocr"]
+    if figure.ocr_confidence is not None:
+        details.append(f"conf={figure.ocr_confidence:.2f}")
+    if figure.ocr_engine:
+        details.append(f"engine={figure.ocr_engine}")
+    return " ".join(details)
+
+
+def _escape_alt(text: str) -> str:
+    """A caption as an image's alt text: one line, brackets and backslashes escaped."""
+    alt = " ".join(text.split())
+    return re.sub(r"([\\\[\]])", r"\\\1", alt)
+
+
+def _unescape_leading(text: str) -> str:
+    return text[1:] if text.startswith("\\") and _LEADING_SYNTAX.match(text[1:]) else text
+
+
 # --- boxes ----------------------------------------------------------------------------------
 
 # Where each page's text lies on the PDF page, as a trailer after the last page: one line a
@@ -365,9 +484,17 @@ def _segments(text: str) -> tuple[tuple[int, int, int, int, int, int], ...] | No
 
 def is_format_comment(text: str) -> bool:
     """True for a line chunkcli writes as format (a page marker, provenance, a header-row
-    count, a boxes line): none of them is content to index."""
+    count, a boxes line, a figure's comments): none of them is content to index."""
     line = text.strip()
-    patterns = (PAGE_MARKER_RE, _SOURCE_RE, _HEADER_ROWS_RE, BOXES_LINE_RE)
+    patterns = (
+        PAGE_MARKER_RE,
+        _SOURCE_RE,
+        _HEADER_ROWS_RE,
+        BOXES_LINE_RE,
+        FIGURE_START_RE,
+        FIGURE_WORDS_RE,
+        FIGURE_END_RE,
+    )
     return any(pattern.fullmatch(line) for pattern in patterns)
 
 
