@@ -29,6 +29,7 @@ from chunkcli.charclasses import (
 )
 from chunkcli.convert.drawings import PageDrawings
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
 from chunkcli.convert.extract.symbols import (
@@ -173,6 +174,8 @@ def extract_document(
         notes, missing = notes + run.notes, run.missing
     if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
         extracted = with_table_pictures(doc, extracted, ocr)
+    extracted, figure_notes = with_figures(doc, extracted, ocr)
+    notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)
         for n in context_page_numbers(doc.page_count, numbers)
