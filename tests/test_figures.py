@@ -167,3 +167,49 @@ def test_without_images_nothing_but_markdown_is_written(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md", "report.pdf"]
     assert "![" not in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+def _vector_chart_page(page: pymupdf.Page, top: float) -> None:
+    """A bar chart drawn as paths with text-layer labels: values in the bars, names below,
+    axis values left of the bars."""
+    for k, (name, value) in enumerate((("Tokyo", 30), ("Osaka", 55), ("Nagoya", 80))):
+        x = 120 + k * 90
+        page.draw_rect(pymupdf.Rect(x, top + 100 - value, x + 50, top + 100), fill=(0.2, 0.4, 0.8))
+        page.insert_text((x + 15, top + 96), str(value), fontsize=9)
+        page.insert_text((x + 5, top + 115), name, fontsize=9)
+    page.draw_line((110, top + 100), (400, top + 100), width=0.8)
+    page.draw_line((110, top), (110, top + 100), width=0.8)
+    for tick in (0, 50, 100):
+        page.insert_text((80, top + 103 - tick), str(tick), fontsize=9)
+
+
+def test_a_vector_chart_gathers_its_labels_as_the_figure_s_words() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 90), INTRO, fontsize=10)
+    _vector_chart_page(page, 120)
+    page.insert_text((72, 262), "Figure 2. Visitors by city (thousands)", fontsize=10)
+    page.insert_text((72, 300), AFTER, fontsize=10)
+    result = convert_pdf(bytes(doc.tobytes()), ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
+    [(caption, words)] = _figures(result)
+    assert caption == "Figure 2. Visitors by city (thousands)"
+    assert words == "100\n50\n30 55 80\n0\nTokyo Osaka Nagoya"
+    markdown = result.markdown
+    assert "<!-- figure words: text layer -->" in markdown
+    assert markdown.index(INTRO) < markdown.index("Figure 2.") < markdown.index(AFTER)
+    assert "| Tokyo" not in markdown  # not read as a table either
+
+
+def test_a_box_around_a_paragraph_and_a_shaded_table_are_no_figures() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.draw_rect(pymupdf.Rect(60, 70, 540, 140), fill=(0.9, 0.9, 0.95))
+    page.insert_textbox(pymupdf.Rect(70, 80, 530, 140), INTRO + " " + AFTER, fontsize=10)
+    for row in range(4):
+        for col in range(3):
+            box = pymupdf.Rect(72 + col * 150, 200 + row * 20, 72 + (col + 1) * 150, 220 + row * 20)
+            page.draw_rect(box, color=(0, 0, 0), fill=(0.85, 0.85, 0.85) if row == 0 else None)
+            page.insert_text((box.x0 + 5, box.y1 - 6), f"Item {row}-{col}", fontsize=9)
+    result = convert_pdf(bytes(doc.tobytes()), ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
+    assert _figures(result) == []
+    assert "| Item 0-0 | Item 0-1 | Item 0-2 |" in result.markdown

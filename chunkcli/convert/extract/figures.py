@@ -22,25 +22,17 @@ words over it.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pymupdf
 
+from chunkcli.convert.extract.captions import CAPTION_START
 from chunkcli.convert.ocr.options import OcrEngine, OcrMode, OcrOptions
 from chunkcli.convert.ocr.pictures import FigureReading, picture_language, read_figure
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.model import BBox, Block, BlockKind, Figure, Line, OcrInfo, Page, PageStatus
-
-# A caption starts with a figure word and a number: "Figure 3", "Fig. 2a", "FIGURE 1.2",
-# "図3", "図 1-2", "図表1-1", "グラフ2", "그림 3", "도표 1", "Chart 4", "Exhibit 2".
-CAPTION_START = re.compile(
-    r"^\s*(?:\*\*)?(?:fig(?:ure)?\.?|chart|graph|exhibit|図表?|グラフ|그림|도표|차트)"
-    r"\s*[0-9０-９]+(?:[-.‐－―][0-9０-９]+)*[a-z]?(?![0-9０-９])",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +76,7 @@ def with_figures(
     result = []
     for page in pages:
         found = placed.get(page.number)
-        if not found:
+        if found is None:
             result.append(page)
             continue
         boxes = [box for key, box in found if uses[key] < settings.furniture_pages]
@@ -119,8 +111,11 @@ class _Reader:
 
 
 def _looked_at(page: Page, doc: pymupdf.Document) -> bool:
+    """A text page with pictures, or with figures found already (drawings, table pictures)."""
     if page.status != PageStatus.TEXT or page.ocr is not None:
         return False
+    if any(block.kind == BlockKind.FIGURE for block in page.blocks):
+        return True
     return bool(doc[page.number - 1].get_images())  # resources only: cheap, most pages have none
 
 
@@ -128,6 +123,8 @@ def _placements(pdf_page: pymupdf.Page) -> list[tuple[object, BBox]]:
     """(image key, box) of every picture placed on the page, clipped to the page."""
     rect = pdf_page.rect
     found: list[tuple[object, BBox]] = []
+    if not pdf_page.get_images():  # (a page whose figures are drawings only)
+        return found
     try:
         infos = pdf_page.get_image_info(xrefs=True)
     except MUPDF_ERRORS:
