@@ -19,21 +19,27 @@ from typing import NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from chunkcli.markdown_format import split_cells
+from chunkcli.markdown_format import FigureBlock, parse_figure, split_cells
 from chunkcli.markdown_index import (
+    FIGURE_BOUND_RE,
+    FIGURE_CUT,
     KIND_OF_BYTE,
     LineKind,
     LineRecord,
     MarkdownIndex,
     build_index,
     column,
+    figure_edge,
     is_delimiter_row,
     is_table_start,
+    pair_figures,
     rows_array,
 )
 from chunkcli.model import PageStatus
 
 __all__ = [
+    "Figure",
+    "FigureFault",
     "Heading",
     "LineKind",
     "LineView",
@@ -81,6 +87,25 @@ class Table:
     @property
     def line(self) -> int:
         return self.header.line
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A figure block (markdown_format), start comment to end comment, as parse_figure reads it."""
+
+    line: int  # of the start comment, 1-based
+    end_line: int  # of the end comment
+    page: int | None
+    block: FigureBlock
+
+
+class FigureFault(NamedTuple):
+    """A figure comment that bounds no figure: a start with no end before the next heading or
+    start, or an end with no start open (split reads the lines between as ordinary blocks)."""
+
+    line: int
+    page: int | None
+    opening: bool  # a start comment (else an end comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +270,8 @@ class ScannedMarkdown:
     heading_rows: array[int]  # headings[k] is lines[heading_rows[k]]
     tables: tuple[Table, ...]
     paragraphs: tuple[Paragraph, ...]
+    figures: tuple[Figure, ...] = ()
+    figure_faults: tuple[FigureFault, ...] = ()
 
     @property
     def page_count(self) -> int:
@@ -283,6 +310,7 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         rows_array(positions),
         _tables(index),
         _paragraphs(lines),
+        *_figures(index),
     )
 
 
@@ -301,6 +329,27 @@ def _tables(index: MarkdownIndex) -> tuple[Table, ...]:
         )
         for run in TABLE_RUN.finditer(index.kinds)
     )
+
+
+def _figures(index: MarkdownIndex) -> tuple[tuple[Figure, ...], tuple[FigureFault, ...]]:
+    """The figure blocks, from the comment lines that bound them and the headings that cut
+    them (markdown_index.pair_figures, as split pairs its blocks), and the comments that bound
+    none."""
+    if not FIGURE_BOUND_RE.search(index.markdown):
+        return (), ()
+    comments = np.flatnonzero(column(index.kinds) == LineKind.COMMENT).tolist()
+    edges = [(row, figure_edge(index.line(row))) for row in comments]
+    edges = [(row, edge) for row, edge in edges if edge != FIGURE_CUT]
+    edges += [(row, FIGURE_CUT) for row in index.heading_rows]
+    spans = pair_figures(sorted(edges))
+    figures = []
+    for first, last in spans.blocks:
+        block = parse_figure(index.markdown[index.begins[first] : index.ends[last]])
+        if block is not None:
+            figures.append(Figure(first + 1, last + 1, index.page(first), block))
+    faults = [FigureFault(row + 1, index.page(row), True) for row in spans.unclosed]
+    faults += [FigureFault(row + 1, index.page(row), False) for row in spans.unopened]
+    return tuple(figures), tuple(sorted(faults))
 
 
 def _paragraphs(lines: LineView) -> tuple[Paragraph, ...]:
