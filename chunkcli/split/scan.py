@@ -75,13 +75,13 @@ def scan_markdown(
     Every piece (a table: every row) is one span of the document; `count_spans` counts them
     all in one call. `collapse_headings`: long runs of headings are one piece (heading_runs)."""
     blocks, marks = find_blocks(markdown, fast_path, collapse_headings)
+    line_starts, line_ends = line_offsets(markdown, lone_cr_ends=True)  # (as the parser numbers)
+    if FIGURE_BOUND_RE.search(markdown):  # (one search: most documents have no figure)
+        blocks = _with_figures(blocks, markdown, line_starts, line_ends)
     # Convert's provenance comment heads the document: no chunk holds it (chunks carry the
     # source and its hash as fields), so the pieces start after it.
     while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
         blocks = blocks[1:]
-    line_starts, line_ends = line_offsets(markdown, lone_cr_ends=True)  # (as the parser numbers)
-    if FIGURE_BOUND_RE.search(markdown):  # (one search: most documents have no figure)
-        blocks = _with_figures(blocks, markdown, line_starts, line_ends)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
     has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
