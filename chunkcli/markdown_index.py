@@ -614,8 +614,10 @@ class _Reader:
 # --- figure blocks ----------------------------------------------------------------------------
 
 # Either comment that bounds a figure block, anywhere in a text: a text without one has no
-# figure (one search; no reader looks at its lines for figures then).
-FIGURE_BOUND_RE = re.compile(r"<!--\s*/?\s*figure\s*-->", re.IGNORECASE)
+# figure (one search; no reader looks at its lines for figures then). No two repeats of
+# spaces stand side by side, so a long run of spaces after a `<!--` is read once, not once a
+# space (`\s*/?\s*` took 2.8 s on 20,000 spaces).
+FIGURE_BOUND_RE = re.compile(r"<!--\s*(?:/\s*)?figure\s*-->", re.IGNORECASE)
 FIGURE_START, FIGURE_END, FIGURE_CUT = 1, -1, 0  # the edges `pair_figures` reads
 
 
