@@ -177,3 +177,21 @@ def test_images_in_json_lines() -> None:
     plain = split(REPORT, max_tokens=60)[0]
     assert chunk_to_dict(plain)["images"] == [] and "images" not in chunk_to_flat_dict(plain)
     assert chunk_to_flat_dict(chunk)["images"] == ["images/report-p3-1.png"]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_long_figure_is_cut_in_its_words_with_any_line_end(newline: str) -> None:
+    lines = [f"Region {n} sold {n * 7} units" for n in range(80)]
+    figure = format_figure(FigureBlock("Figure 4. Units", "img/u.png", "\n".join(lines)))
+    markdown = ("# Report\n\n" + figure + "\n").replace("\n", newline)
+    chunks = split(markdown, max_tokens=100)
+    assert len(chunks) > 3 and {c.kind for c in chunks} == {ChunkKind.FIGURE_PART}
+    assert all(c.images == ("img/u.png",) for c in chunks)
+    assert chunks[0].body.startswith("# Report" + newline * 2 + "<!-- figure -->")
+    assert all(c.prefix == "Report\n\nFigure 4. Units\n\n" for c in chunks[1:])
+    assert chunks[-1].body.endswith("units" + newline * 2 + "<!-- /figure -->")
+    for chunk in chunks:
+        assert markdown[chunk.start : chunk.end] == chunk.body
+        assert chunk.tokens == COUNT(chunk.text) <= 100
+    read = [line for c in chunks for line in c.body.splitlines() if line.startswith("Region")]
+    assert read == lines

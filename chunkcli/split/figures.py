@@ -3,7 +3,8 @@ the chunk builder need of them: the parts of a figure too big for one chunk, and
 each chunk holds.
 
 A figure is kept whole, as a table is. One over the limit on its own is cut only inside its
-words (the text read in the figure: OCR of its pixels, or a vector figure's labels): the
+words (the text read in the figure: OCR of its pixels, or a vector figure's labels), between
+their lines (a line over the limit is cut as a paragraph is, at sentences, then words): the
 first part holds the start comment, the caption, the image link and the first words; every
 later part repeats the caption in its prefix (as a table part repeats its header), and the
 last holds the end comment. A figure without words, or whose caption and image link alone
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +25,11 @@ from chunkcli.markdown_format import FIGURE_END_RE, FIGURE_WORDS_RE, parse_figur
 from chunkcli.markdown_index import FIGURE_BOUND_RE
 from chunkcli.split.layout import Layout, Path
 from chunkcli.split.scan import PieceKind
-from chunkcli.split.units import Units, split_units
+from chunkcli.split.units import SPACE_RE, Units, split_units
+
+# A line of a figure's words, up to its line end (a \n, or a \r alone: as the parser reads
+# lines). A unit is its text without the spaces around it; blank lines are skipped.
+LINE_RE = re.compile(r"[^\r\n]*+")
 
 # A figure's head (prefix, headings glued on, start comment, caption, image link, words
 # comment) may take at most this share of the limit for its words to be cut into parts: the
@@ -49,9 +55,13 @@ def figure_parts(layout: Layout, glue_lo: int, k: int, path: Path) -> FigurePart
     end_comment = _own_line(FIGURE_END_RE, markdown, piece.start, piece.end, last=True)
     if words_comment is None or end_comment is None or end_comment[0] <= words_comment[1]:
         return None
-    words_line = markdown.find("\n", words_comment[1], end_comment[0]) + 1
-    words_end = layout.content_end(end_comment[0], words_line)
-    if words_line <= 0 or not markdown[words_line:words_end].strip():
+    words_end = layout.content_end(end_comment[0], words_comment[1])
+    first_word = SPACE_RE.match(markdown, words_comment[1], words_end).end()  # type: ignore[union-attr]
+    if first_word >= words_end:
+        return None
+    # The words start on a line of their own: the head ends at that line's start.
+    words_line = max(markdown.rfind("\n", 0, first_word), markdown.rfind("\r", 0, first_word)) + 1
+    if words_line <= words_comment[1]:
         return None
     prefix, prefix_tokens = layout.prefix(path)
     count = layout.count_tokens
@@ -60,15 +70,41 @@ def figure_parts(layout: Layout, glue_lo: int, k: int, path: Path) -> FigurePart
         return None
     rest_prefix, rest_fixed = _caption_prefix(layout, k, prefix, prefix_tokens)
     budget = layout.max_tokens - max(first_fixed, rest_fixed)
-    words = split_units(markdown, words_line, words_end, budget, count, layout.max_token_bytes)
-    end_start, end_end = end_comment
-    units = Units(
-        np.append(words.starts, end_start),
-        np.append(words.ends, end_end),
-        np.append(words.tokens, count(markdown[end_start:end_end])),
-        np.append(words.sentence, False),
-    )
+    units = _line_units(layout, words_line, words_end, budget, end_comment)
     return FigureParts(units, first_fixed, rest_prefix, rest_fixed, words_line)
+
+
+def _line_units(
+    layout: Layout, start: int, end: int, budget: int, end_comment: tuple[int, int]
+) -> Units:
+    """The lines of markdown[start:end] as units (a figure's words are written a line per line
+    read: a part ends between lines, as a table part between rows), a line over `budget` cut
+    as a paragraph is; then the end comment."""
+    markdown, count = layout.markdown, layout.count_tokens
+    starts, ends, tokens = array("q"), array("q"), array("q")
+    for line in LINE_RE.finditer(markdown, start, end):
+        text = line.group()
+        lo = line.start() + len(text) - len(text.lstrip())
+        hi = line.start() + len(text.rstrip())
+        if lo >= hi:
+            continue  # a blank line
+        counted = count(markdown[lo:hi])
+        if counted <= budget:
+            starts.append(lo)
+            ends.append(hi)
+            tokens.append(counted)
+            continue
+        cut = split_units(markdown, lo, hi, budget, count, layout.max_token_bytes)
+        starts.extend(cut.starts.tolist())
+        ends.extend(cut.ends.tolist())
+        tokens.extend(cut.tokens.tolist())
+    end_start, end_end = end_comment
+    starts.append(end_start)
+    ends.append(end_end)
+    tokens.append(count(markdown[end_start:end_end]))
+    columns = [np.frombuffer(column, dtype=np.int64) for column in (starts, ends, tokens)]
+    sentences = np.zeros(len(starts), dtype=np.bool_)  # (parts overlap nothing)
+    return Units(columns[0], columns[1], columns[2], sentences)
 
 
 def _caption_prefix(layout: Layout, k: int, prefix: str, tokens: int) -> tuple[str, int]:
@@ -90,22 +126,33 @@ def _caption_prefix(layout: Layout, k: int, prefix: str, tokens: int) -> tuple[s
 def _own_line(
     pattern: re.Pattern[str], markdown: str, start: int, end: int, last: bool
 ) -> tuple[int, int] | None:
-    """(start, end) of the first (`last`: the last) line of markdown[start:end] that is a match
-    of `pattern` with nothing but spaces around it."""
-    found = None
-    line_start = start
-    while line_start < end:
-        line_end = markdown.find("\n", line_start, end)
-        line_end = end if line_end < 0 else line_end
-        line = markdown[line_start:line_end]
-        stripped = line.strip()
-        if stripped and pattern.fullmatch(stripped):
-            lead = len(line) - len(line.lstrip())
-            found = (line_start + lead, line_start + lead + len(stripped))
-            if not last:
-                return found
-        line_start = line_end + 1
-    return found
+    """(start, end) of the first (`last`: the last) comment of markdown[start:end] that is a
+    match of `pattern` with nothing but spaces around it on its line. (Only the lines holding
+    a comment are read: a figure's words can be a hundred thousand lines.)"""
+    low, high = start, end
+    while True:
+        at = markdown.rfind("<!--", low, high) if last else markdown.find("<!--", low, high)
+        if at < 0:
+            return None
+        line_start = max(markdown.rfind("\n", start, at), markdown.rfind("\r", start, at)) + 1
+        line_end = _line_end(markdown, at, end)
+        stripped = markdown[line_start:line_end].strip()
+        if pattern.fullmatch(stripped):
+            found = markdown.index(stripped, line_start, line_end)
+            return found, found + len(stripped)
+        if last:
+            high = max(at, start)
+        else:
+            low = line_end
+
+
+def _line_end(markdown: str, position: int, end: int) -> int:
+    """Where the line holding `position` ends (a \n or a lone \r ends one), at most `end`."""
+    ends = [found for found in (markdown.find("\n", position, end),) if found >= 0]
+    lone = markdown.find("\r", position, end)
+    if lone >= 0:
+        ends.append(lone)
+    return min(ends, default=end)
 
 
 class FigureImages(NamedTuple):
