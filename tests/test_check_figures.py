@@ -3,11 +3,17 @@ that bound no figure; read with the pairing split uses, on Markdown written by h
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from chunkcli.check import CheckOptions, check_markdown
 from chunkcli.check.scan import Figure, FigureFault, scan_markdown
 from chunkcli.markdown_format import FigureBlock, format_figure
 from chunkcli.model import ChunkKind, Issue, Severity
 from chunkcli.split import SplitOptions, split_markdown
+from chunkcli.split.counting import counter_per_span
+from chunkcli.split.kinds import BlockKind
+from chunkcli.split.scan import scan_markdown as split_scan
 
 EMPTY = format_figure(FigureBlock(image="images/a.png"))
 LOW = format_figure(FigureBlock("Figure 2. Output", "", "blurry words", 0.41, "tesseract"))
@@ -94,3 +100,45 @@ def test_check_and_split_agree_on_what_is_a_figure() -> None:
 
 def test_a_document_without_figures_has_no_figure_findings() -> None:
     assert scan_markdown(TEXT).figures == () and figure_issues("# Pumps\n\n" + TEXT) == []
+
+
+_block = st.sampled_from(
+    [
+        "<!-- figure -->",
+        "<!-- /figure -->",
+        "<!-- figure words: text layer -->",
+        "<!-- FIGURE  -->",
+        "<!-- page 2 -->",
+        "# Pumps",
+        "## Valves",
+        "Figure 1. A map",
+        "![a map](img/a.png)",
+        "North South 120 80",
+        "- an item",
+        "```\n<!-- figure -->\n```",
+        "| a | b |\n| --- | --- |\n| 1 | 2 |",
+        EMPTY,
+        LOW,
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_block, max_size=14), st.sampled_from(["\n", "\n\n", "\n\n\n"]))
+def test_split_and_check_find_the_same_figures(blocks: list[str], gap: str) -> None:
+    markdown = gap.join(blocks) + "\n"
+    scan = split_scan(markdown, counter_per_span(markdown, len))
+    split_lines = [
+        (markdown.count("\n", 0, piece.start) + 1, piece)
+        for piece in scan.pieces
+        if piece.kind is BlockKind.FIGURE
+    ]
+    checked = scan_markdown(markdown)
+    assert [line for line, _ in split_lines] == [figure.line for figure in checked.figures]
+    for (_, piece), figure in zip(split_lines, checked.figures, strict=True):
+        body = markdown[piece.start : piece.end].rstrip()
+        assert body.count("\n") + 1 == figure.end_line - figure.line + 1
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=30))
+    assert all(markdown[c.start : c.end] == c.body for c in chunks)
+    report_codes = {issue.code for issue in check_markdown(markdown).issues}
+    assert ("figure.malformed" in report_codes) == bool(checked.figure_faults)
