@@ -619,6 +619,8 @@ class _Reader:
 # space (`\s*/?\s*` took 2.8 s on 20,000 spaces).
 FIGURE_BOUND_RE = re.compile(r"<!--\s*(?:/\s*)?figure\s*-->", re.IGNORECASE)
 FIGURE_START, FIGURE_END, FIGURE_CUT = 1, -1, 0  # the edges `pair_figures` reads
+MAX_COMMENT_INDENT = 3  # CommonMark: a line indented 4 columns is code, not an HTML block
+TAB_COLUMNS = 4  # CommonMark: a tab before a line's text stops at the next multiple of 4
 
 
 class FigureSpans(NamedTuple):
@@ -631,8 +633,12 @@ class FigureSpans(NamedTuple):
 
 def figure_edge(line: str) -> int:
     """FIGURE_START or FIGURE_END for a line that is one of the figure's bounding comments
-    (surrounding spaces allowed), else FIGURE_CUT."""
+    (spaces around it allowed, at most 3 columns before it: 4 make a code line), else
+    FIGURE_CUT."""
     text = line.strip()
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    if indent and len(indent.expandtabs(TAB_COLUMNS)) > MAX_COMMENT_INDENT:
+        return FIGURE_CUT
     if FIGURE_START_RE.fullmatch(text):
         return FIGURE_START
     return FIGURE_END if FIGURE_END_RE.fullmatch(text) else FIGURE_CUT
