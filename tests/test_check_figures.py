@@ -145,3 +145,20 @@ def test_split_and_check_find_the_same_figures(blocks: list[str], gap: str) -> N
     assert all(markdown[c.start : c.end] == c.body for c in chunks)
     report_codes = {issue.code for issue in check_markdown(markdown).issues}
     assert ("figure.malformed" in report_codes) == bool(checked.figure_faults)
+
+
+def test_a_figures_words_are_not_prose_for_boilerplate_and_reading_order() -> None:
+    pages = []
+    for page in range(1, 7):
+        words = f"Revenue Cost\nQ1 Q2 Q3 Q4\n{page} {page + 1}\nSource: company data"
+        figure = format_figure(FigureBlock(f"Figure {page}. Revenue", "", words, 0.9, "tesseract"))
+        prose = f"Sales in region {'ABCDEF'[page - 1]} grew." + " Exports rose." * page
+        pages.append(f"<!-- page {page} -->\n\n## Part {page}\n\n{prose}\n\n{figure}")
+    markdown = "# Annual report\n\n" + "\n\n".join(pages) + "\n"
+    scan = scan_markdown(markdown)
+    assert len(scan.figures) == 6 and len(scan.paragraphs) == 6
+    assert all(p.text.startswith("Sales in region") for p in scan.paragraphs)
+    assert len(scan.outside_figures(scan.lines)) == 13  # the title, 6 headings, 6 paragraphs
+    assert check_markdown(markdown).issues == ()
+    plain = markdown.replace("<!-- figure -->", "").replace("<!-- /figure -->", "")
+    assert [i.code for i in check_markdown(plain).issues] == ["boilerplate.repeated-line"]

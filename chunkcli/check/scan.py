@@ -10,6 +10,7 @@ we look for).
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -273,6 +274,18 @@ class ScannedMarkdown:
     figures: tuple[Figure, ...] = ()
     figure_faults: tuple[FigureFault, ...] = ()
 
+    def outside_figures(self, view: LineView) -> LineView:
+        """The lines of `view` that no figure block holds (its caption and words are the
+        figure's, not the document's prose: they repeat on pages, sit side by side)."""
+        if not self.figures:
+            return view
+        rows = np.frombuffer(view.rows, dtype=np.int64)
+        starts = np.array([f.line - 1 for f in self.figures], dtype=np.int64)
+        ends = np.array([f.end_line - 1 for f in self.figures], dtype=np.int64)
+        found = np.searchsorted(starts, rows, side="right") - 1
+        inside = (found >= 0) & (rows <= ends[np.maximum(found, 0)])
+        return LineView(view.markdown_index, rows_array(rows[~inside]))
+
     @property
     def page_count(self) -> int:
         return len({marker.number for marker in self.markers})
@@ -301,6 +314,10 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         PageMarker(marker.number, marker.status, row + 1)
         for marker, row in zip(index.markers, index.marker_rows, strict=True)
     )
+    figures, faults = _figures(index)
+    paragraphs = _paragraphs(lines)
+    if figures:  # a figure's caption and words are not the document's prose
+        paragraphs = tuple(p for p in paragraphs if not _in_figure(figures, p.line))
     return ScannedMarkdown(
         index.markdown,
         index,
@@ -309,9 +326,16 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         headings,
         rows_array(positions),
         _tables(index),
-        _paragraphs(lines),
-        *_figures(index),
+        paragraphs,
+        figures,
+        faults,
     )
+
+
+def _in_figure(figures: Sequence[Figure], line: int) -> bool:
+    """Whether 1-based `line` lies in one of `figures` (in order, not overlapping)."""
+    found = bisect.bisect_right([f.line for f in figures], line) - 1
+    return found >= 0 and line <= figures[found].end_line
 
 
 def _tables(index: MarkdownIndex) -> tuple[Table, ...]:
