@@ -341,6 +341,8 @@ class ChunkKind(StrEnum):
     SECTION = "section"
     TABLE = "table"
     TABLE_PART = "table_part"
+    FIGURE = "figure"  # one whole figure block (markdown_format): caption, image link, words
+    FIGURE_PART = "figure_part"  # a part of a figure too big for one chunk, cut in its words
     WINDOW = "window"
     # split --mode laws|rows|qa (chunkcli/split/modes.py)
     ARTICLE = "article"
@@ -404,6 +406,9 @@ class Chunk:
     # One box per page and column run of the lines its body covers (split/boxes.py); empty
     # when the Markdown carries no boxes.
     boxes: tuple[PageBox, ...] = ()
+    # The image links of the figure blocks the body holds (or a part of), as written: the
+    # files `convert --images` wrote; empty when it holds none with an image.
+    images: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
