@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -290,9 +291,15 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     assert process.returncode == 130
     [line] = [line for line in stderr.splitlines() if line.strip()]
     assert line.startswith("error: interrupted: ")
-    assert line.endswith(f"; 3 failed; their Markdown is in {tmp_path / 'md'}/")
-    finished = int(line.removeprefix("error: interrupted: ").split(" of ")[0])
-    assert " of 43 PDFs finished; " in line
+    match = re.fullmatch(
+        rf"error: interrupted: (\d+) of 43 PDFs finished; ([123]) failed; "
+        rf"their Markdown is in {re.escape(str(tmp_path / 'md'))}/",
+        line,
+    )
+    # (MuPDF's repair of 5 MB that is not a PDF can outlast several good files under load:
+    # the failures counted are those collected, never counted as finished.)
+    assert match is not None, line
+    finished = int(match.group(1))
     # written, not failed (a worker may have written one more as the signal came)
     assert 1 <= finished <= len(list((tmp_path / "md").glob("*.md"))) <= finished + 2
 
