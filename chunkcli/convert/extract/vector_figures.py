@@ -67,6 +67,8 @@ def vector_figures(
     A table of numbers whose cells are mostly empty, lying inside a figure, is the figure's
     labels read as a grid (a stacked bar chart's values, DP-Bench 037); any other table is
     a table, and its paths (rules, shaded cells) are no figure's."""
+    if len(paths) > settings.max_paths or not _enough_shapes(paths, settings):
+        return [], list(lines), list(tables)  # (most pages: rules and boxes only)
     page_area = page_box.width * page_box.height
     kept_tables = [t for t in tables if not _chart_values(t, settings)]
     drawn = [
@@ -75,7 +77,7 @@ def vector_figures(
         if _area(p["rect"]) <= settings.max_path_share * page_area
         and not _path_in_any(p, kept_tables)
     ]
-    if not drawn or len(drawn) > settings.max_paths:
+    if not _enough_shapes(drawn, settings):
         return [], list(lines), list(tables)
     figures: list[Block] = []
     left = list(lines)
@@ -145,8 +147,15 @@ def _path_in_any(path: dict[str, Any], tables: Sequence[Block]) -> bool:
 
 
 def _clusters(paths: list[dict[str, Any]], gap: float) -> list[list[dict[str, Any]]]:
-    """Paths joined when their boxes come within `gap` (sweep on x, union-find)."""
+    """Paths joined when their boxes come within `gap`, top to bottom."""
     boxes = [_box(p["rect"]) for p in paths]
+    groups = [[paths[i] for i in group] for group in near_groups(boxes, gap)]
+    return sorted(groups, key=lambda g: min(_box(p["rect"]).top for p in g))
+
+
+def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
+    """Indices of `boxes` grouped where boxes come within `gap` of each other, directly or
+    through others (a sweep on x and union-find: pages hold thousands of paths)."""
     order = sorted(range(len(boxes)), key=lambda i: boxes[i].x0)
     parent = list(range(len(boxes)))
 
@@ -158,16 +167,26 @@ def _clusters(paths: list[dict[str, Any]], gap: float) -> list[list[dict[str, An
 
     for position, i in enumerate(order):
         a = boxes[i]
+        reach, top, bottom = a.x1 + gap, a.top - gap, a.bottom + gap
         for j in order[position + 1 :]:
             b = boxes[j]
-            if b.x0 > a.x1 + gap:
+            if b.x0 > reach:
                 break
-            if b.top <= a.bottom + gap and a.top <= b.bottom + gap:
+            if b.top <= bottom and top <= b.bottom:
                 parent[root(j)] = root(i)
-    groups: dict[int, list[dict[str, Any]]] = {}
-    for i, path in enumerate(paths):
-        groups.setdefault(root(i), []).append(path)
-    return sorted(groups.values(), key=lambda g: min(_box(p["rect"]).top for p in g))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _enough_shapes(paths: Sequence[dict[str, Any]], settings: VectorFigureSettings) -> bool:
+    count = 0
+    for path in paths:
+        count += _is_shape(path, settings)
+        if count >= settings.min_shapes:
+            return True
+    return False
 
 
 def _is_shape(path: dict[str, Any], settings: VectorFigureSettings) -> bool:
