@@ -366,6 +366,12 @@ def _convert_then(
     on_pages: PagesDone | None = None,
 ) -> Result | ChunkcliError:
     result = _convert_catching(path, options, timeout_s, on_pages=on_pages)
+    if options.images is not None and isinstance(result, ConvertResult):
+        try:  # (split, check, sync: the figures' pictures beside whatever they write)
+            for name, png in result.images:
+                write_atomic(Path(options.images.folder) / name, png, make_parents=True)
+        except OutputWriteError as exc:
+            return ChunkcliError(f"{path}: {exc}")
     try:
         return then(path, result)
     except ChunkcliError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pymupdf
@@ -213,3 +214,15 @@ def test_a_box_around_a_paragraph_and_a_shaded_table_are_no_figures() -> None:
     result = convert_pdf(bytes(doc.tobytes()), ConvertOptions(ocr=OcrOptions(mode=OcrMode.NEVER)))
     assert _figures(result) == []
     assert "| Item 0-0 | Item 0-1 | Item 0-2 |" in result.markdown
+
+
+def test_split_of_a_pdf_writes_the_images_its_chunks_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "report.pdf").write_bytes(_report())
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["split", "report.pdf", "--images", "img", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    chunks = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [c["images"] for c in chunks if c["images"]] == [["img/report-p1-1.png"]]
+    assert (tmp_path / "img" / "report-p1-1.png").read_bytes().startswith(b"\x89PNG")

@@ -137,6 +137,16 @@ KeepHiddenTextOption = Annotated[
         "1 pt); by default it is removed and each page says so.",
     ),
 ]
+ImagesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--images",
+        metavar="DIR",
+        help="Write each figure's picture to DIR as a PNG (<document>-p<page>-<k>.png) and "
+        "link it from its figure block (and the chunk's `images`); DIR is created. Without it "
+        "nothing but the output is written.",
+    ),
+]
 NoTablesOption = Annotated[
     bool, typer.Option("--no-tables", help="Skip table detection: faster, tables as text.")
 ]
@@ -247,6 +257,7 @@ class ConvertFlags:
     ocr_dpi: int = OCR_DEFAULTS.dpi
     ocr_engine: str = OCR_DEFAULTS.engine.value
     keep_hidden_text: bool = False
+    images: str | None = None
 
     def options(self, *, ocr_jobs: int | None = 1) -> ConvertOptions:
         """ConvertOptions, every value checked (UsageError or BadParameter: exit 2).
@@ -254,6 +265,14 @@ class ConvertFlags:
         already runs several PDFs side by side."""
         options = make_convert_options(self.pages, self.password, tables=not self.no_tables)
         options = dataclasses.replace(options, keep_hidden_text=self.keep_hidden_text)
+        if self.images is not None:
+            from chunkcli.convert.options import ImageOptions
+
+            require_utf8("--images", self.images)
+            # Links as given (relative to where the command runs); convert points them from
+            # each Markdown file's folder instead.
+            images = ImageOptions(str(Path(self.images).absolute()), self.images, True)
+            options = dataclasses.replace(options, images=images)
         return with_ocr(options, self.ocr, self.ocr_lang, self.ocr_dpi, ocr_jobs, self.ocr_engine)
 
 

@@ -14,6 +14,7 @@ from chunkcli.cli.common import (
     OCR_DEFAULTS,
     POOL_DEFAULTS,
     ConvertFlags,
+    ImagesOption,
     JobsOption,
     KeepHiddenTextOption,
     NoTablesOption,
@@ -33,7 +34,6 @@ from chunkcli.cli.common import (
     print_note,
     progress_drawn,
     reporting_errors,
-    require_utf8,
     write_output,
     write_stdout,
 )
@@ -85,16 +85,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine,
-    images: Annotated[
-        str | None,
-        typer.Option(
-            "--images",
-            metavar="DIR",
-            help="Write each figure's picture to DIR as a PNG (<document>-p<page>-<k>.png) "
-            "and link it from its figure block; DIR is created. Without it only Markdown "
-            "is written.",
-        ),
-    ] = None,
+    images: ImagesOption = None,
     prune: Annotated[
         bool,
         typer.Option(
@@ -132,19 +123,16 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     """
     folder_mode = _is_folder_mode(inputs, output)
     flags = ConvertFlags(
-        pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
+        pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text, images
     )
     with reporting_errors():
         options = flags.options(ocr_jobs=1 if folder_mode else jobs)
-    if images is not None:
+    if options.images is not None and (folder_mode or output not in (None, "-")):
         import dataclasses
 
-        from chunkcli.convert.options import ImageOptions
-
-        require_utf8("--images", images)
-        to_stdout = not folder_mode and output in (None, "-")
-        image_options = ImageOptions(str(Path(images).absolute()), images, link_as_given=to_stdout)
-        options = dataclasses.replace(options, images=image_options)
+        # Written next to Markdown files: links from each file's folder (batch._images_for).
+        relative = dataclasses.replace(options.images, link_as_given=False)
+        options = dataclasses.replace(options, images=relative)
     pool = WorkerPool(jobs, timeout)
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)

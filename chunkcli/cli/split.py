@@ -16,6 +16,7 @@ from chunkcli.cli.common import (
     SPLIT_DEFAULTS,
     ConvertFlags,
     FlatMetadataOption,
+    ImagesOption,
     JobsOption,
     KeepHiddenTextOption,
     MaxTokensOption,
@@ -113,6 +114,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     no_tables: NoTablesOption = False,
+    images: ImagesOption = None,
     keep_hidden_text: KeepHiddenTextOption = False,
     ocr: OcrModeOption = OCR_DEFAULTS.mode.value,
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
@@ -163,8 +165,9 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
                              ("--source", [source]), ("--meta", meta or [])):  # fmt: skip
             require_utf8(flag, *values)
         flags = ConvertFlags(
-            pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
-        )
+            pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text,
+            images,
+        )  # fmt: skip
         convert_options = flags.options()
         options = SplitOptions(
             max_tokens=max_tokens, min_tokens=min_tokens, overlap_sentences=overlap_sentences,
