@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pymupdf
@@ -226,3 +227,10 @@ def test_split_of_a_pdf_writes_the_images_its_chunks_name(
     chunks = [json.loads(line) for line in result.stdout.splitlines()]
     assert [c["images"] for c in chunks if c["images"]] == [["img/report-p1-1.png"]]
     assert (tmp_path / "img" / "report-p1-1.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_figure_is_not_read_once_the_file_s_time_limit_has_run_out() -> None:
+    ocr = OcrOptions(deadline=time.monotonic() - 1.0)
+    result = convert_pdf(_report(), ConvertOptions(ocr=ocr))
+    assert _figures(result) == [("Figure 1. Sales by region", "")]
+    assert result.warnings == ("<bytes>: 1 figure(s) not read by OCR: the time limit ran out",)

@@ -31,7 +31,12 @@ import pymupdf
 from chunkcli.convert.extract.captions import CAPTION_START
 from chunkcli.convert.extract.vector_figures import near_groups
 from chunkcli.convert.ocr.options import OcrEngine, OcrMode, OcrOptions
-from chunkcli.convert.ocr.pictures import FigureReading, picture_language, read_figure
+from chunkcli.convert.ocr.pictures import (
+    FigureReading,
+    picture_language,
+    read_figure,
+    within_time,
+)
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.model import BBox, Block, BlockKind, Figure, Line, OcrInfo, Page, PageStatus
 
@@ -88,6 +93,8 @@ def with_figures(
             continue
         pdf_page = doc[page.number - 1]
         result.append(_with_figure_blocks(pdf_page, page, regions, reader, settings, notes))
+    if reader.skipped:
+        notes.append(f"{reader.skipped} figure(s) not read by OCR: the time limit ran out")
     return tuple(result), tuple(notes)
 
 
@@ -99,16 +106,21 @@ class _Reader:
         self.options = ocr if usable else None
         self.pages = pages
         self.lang: str | None = ""
+        self.skipped = 0  # figures left unread: the file's time limit had run out
 
     def read(self, pdf_page: pymupdf.Page, region: BBox) -> FigureReading | None:
         if self.options is None:
+            return None
+        options = within_time(self.options)  # what is left of the file's --timeout
+        if options is None:
+            self.skipped += 1
             return None
         if self.lang == "":  # decided once, from the document's own text
             text = "".join(ln.text for p in self.pages for b in p.blocks for ln in b.lines)
             self.lang = picture_language(text, self.options)
         if self.lang is None:
             return None
-        return read_figure(pdf_page, region, self.lang, self.options)
+        return read_figure(pdf_page, region, self.lang, options)
 
 
 def _looked_at(page: Page, doc: pymupdf.Document) -> bool:

@@ -21,6 +21,7 @@ from chunkcli.convert.ocr.pictures import (
     picture_language,
     read_picture,
     table_pictures,
+    within_time,
 )
 from chunkcli.convert.tables import tables_from_rules
 from chunkcli.convert.tables.rules import Rule
@@ -66,7 +67,10 @@ def _with_pictures(
     page_box = BBox(0.0, 0.0, page.width, page.height)
     added: list[Block] = []
     for region in regions:
-        reading = read_picture(pdf_page, region, lang, ocr)
+        bounded = within_time(ocr)  # what is left of the file's --timeout
+        if bounded is None:
+            break  # (extract/figures.py reads the picture no more and says so)
+        reading = read_picture(pdf_page, region, lang, bounded)
         if reading is None:
             continue
         tables = _pixel_tables(reading.rules, reading.lines, page.number, page_box)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -150,6 +151,24 @@ def read_picture(
     )
     rules = rules_in_pixels(gray, (region.x0, region.top), scale)
     return PictureReading(lines, rules, round(confidence, 4), lang)
+
+
+# A picture is read only while at least this much of the file's time limit is left (seconds):
+# the rest of the conversion needs it to end before the worker is stopped.
+MIN_SECONDS_LEFT = 2.0
+
+
+def within_time(options: OcrOptions) -> OcrOptions | None:
+    """`options` with each reading bounded by what is left of the file's --timeout (its
+    deadline), or None when too little is left to read a picture."""
+    if options.deadline <= 0:
+        return options
+    left = options.deadline - time.monotonic()
+    if left < MIN_SECONDS_LEFT:
+        return None
+    if left < options.page_timeout_s:
+        return dataclasses.replace(options, page_timeout_s=left)
+    return options
 
 
 def read_figure(
