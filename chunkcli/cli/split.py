@@ -65,6 +65,10 @@ from chunkcli.workers import WorkerPool
 if TYPE_CHECKING:
     from chunkcli.model import Chunk, InputFailure
 
+# Chunk lines are written in pieces of about this many characters: a write (and a flush on
+# stdout) per line cost more than the lines, one piece per document held all its lines.
+WRITE_BATCH_CHARS = 1 << 20
+
 
 @app.command()
 @one_line_when_stopped("the output file was not written")
@@ -226,7 +230,7 @@ def _write_chunks(
 def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream) -> Iterator[str]:
     """Each document's JSON Lines, in input order; raises _NothingToWrite at the end when
     every input failed."""
-    from chunkcli.jsonl import chunks_to_jsonl
+    from chunkcli.jsonl import chunk_lines
 
     with (
         progress_bar("splitting", stream.total, stream.quiet) as step,
@@ -240,7 +244,31 @@ def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream)
                 step(result.path)
             else:
                 stream.chunks += len(result)
-                yield chunks_to_jsonl(result, flat=stream.flat)
-                step(result[0].source if result else "")
+                source = result[0].source if result else ""
+                yield from _batched(chunk_lines(_let_go(result), flat=stream.flat))
+                step(source)
     if len(stream.failures) == stream.total:
         raise _NothingToWrite
+
+
+def _let_go(chunks: list[Chunk]) -> Iterator[Chunk]:
+    """The chunks in order, each dropped from the list as it is taken: a document's chunks
+    and their lines are never all held at once (together 15 times its Markdown)."""
+    chunks.reverse()
+    while chunks:
+        yield chunks.pop()
+
+
+def _batched(lines: Iterator[str]) -> Iterator[str]:
+    """The lines joined into pieces of about WRITE_BATCH_CHARS (one write and, on stdout,
+    one flush each), the last piece when the lines end."""
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line)
+        if size >= WRITE_BATCH_CHARS:
+            yield "".join(batch)
+            batch, size = [], 0
+    if batch:
+        yield "".join(batch)
