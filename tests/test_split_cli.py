@@ -172,6 +172,15 @@ def test_lines_are_what_json_dumps_writes_for_every_field_shape() -> None:
     assert chunks_to_jsonl(varied) == expected
 
 
+def test_the_chunk_stream_makes_split_markdowns_chunks_one_at_a_time() -> None:
+    from chunkcli.split.run import chunk_stream
+
+    options = SplitOptions(max_tokens=50)
+    stream = chunk_stream(MANUAL, options, source="m.md")
+    first = next(stream)
+    assert [first, *stream] == split_markdown(MANUAL, options, source="m.md")
+
+
 def test_write_atomic_replaces_whole_and_leaves_the_old_file_on_error(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     write_atomic(target, "first")

@@ -215,7 +215,7 @@ class _NothingToWrite(Exception):
 
 
 def _write_chunks(
-    output: str | None, stream: _Stream, results: Iterator[list[Chunk] | InputFailure]
+    output: str | None, stream: _Stream, results: Iterator[Iterator[Chunk] | InputFailure]
 ) -> None:
     """JSON Lines written as each document is split (a file still appears only whole)."""
     to_file = output not in (None, "-")
@@ -227,7 +227,9 @@ def _write_chunks(
         write_output(output, _chunk_lines(results, stream))
 
 
-def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream) -> Iterator[str]:
+def _chunk_lines(
+    results: Iterator[Iterator[Chunk] | InputFailure], stream: _Stream
+) -> Iterator[str]:
     """Each document's JSON Lines, in input order; raises _NothingToWrite at the end when
     every input failed."""
     from chunkcli.jsonl import chunk_lines
@@ -243,20 +245,22 @@ def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream)
                 print_error(result.error)
                 step(result.path)
             else:
-                stream.chunks += len(result)
-                source = result[0].source if result else ""
-                yield from _batched(chunk_lines(_let_go(result), flat=stream.flat))
-                step(source)
+                sources: list[str] = []
+                yield from _batched(
+                    chunk_lines(_counted(result, stream, sources), flat=stream.flat)
+                )
+                step(sources[0] if sources else "")
     if len(stream.failures) == stream.total:
         raise _NothingToWrite
 
 
-def _let_go(chunks: list[Chunk]) -> Iterator[Chunk]:
-    """The chunks in order, each dropped from the list as it is taken: a document's chunks
-    and their lines are never all held at once (together 15 times its Markdown)."""
-    chunks.reverse()
-    while chunks:
-        yield chunks.pop()
+def _counted(chunks: Iterator[Chunk], stream: _Stream, sources: list[str]) -> Iterator[Chunk]:
+    """The chunks as they come, counted into `stream`; the first one's source into `sources`."""
+    for chunk in chunks:
+        if not sources:
+            sources.append(chunk.source)
+        stream.chunks += 1
+        yield chunk
 
 
 def _batched(lines: Iterator[str]) -> Iterator[str]:

@@ -20,6 +20,7 @@ bytes of memory a byte; the text between such spans is encoded in one call per s
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
     TokenEnds = npt.NDArray[np.integer[Any]]
 
 
+# A stretch of text is encoded in parts of about this many characters: the token ids, their
+# byte ends and tiktoken's UTF-8 copy of the text, for the whole of 5 MB at once, were the
+# peak of split's memory (30 MB of 61 over the text).
+PART_CHARS = 1 << 20
 # Spans this short on average are counted by their text (each distinct one encoded once):
 # 2 MB of 4-character headings encoded at 3 MB/s, a dictionary look-up per span is quicker;
 # ordinary Markdown has spans of hundreds of characters.
@@ -115,9 +120,33 @@ def _stretch_counts(
     encoding_name: str,
     per_span: SpanCounter,
 ) -> list[int]:
-    """Counts of the spans between `bounds`, from one encoding of markdown[bounds[0]:bounds[-1]]
-    (a stretch that starts at a bound starts a pre-split piece: the same tokens as in the
-    whole text)."""
+    """Counts of the spans between `bounds`, from encodings of parts of about PART_CHARS of
+    markdown[bounds[0]:bounds[-1]], each from a bound to a bound (a part that starts at a bound
+    starts a pre-split piece: the same tokens as in the whole text)."""
+    counts: list[int] = []
+    first, spans = 0, len(bounds) - 1
+    while first < spans:
+        # The last bound within PART_CHARS of the part's start, past at least one span.
+        last = bisect.bisect_right(bounds, bounds[first] + PART_CHARS, first + 2, spans + 1) - 1
+        counts += _part_counts(
+            markdown,
+            bounds[first : last + 1],
+            byte_bounds[first : last + 1],
+            encoding_name,
+            per_span,
+        )
+        first = last
+    return counts
+
+
+def _part_counts(
+    markdown: str,
+    bounds: Sequence[int],
+    byte_bounds: Sequence[int],
+    encoding_name: str,
+    per_span: SpanCounter,
+) -> list[int]:
+    """Counts of the spans between `bounds`, from one encoding of markdown[bounds[0]:bounds[-1]]."""
     lo, hi = bounds[0], bounds[-1]
     if (hi - lo) < TINY_SPAN_CHARS * (len(bounds) - 1):
         return _counts_by_text(markdown, bounds, encoding_name)

@@ -11,14 +11,15 @@ from dataclasses import replace
 
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.run import split_markdown
+from chunkcli.split.run import chunk_stream
 from chunkcli.tokens import load_encoding
 
 
 def split_documents(
     documents: Iterable[InputDocument | InputFailure], options: SplitOptions
-) -> Iterator[list[Chunk] | InputFailure]:
-    """Each document's chunks (one list per document), or its failure, in input order."""
+) -> Iterator[Iterator[Chunk] | InputFailure]:
+    """Each document's chunks (made as they are taken: see chunk_stream), or its failure, in
+    input order."""
     options = options.validated()
     load_encoding(options.encoding)  # an encoding not available offline fails before any read
     for document in documents:
@@ -28,6 +29,6 @@ def split_documents(
         named = options
         if options.doc_id is None and document.doc_id:
             named = replace(options, doc_id=document.doc_id)
-        yield split_markdown(
+        yield chunk_stream(
             document.markdown, named, source=document.source, source_sha256=document.sha256
         )
