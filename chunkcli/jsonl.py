@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from json.encoder import encode_basestring as _string  # the C encoder json.dumps uses
 
@@ -364,8 +365,10 @@ class _LineWriter:
 def _same_items(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     """The same keys in the same order, each with the very same value object (the chunks of a
     document hold copies of one dict). Not ==: 1 == True == 1.0, which JSON writes apart."""
-    return len(a) == len(b) and all(
-        ka == kb and va is vb for (ka, va), (kb, vb) in zip(a.items(), b.items(), strict=True)
+    return (
+        len(a) == len(b)
+        and all(map(operator.eq, a, b))
+        and all(map(operator.is_, a.values(), b.values()))
     )
 
 
