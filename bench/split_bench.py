@@ -256,7 +256,10 @@ LAUNCHER = (
 def time_process(tool: str, command: list[str], output: Path) -> ProcessResult:
     began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-S", "-c", LAUNCHER, *command], capture_output=True, text=True
+        [sys.executable, "-S", "-c", LAUNCHER, *command],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,  # `-m chunkcli` runs this tree's chunkcli (the working folder comes first)
     )
     seconds = time.perf_counter() - began
     code, cpu_seconds, peak_kb = done.stdout.split()
