@@ -155,7 +155,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     """
     from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
     from chunkcli.jsonl import check_flat_metadata
-    from chunkcli.split.documents import split_documents
+    from chunkcli.split.documents import chunk_streams
 
     on_ray = chosen_engine(engine, ray_address) == Engine.RAY
     chunk_format = split_format(output_format)
@@ -189,7 +189,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         files = find_inputs(paths, skip=skip)
         documents = print_warnings(read_inputs(files, read, stdin_bytes(paths)), quiet)
         stream = _Stream(len(files), quiet, flat_metadata)
-        _write_chunks(output, stream, split_documents(documents, options))
+        _write_chunks(output, stream, chunk_streams(documents, options))
     wrote = len(stream.failures) < len(files)  # nothing is written when every input failed
     to_stdout = output in (None, "-")
     note = f"wrote {plural(stream.chunks, 'chunk')} to {output}"
