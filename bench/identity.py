@@ -86,7 +86,7 @@ def output_hashes(path: Path) -> dict[str, str]:
     from chunkcli.split.documents import split_documents
 
     def documents(keep: bool = False):  # type: ignore[no-untyped-def]
-        read = ReadOptions(jobs=1, keep_documents=keep)
+        read = ReadOptions(keep_documents=keep)  # (Markdown is read in this process)
         return read_inputs(find_inputs([str(path)]), read, None)
 
     found = {}

@@ -21,7 +21,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,9 +33,9 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from chunkcli.markdown_index import line_offsets  # noqa: E402
 from chunkcli.split import SplitOptions, split_markdown  # noqa: E402
 from chunkcli.split.blocks import block_parser  # noqa: E402
-from chunkcli.split.scan import line_start_offsets  # noqa: E402
 from chunkcli.tokens import load_encoding, tiktoken_counter  # noqa: E402
 
 DEFAULT_CORPUS = Path("/work/shared/corpus/pdfs")
@@ -87,8 +89,7 @@ def table_line_sets(markdown: str) -> tuple[dict[str, set[str]], dict[str, int],
     lines_of: dict[str, set[str]] = {}
     sizes: dict[str, int] = {}
     headers: dict[str, str] = {}
-    starts = line_start_offsets(markdown)
-    starts.append(len(markdown))
+    starts = [*line_offsets(markdown, lone_cr_ends=True)[0], len(markdown)]
     for token in block_parser().parse(markdown):
         if token.type != "table_open" or token.level != 0 or token.map is None:
             continue
@@ -180,6 +181,156 @@ def run_langchain(markdown: str, max_tokens: int) -> Result:
     )
 
 
+def run_chonkie(markdown: str, max_tokens: int) -> Result:
+    from chonkie import RecursiveChunker
+
+    # The offline cl100k_base Encoding: chonkie wraps a tiktoken Encoding as its tokenizer.
+    chunker = RecursiveChunker(tokenizer=load_encoding("cl100k_base"), chunk_size=max_tokens)
+    chunker.chunk(WARM_UP_MARKDOWN)
+    began, began_cpu = time.perf_counter(), time.process_time()
+    chunks = chunker.chunk(markdown)
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
+    return Result(
+        "chonkie RecursiveChunker",
+        seconds,
+        cpu_seconds,
+        len(chunks),
+        count_table_cuts([c.text for c in chunks], markdown),
+        sum(c.token_count > max_tokens for c in chunks),
+        sum(markdown[c.start_index : c.end_index] != c.text for c in chunks),
+    )
+
+
+# The LangChain pipeline as a whole process, as `chunkcli split FILE -o OUT` is one: read the
+# file, split, recover each chunk's offsets (searched for from the previous chunk on), write
+# JSON Lines of text and offsets.
+LANGCHAIN_PROCESS = r"""
+import json, sys
+import tiktoken
+from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
+sys.path.insert(0, sys.argv[1])
+from chunkcli.tokens import load_encoding
+source, output, max_tokens = sys.argv[2], sys.argv[3], int(sys.argv[4])
+offline = load_encoding("cl100k_base")
+tiktoken.get_encoding = lambda name: offline
+headers = MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2"), ("###", "h3")],
+                                     strip_headers=False)
+recursive = RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+    encoding_name="cl100k_base", chunk_size=max_tokens, chunk_overlap=0, disallowed_special=())
+with open(source, encoding="utf-8") as file:
+    markdown = file.read()
+cursor = 0
+with open(output, "w", encoding="utf-8") as out:
+    for doc in recursive.split_documents(headers.split_text(markdown)):
+        text = doc.page_content
+        found = markdown.find(text, cursor, cursor + len(text) + 20_000)
+        start = cursor if found < 0 else found
+        cursor = start + 1
+        row = {"text": text, "start": start, "end": start + len(text), **doc.metadata}
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+"""
+
+
+@dataclass(frozen=True)
+class ProcessResult:
+    tool: str
+    seconds: float  # wall clock of the whole process
+    cpu_seconds: float  # its user + system CPU
+    peak_mb: float  # its peak RSS
+    output_mb: float
+
+
+# The command is started by a small launcher that reports its child's CPU and peak RSS: a
+# child started by this process directly inherits its high-water mark (the fork, or vfork's
+# borrowed memory, counts this process's size), which hid the child's own peak.
+LAUNCHER = (
+    "import os, sys\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    os.execv(sys.argv[1], sys.argv[1:])\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "print(os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss)\n"
+)
+
+
+def time_process(tool: str, command: list[str], output: Path) -> ProcessResult:
+    began = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,  # `-m chunkcli` runs this tree's chunkcli (the working folder comes first)
+    )
+    seconds = time.perf_counter() - began
+    code, cpu_seconds, peak_kb = done.stdout.split()
+    if int(code) != 0:
+        raise SystemExit(f"{tool}: exit {code}: {done.stderr.strip()[-300:]}")
+    return ProcessResult(
+        tool, seconds, float(cpu_seconds), int(peak_kb) / 1024, output.stat().st_size / 1e6
+    )
+
+
+def run_processes(markdown: str, max_tokens: int, runs: int) -> list[ProcessResult]:
+    """Each tool as a whole process on the same file, `runs` times alternating; the least CPU
+    of each kept (load from other jobs only ever adds)."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder, "input.md")
+        source.write_text(markdown, encoding="utf-8")
+        tiny = Path(folder, "tiny.md")
+        tiny.write_text(WARM_UP_MARKDOWN, encoding="utf-8")
+        # Bytecode compiled first, as `pip install` of a wheel does (PYTHONDONTWRITEBYTECODE
+        # would have every run compile the tree's changed modules).
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO_ROOT / "chunkcli")],
+                       check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})  # fmt: skip
+        outputs = {
+            "chunkcli": Path(folder, "chunkcli.jsonl"),
+            "lc": Path(folder, "lc.jsonl"),
+            "floor": Path(folder, "floor.jsonl"),
+        }
+        commands = {
+            "chunkcli split (process)": (
+                [sys.executable, "-m", "chunkcli", "split", str(source), "-q",
+                 "--max-tokens", str(max_tokens), "-o", str(outputs["chunkcli"])],
+                outputs["chunkcli"],
+            ),
+            "chunkcli split of a 10-line file (its start-up)": (
+                [sys.executable, "-m", "chunkcli", "split", str(tiny), "-q",
+                 "--max-tokens", str(max_tokens), "-o", str(outputs["floor"])],
+                outputs["floor"],
+            ),
+            "LangChain header→recursive (process)": (
+                [sys.executable, "-c", LANGCHAIN_PROCESS, str(REPO_ROOT), str(source),
+                 str(outputs["lc"]), str(max_tokens)],
+                outputs["lc"],
+            ),
+        }  # fmt: skip
+        best: dict[str, ProcessResult] = {}
+        for _ in range(runs):
+            for tool, (command, output) in commands.items():
+                result = time_process(tool, command, output)
+                if tool not in best or result.cpu_seconds < best[tool].cpu_seconds:
+                    best[tool] = result
+    return list(best.values())
+
+
+def print_processes(results: Sequence[ProcessResult], megabytes: float) -> None:
+    peer = next(r for r in results if r.tool.startswith("LangChain"))
+    floor = next(r for r in results if "start-up" in r.tool)
+    print(f"\nWhole processes on the same {megabytes:.2f} MB file (least CPU of the runs):\n")
+    print(
+        "| process | CPU s | wall s | MB/s (CPU) | × LangChain (CPU) | × LangChain (wall) "
+        "| peak RSS MB | RSS / input | (RSS − start-up) / input | output MB |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(
+            f"| {r.tool} | {r.cpu_seconds:.2f} | {r.seconds:.2f} "
+            f"| {megabytes / r.cpu_seconds:.2f} | {peer.cpu_seconds / r.cpu_seconds:.2f} "
+            f"| {peer.seconds / r.seconds:.2f} | {r.peak_mb:.0f} | {r.peak_mb / megabytes:.1f} "
+            f"| {(r.peak_mb - floor.peak_mb) / megabytes:.1f} | {r.output_mb:.1f} |"
+        )
+
+
 def print_scaling(markdown: str, max_tokens: int) -> None:
     """chunkcli's CPU time on prefixes of the text of growing size: linear means flat MB/s."""
     print("\n| Markdown MB | chunkcli CPU s | MB/s (CPU) |\n|---:|---:|---:|")
@@ -212,6 +363,12 @@ def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) ->
             f"| {wall} | {cpu} | {r.chunks} | {r.table_cuts} | {r.over_limit} "
             f"| {r.not_at_offsets} |"
         )
+    chonkie = base.get("chonkie RecursiveChunker")
+    ours = base.get("chunkcli split")
+    if chonkie and ours:
+        print(
+            f"\nchunkcli / chonkie (CPU, in process): {chonkie.cpu_seconds / ours.cpu_seconds:.2f}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -220,18 +377,32 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--target-mb", type=float, default=5.0)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--pdfs", type=int, default=12, help="corpus PDFs to convert")
-    parser.add_argument("--tools", default="chunkcli,langchain")
+    parser.add_argument("--tools", default="chunkcli,langchain,chonkie")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="RUNS",
+        help="also time chunkcli split and LangChain as whole processes, RUNS times each",
+    )
+    parser.add_argument("--markdown", type=Path, help="this file instead of the built text")
     parser.add_argument("--scaling", action="store_true", help="also time growing prefixes")
     args = parser.parse_args(argv)
-    markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
+    if args.markdown:
+        markdown, names = args.markdown.read_text(encoding="utf-8"), [args.markdown.name]
+    else:
+        markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
     megabytes = len(markdown.encode("utf-8")) / 1e6
     print(f"parts: {len(names)} Markdown documents, {megabytes:.2f} MB", file=sys.stderr)
     runners: dict[str, Callable[[str, int], Result]] = {
         "chunkcli": run_chunkcli,
         "langchain": run_langchain,
+        "chonkie": run_chonkie,
     }
     results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
     print_table(results, megabytes, args.max_tokens)
+    if args.processes:
+        print_processes(run_processes(markdown, args.max_tokens, args.processes), megabytes)
     if args.scaling:
         print_scaling(markdown, args.max_tokens)
 

@@ -148,6 +148,39 @@ def test_chunk_dict_round_trip_and_jsonl() -> None:
     assert read_jsonl(chunks_to_jsonl(chunks)) == chunks
 
 
+def test_lines_are_what_json_dumps_writes_for_every_field_shape() -> None:
+    """The line writer joins each value's JSON and reuses the fields chunks share: its lines
+    must be json.dumps(chunk_to_dict(chunk), ensure_ascii=False), whatever the values."""
+    from dataclasses import replace
+
+    from chunkcli.model import ItemFields, PageBox
+
+    chunks = split_markdown(MANUAL + '\n## "Q" \\ \u2028\x01\n\nText 😀.\n', SplitOptions(
+        max_tokens=50, metadata=(("org", "a\"b"),)), source="m.md")  # fmt: skip
+    first = chunks[0]
+    varied = [
+        *chunks,
+        replace(first, boxes=(PageBox(2, (1, 2, 3, 4)), PageBox(3, (0, 0, 9, 9)))),
+        replace(first, ocr_confidence=0.875, page_start=3, page_end=4, oversize=True),
+        replace(first, item=ItemFields("notice", "2024-01", None, 7)),
+        replace(first, split_config={"max_tokens": True}),  # equal to 1, written as true
+        replace(first, split_config={"max_tokens": 1}),
+        replace(first, doc_id="other", title="T\u00e9", metadata={}),
+        replace(first, heading_path=()),
+    ]
+    expected = "".join(json.dumps(chunk_to_dict(c), ensure_ascii=False) + "\n" for c in varied)
+    assert chunks_to_jsonl(varied) == expected
+
+
+def test_the_chunk_stream_makes_split_markdowns_chunks_one_at_a_time() -> None:
+    from chunkcli.split.run import chunk_stream
+
+    options = SplitOptions(max_tokens=50)
+    stream = chunk_stream(MANUAL, options, source="m.md")
+    first = next(stream)
+    assert [first, *stream] == split_markdown(MANUAL, options, source="m.md")
+
+
 def test_write_atomic_replaces_whole_and_leaves_the_old_file_on_error(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     write_atomic(target, "first")

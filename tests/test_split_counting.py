@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chunkcli.markdown_index import line_offsets
+from chunkcli.split import counting
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.tokens import load_encoding, tiktoken_counter
 
@@ -56,6 +57,39 @@ def test_whole_text_counts_equal_per_span_counts(case: tuple[str, list[int]]) ->
     text, bounds = case
     exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
     assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact(bounds)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document_and_bounds(), st.integers(1, 40))
+def test_counts_from_parts_of_the_text_equal_per_span_counts(
+    case: tuple[str, list[int]], part_chars: int
+) -> None:
+    """The text is encoded in parts of about PART_CHARS, each from a bound: parts of a few
+    characters (down to one span each) give the same counts."""
+    text, bounds = case
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(counting, "PART_CHARS", part_chars)
+        assert counter_from_whole_text(text, "cl100k_base")(bounds) == exact(bounds)
+
+
+def test_a_long_text_is_encoded_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoding = load_encoding("cl100k_base")
+    real = encoding.encode_to_numpy
+    encoded: list[int] = []
+
+    def spy(text: str, *args: object, **kwargs: object) -> object:
+        encoded.append(len(text))
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(encoding, "encode_to_numpy", spy)
+    monkeypatch.setattr(counting, "PART_CHARS", 1_000)
+    line = "A line of ordinary text, twenty-nine words or so.\n"  # 50 characters
+    text = line * 100
+    bounds = list(range(0, len(text) + 1, 250))  # spans of five lines
+    counts = counter_from_whole_text(text, "cl100k_base")(bounds)
+    assert counts == counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
+    assert encoded == [1_000] * 5  # four spans a part: 1,000 characters from a bound
 
 
 def test_a_lone_surrogate_falls_back_to_per_span_counts() -> None:

@@ -174,6 +174,27 @@ def one_figure(size: int) -> str:
     return f"{head}\n\n{words}\n\n<!-- /figure -->\n"
 
 
+def article_lines(size: int) -> str:
+    """Bare article lines, one after another with no text (issue 27: `--mode laws` made a
+    chunk of each and held 417 times the input at 2 MB)."""
+    lines, total, number = [], 0, 1
+    while total < size:
+        lines.append(f"第{number}条\n")
+        total += len(lines[-1])
+        number += 1
+    return "".join(lines)
+
+
+def mixed_crlf(size: int) -> str:
+    """A table and paragraphs whose lines end in \\r\\n and \\n by turns (issue 27: split held 90
+    times the input, `--mode rows` 176 times)."""
+    unit = (
+        "## Part\r\n\nSome text of a part.\r\nMore text.\n\r\n"
+        "| a | b |\r\n| --- | --- |\n| 1 | 2 |\r\n| 3 | 4 |\n\r\n"
+    )
+    return "# Title\r\n\n" + _repeat(unit, size)
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "normal_text": normal_text,
     "nested_list": nested_list,
@@ -202,4 +223,6 @@ CASES: dict[str, Callable[[int], str]] = {
     "long_title_sections": long_title_sections,
     "figures": figures,
     "one_figure": one_figure,
+    "article_lines": article_lines,
+    "mixed_crlf": mixed_crlf,
 }

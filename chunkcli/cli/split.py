@@ -66,6 +66,10 @@ from chunkcli.workers import WorkerPool
 if TYPE_CHECKING:
     from chunkcli.model import Chunk, InputFailure
 
+# Chunk lines are written in pieces of about this many characters: a write (and a flush on
+# stdout) per line cost more than the lines, one piece per document held all its lines.
+WRITE_BATCH_CHARS = 1 << 20
+
 
 @app.command()
 @one_line_when_stopped("the output file was not written")
@@ -153,7 +157,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     """
     from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
     from chunkcli.jsonl import check_flat_metadata
-    from chunkcli.split.documents import split_documents
+    from chunkcli.split.documents import chunk_streams
 
     on_ray = chosen_engine(engine, ray_address) == Engine.RAY
     chunk_format = split_format(output_format)
@@ -188,7 +192,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         files = find_inputs(paths, skip=skip)
         documents = print_warnings(read_inputs(files, read, stdin_bytes(paths)), quiet)
         stream = _Stream(len(files), quiet, flat_metadata)
-        _write_chunks(output, stream, split_documents(documents, options))
+        _write_chunks(output, stream, chunk_streams(documents, options))
     wrote = len(stream.failures) < len(files)  # nothing is written when every input failed
     to_stdout = output in (None, "-")
     note = f"wrote {plural(stream.chunks, 'chunk')} to {output}"
@@ -214,7 +218,7 @@ class _NothingToWrite(Exception):
 
 
 def _write_chunks(
-    output: str | None, stream: _Stream, results: Iterator[list[Chunk] | InputFailure]
+    output: str | None, stream: _Stream, results: Iterator[Iterator[Chunk] | InputFailure]
 ) -> None:
     """JSON Lines written as each document is split (a file still appears only whole)."""
     to_file = output not in (None, "-")
@@ -226,10 +230,12 @@ def _write_chunks(
         write_output(output, _chunk_lines(results, stream))
 
 
-def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream) -> Iterator[str]:
+def _chunk_lines(
+    results: Iterator[Iterator[Chunk] | InputFailure], stream: _Stream
+) -> Iterator[str]:
     """Each document's JSON Lines, in input order; raises _NothingToWrite at the end when
     every input failed."""
-    from chunkcli.jsonl import chunks_to_jsonl
+    from chunkcli.jsonl import chunk_lines
 
     with (
         progress_bar("splitting", stream.total, stream.quiet) as step,
@@ -242,8 +248,34 @@ def _chunk_lines(results: Iterator[list[Chunk] | InputFailure], stream: _Stream)
                 print_error(result.error)
                 step(result.path)
             else:
-                stream.chunks += len(result)
-                yield chunks_to_jsonl(result, flat=stream.flat)
-                step(result[0].source if result else "")
+                sources: list[str] = []
+                yield from _batched(
+                    chunk_lines(_counted(result, stream, sources), flat=stream.flat)
+                )
+                step(sources[0] if sources else "")
     if len(stream.failures) == stream.total:
         raise _NothingToWrite
+
+
+def _counted(chunks: Iterator[Chunk], stream: _Stream, sources: list[str]) -> Iterator[Chunk]:
+    """The chunks as they come, counted into `stream`; the first one's source into `sources`."""
+    for chunk in chunks:
+        if not sources:
+            sources.append(chunk.source)
+        stream.chunks += 1
+        yield chunk
+
+
+def _batched(lines: Iterator[str]) -> Iterator[str]:
+    """The lines joined into pieces of about WRITE_BATCH_CHARS (one write and, on stdout,
+    one flush each), the last piece when the lines end."""
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line)
+        if size >= WRITE_BATCH_CHARS:
+            yield "".join(batch)
+            batch, size = [], 0
+    if batch:
+        yield "".join(batch)

@@ -73,6 +73,8 @@ def _tiles(boxes: PageBoxes, length: int) -> bool:
 def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[PageBox, ...]:
     """The boxes of markdown[start:end]: one per page and column run of the spans it covers."""
     starts, ends = index.starts, index.ends
+    if not starts:  # Markdown without boxes (written by hand, or by convert before them)
+        return ()
     first = bisect.bisect_right(ends, start)  # spans first..last-1 overlap [start, end)
     last = bisect.bisect_left(starts, end)
     # Only a span cut by the chunk's edge can be left with nothing visible (a window ends on a

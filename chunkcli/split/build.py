@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from chunkcli.markdown_format import without_page_markers
@@ -49,6 +49,20 @@ def build_chunks(
 ) -> list[Chunk]:
     """One Chunk per plan, in document order; `ocr_confidence` maps OCR pages to theirs,
     `boxes` holds where the Markdown's text lies on the PDF pages."""
+    return list(iter_chunks(layout, plans, page_marks, identity, ocr_confidence, boxes))
+
+
+def iter_chunks(
+    layout: Layout,
+    plans: list[Plan],
+    page_marks: tuple[tuple[int, int], ...],
+    identity: Identity,
+    ocr_confidence: Mapping[int, float] | None = None,
+    boxes: BoxIndex = NO_BOXES,
+) -> Iterator[Chunk]:
+    """build_chunks, one chunk at a time as they are taken: a document's chunks take about
+    ten times its Markdown (far more for thousands of tiny articles), and a writer needs
+    only the one it writes."""
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
     title = bounded_name(identity.title)
@@ -62,7 +76,6 @@ def build_chunks(
 
     names: dict[tuple[int, ...], tuple[str, ...]] = {}  # heading path -> its headings' text
     seen: dict[tuple[tuple[str, ...], str], int] = {}  # (path, text) -> occurrences so far
-    chunks = []
     for plan in plans:
         body = layout.markdown[plan.start : plan.end]
         page_start = page_at(plan.start)
@@ -74,33 +87,30 @@ def build_chunks(
             )
         key = (heading_path, without_page_markers(plan.prefix + body))
         occurrence = seen[key] = seen.get(key, -1) + 1
-        chunks.append(
-            Chunk(
-                id=chunk_id(id_hash, heading_path, key[1], occurrence),
-                doc_id=identity.doc_id,
-                source=identity.source,
-                source_sha256=identity.source_sha256,
-                markdown_sha256=identity.markdown_sha256,
-                title=title,
-                heading_path=heading_path,
-                kind=plan.kind,
-                prefix=plan.prefix,
-                body=body,
-                start=plan.start,
-                end=plan.end,
-                page_start=page_start,
-                page_end=page_end,
-                tokens=plan.tokens,
-                split_config=dict(identity.split_config),
-                metadata=dict(identity.metadata),
-                oversize=plan.oversize,
-                ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
-                item=plan.item,
-                boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
-                images=images.within(plan.start, plan.end),
-            )
+        yield Chunk(
+            id=chunk_id(id_hash, heading_path, key[1], occurrence),
+            doc_id=identity.doc_id,
+            source=identity.source,
+            source_sha256=identity.source_sha256,
+            markdown_sha256=identity.markdown_sha256,
+            title=title,
+            heading_path=heading_path,
+            kind=plan.kind,
+            prefix=plan.prefix,
+            body=body,
+            start=plan.start,
+            end=plan.end,
+            page_start=page_start,
+            page_end=page_end,
+            tokens=plan.tokens,
+            split_config=dict(identity.split_config),
+            metadata=dict(identity.metadata),
+            oversize=plan.oversize,
+            ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
+            item=plan.item,
+            boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
+            images=images.within(plan.start, plan.end),
         )
-    return chunks
 
 
 def bounded_name(name: str) -> str:

@@ -20,9 +20,10 @@ bytes of memory a byte; the text between such spans is encoded in one call per s
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from chunkcli.tokens import TokenCounter, load_encoding
 
@@ -30,9 +31,14 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    TokenEnds = npt.NDArray[np.int64]  # UTF-8 byte offset where each token ends, 0 first
+    # UTF-8 byte offset where each token ends, 0 first (int32, or int64 for texts past 512 MB)
+    TokenEnds = npt.NDArray[np.integer[Any]]
 
 
+# A stretch of text is encoded in parts of about this many characters: the token ids, their
+# byte ends and tiktoken's UTF-8 copy of the text, for the whole of 5 MB at once, were the
+# peak of split's memory (30 MB of 61 over the text).
+PART_CHARS = 1 << 20
 # Spans this short on average are counted by their text (each distinct one encoded once):
 # 2 MB of 4-character headings encoded at 3 MB/s, a dictionary look-up per span is quicker;
 # ordinary Markdown has spans of hundreds of characters.
@@ -114,9 +120,33 @@ def _stretch_counts(
     encoding_name: str,
     per_span: SpanCounter,
 ) -> list[int]:
-    """Counts of the spans between `bounds`, from one encoding of markdown[bounds[0]:bounds[-1]]
-    (a stretch that starts at a bound starts a pre-split piece: the same tokens as in the
-    whole text)."""
+    """Counts of the spans between `bounds`, from encodings of parts of about PART_CHARS of
+    markdown[bounds[0]:bounds[-1]], each from a bound to a bound (a part that starts at a bound
+    starts a pre-split piece: the same tokens as in the whole text)."""
+    counts: list[int] = []
+    first, spans = 0, len(bounds) - 1
+    while first < spans:
+        # The last bound within PART_CHARS of the part's start, past at least one span.
+        last = bisect.bisect_right(bounds, bounds[first] + PART_CHARS, first + 2, spans + 1) - 1
+        counts += _part_counts(
+            markdown,
+            bounds[first : last + 1],
+            byte_bounds[first : last + 1],
+            encoding_name,
+            per_span,
+        )
+        first = last
+    return counts
+
+
+def _part_counts(
+    markdown: str,
+    bounds: Sequence[int],
+    byte_bounds: Sequence[int],
+    encoding_name: str,
+    per_span: SpanCounter,
+) -> list[int]:
+    """Counts of the spans between `bounds`, from one encoding of markdown[bounds[0]:bounds[-1]]."""
     lo, hi = bounds[0], bounds[-1]
     if (hi - lo) < TINY_SPAN_CHARS * (len(bounds) - 1):
         return _counts_by_text(markdown, bounds, encoding_name)
@@ -167,8 +197,12 @@ def _token_ends(markdown: str, encoding_name: str) -> TokenEnds | None:
         tokens = encoding.encode_to_numpy(markdown, disallowed_special=())
     except UnicodeEncodeError:
         return None
-    ends = np.zeros(len(tokens) + 1, dtype=np.int64)
-    np.cumsum(_token_byte_lengths(encoding_name)[tokens], out=ends[1:])
+    # Offsets in 4 bytes while the text's UTF-8 (at most 4 bytes a character) fits them: the
+    # gathered lengths and their sums took 32 of the 40 bytes a token at their peak in 8.
+    wide = len(markdown) * 4 >= np.iinfo(np.int32).max
+    dtype = np.int64 if wide else np.int32
+    ends: TokenEnds = np.zeros(len(tokens) + 1, dtype=dtype)
+    np.cumsum(_token_byte_lengths(encoding_name).astype(dtype)[tokens], dtype=dtype, out=ends[1:])
     return ends
 
 
@@ -199,7 +233,7 @@ def _cut_counts(
     (`local_bytes`: the bounds as byte offsets into the encoded stretch)."""
     import numpy as np
 
-    byte_bounds = np.array(local_bytes, dtype=np.int64)
+    byte_bounds = np.array(local_bytes, dtype=token_ends.dtype)  # (no int64 copy of the ends)
     index = np.searchsorted(token_ends, byte_bounds)
     inside = np.minimum(index, len(token_ends) - 1)
     aligned = token_ends[inside] == byte_bounds

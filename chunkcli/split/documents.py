@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.run import split_markdown
+from chunkcli.split.run import chunk_stream, split_markdown
 from chunkcli.tokens import load_encoding
 
 
@@ -25,9 +25,36 @@ def split_documents(
         if isinstance(document, InputFailure):
             yield document
             continue
-        named = options
-        if options.doc_id is None and document.doc_id:
-            named = replace(options, doc_id=document.doc_id)
         yield split_markdown(
-            document.markdown, named, source=document.source, source_sha256=document.sha256
+            document.markdown,
+            _named(document, options),
+            source=document.source,
+            source_sha256=document.sha256,
         )
+
+
+def chunk_streams(
+    documents: Iterable[InputDocument | InputFailure], options: SplitOptions
+) -> Iterator[Iterator[Chunk] | InputFailure]:
+    """split_documents with each document's chunks made as they are taken (run.chunk_stream):
+    what the CLI writes from, never holding a document's chunks all at once."""
+    options = options.validated()
+    load_encoding(options.encoding)  # an encoding not available offline fails before any read
+    for document in documents:
+        if isinstance(document, InputFailure):
+            yield document
+            continue
+        yield chunk_stream(
+            document.markdown,
+            _named(document, options),
+            source=document.source,
+            source_sha256=document.sha256,
+        )
+
+
+def _named(document: InputDocument, options: SplitOptions) -> SplitOptions:
+    """The options with the document's own id (a path relative to the folder given), unless
+    --doc-id names one."""
+    if options.doc_id is None and document.doc_id:
+        return replace(options, doc_id=document.doc_id)
+    return options

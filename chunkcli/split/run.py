@@ -6,6 +6,7 @@ scan (markdown-it blocks, counted once) -> layout (paths, sums) -> plan (cuts) -
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import PurePath
 
 from chunkcli.files import readable_text
@@ -13,7 +14,7 @@ from chunkcli.gcpause import cycle_collector_paused
 from chunkcli.markdown_format import ocr_confidences, parse_boxes, parse_provenance
 from chunkcli.model import Chunk
 from chunkcli.split.boxes import box_index
-from chunkcli.split.build import Identity, build_chunks
+from chunkcli.split.build import Identity, iter_chunks
 from chunkcli.split.counting import counter_from_whole_text, counter_per_span
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.modes import plan_mode
@@ -46,7 +47,20 @@ def split_markdown(
     every chunk is recounted.
     """
     with cycle_collector_paused():  # see chunkcli.gcpause
-        return _split(markdown, options.validated(), source, source_sha256, count_tokens)
+        return list(_split(markdown, options.validated(), source, source_sha256, count_tokens))
+
+
+def chunk_stream(
+    markdown: str,
+    options: SplitOptions = SplitOptions(),
+    *,
+    source: str | None = None,
+    source_sha256: str | None = None,
+) -> Iterator[Chunk]:
+    """The chunks of split_markdown, made one at a time as they are taken: the document is
+    read and planned here, each chunk built when the next one is asked for, so a writer never
+    holds them all. (The caller pauses the cyclic collector if it wants: the CLI does.)"""
+    return _split(markdown, options.validated(), source, source_sha256, None)
 
 
 def _split(
@@ -55,7 +69,7 @@ def _split(
     source: str | None,
     source_sha256: str | None,
     count_tokens: TokenCounter | None,
-) -> list[Chunk]:
+) -> Iterator[Chunk]:
     whole = markdown
     trailer = parse_boxes(markdown)
     if trailer is not None:  # (the trailer, after the last page, is in no chunk)
@@ -86,7 +100,7 @@ def _split(
     )
     ocr = ocr_confidences(markdown) if "conf" in markdown else {}
     boxes = box_index(markdown, scan.page_marks, trailer)
-    return build_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr, boxes)
+    return iter_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr, boxes)
 
 
 def _provenance(markdown: str, source: str | None, sha256: str | None) -> tuple[str, str]:
