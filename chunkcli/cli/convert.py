@@ -21,6 +21,7 @@ from chunkcli.cli.common import (
     OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
+    OcrPageTimeOption,
     PagesOption,
     PasswordOption,
     QuietOption,
@@ -74,6 +75,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     jobs: JobsOption = None,
     no_tables: NoTablesOption = False,
     keep_hidden_text: KeepHiddenTextOption = False,
@@ -125,7 +127,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     )
     with reporting_errors():
         options = flags.options(ocr_jobs=1 if folder_mode else jobs)
-    pool = WorkerPool(jobs, timeout)
+    pool = WorkerPool(jobs, timeout, ocr_page_time)
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
