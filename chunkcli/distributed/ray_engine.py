@@ -21,13 +21,15 @@ import contextlib
 import json
 import logging
 import os
+import re
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from chunkcli.distributed.rows import (
     ChunkRows,
@@ -193,34 +195,53 @@ def _reachable_endpoint(ray: Any, address: str) -> str:
     return f"{host}:{port}"
 
 
+# What Ray's native client logs when the cluster refuses a driver without its token (Ray 2.60:
+# "Failed to get cluster ID from GCS server: Unauthenticated: RPC error: InvalidAuthToken: ...");
+# ray.init itself then raises a bare ConnectionError.
+TOKEN_REFUSED = ("Unauthenticated", "InvalidAuthToken")
+TOKEN_HINT = (
+    "the cluster wants token authentication: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to its "
+    "token (`ray get-auth-token` on the head node prints it; or RAY_AUTH_TOKEN_PATH to a file "
+    "holding it)"
+)
+# Ray's native log line: "[date time,ms W pid tid] file.cc:210: message".
+_NATIVE_LOG_PREFIX = re.compile(r"^\[[^\]]*\] \S+: ")
+
+
 def _connect(ray: Any, address: str, endpoint: str) -> None:
     """ray.init on an existing cluster, its failures in one line: a cluster that wants a
-    token, anything else at `endpoint` that does not answer as a Ray cluster."""
-    try:
-        with _native_stderr_silenced():  # Ray's C++ client logs each failed attempt there
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
-    except ray.exceptions.AuthenticationError:
-        raise ChunkcliError(
-            f"--ray-address {address}: the cluster wants token authentication: set "
-            "RAY_AUTH_TOKEN to its token (`ray get-auth-token` on the head node prints it) or "
-            "RAY_AUTH_TOKEN_PATH to a file holding it"
-        ) from None
-    except (ConnectionError, TimeoutError, RuntimeError, ValueError) as exc:
-        raise ChunkcliError(f"--ray-address {address}: {endpoint} does not answer as a Ray "
-                            f"cluster: {_first_line(exc)}") from None  # fmt: skip
+    token, anything else at `endpoint` that does not answer as a Ray cluster. Ray's native
+    client logs why each attempt failed on file descriptor 2: kept aside, read for the reason."""
+    with tempfile.TemporaryFile() as log:
+        try:
+            with _native_stderr_to(log):
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            return
+        except ray.exceptions.AuthenticationError:
+            raise ChunkcliError(f"--ray-address {address}: {TOKEN_HINT}") from None
+        except (ConnectionError, TimeoutError, RuntimeError, ValueError) as exc:
+            log.seek(0)
+            logged = log.read().decode("utf-8", "replace").strip().splitlines()
+            error = exc
+    if any(word in line for line in logged for word in TOKEN_REFUSED):
+        raise ChunkcliError(f"--ray-address {address}: {TOKEN_HINT}")
+    reason = _NATIVE_LOG_PREFIX.sub("", logged[-1]) if logged else _first_line(error)
+    raise ChunkcliError(
+        f"--ray-address {address}: {endpoint} does not answer as a Ray cluster: {reason}"
+    )
 
 
 @contextlib.contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
-    """File descriptor 2 points at /dev/null while the block runs (native code writes there
-    directly); the errors that matter come back as exceptions and are reported in one line."""
+def _native_stderr_to(target: IO[bytes]) -> Iterator[None]:
+    """File descriptor 2 points at `target` while the block runs (native code writes there
+    directly, past sys.stderr)."""
     sys.stderr.flush()
     saved = os.dup(2)
     try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
+        os.dup2(target.fileno(), 2)
         yield
     finally:
+        sys.stderr.flush()
         os.dup2(saved, 2)
         os.close(saved)
 
