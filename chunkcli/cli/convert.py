@@ -200,7 +200,8 @@ def _convert_file(
     for warning in page_warnings(outcome):
         print_note(f"warning: {warning}", quiet)
     if markdown is not None:
-        write_stdout(markdown)
+        with reporting_errors():  # a full disk behind a redirection: one line, exit 1
+            write_stdout(markdown)
     if outcome.ocr_skipped:  # written, but a page is missing its text: never silent
         print_error(ocr_skipped_error(outcome))
         raise typer.Exit(EXIT_FAILED)
