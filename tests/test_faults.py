@@ -391,3 +391,22 @@ def test_convert_and_sync_to_a_full_stdout_are_one_line_and_sync_does_not_commit
         assert (done.returncode, done.stderr.decode()) == (1, expected)
     again = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", "-", "-q"])
     assert again.exit_code == 0 and len(again.stdout.splitlines()) == 1  # nothing was committed
+
+
+def test_a_dead_but_unreaped_writers_temporary_file_is_removed(tmp_path: Path) -> None:
+    """Issue 26: kill -9 of a folder convert leaves its workers dead but unreaped for a while
+    (zombies answer signal 0); the rerun kept their temporary files."""
+    from chunkcli.files import write_atomic
+
+    dead = subprocess.Popen(["true"])  # not waited for: a zombie once it exits
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{dead.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    try:
+        leftover = tmp_path / f".out.md.{dead.pid}.abcdefgh.tmp"
+        leftover.write_text("half a file", encoding="utf-8")
+        write_atomic(tmp_path / "out.md", "whole\n")
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out.md"]
+    finally:
+        dead.wait()
