@@ -288,9 +288,14 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     assert process.returncode == 130
     [line] = [line for line in stderr.splitlines() if line.strip()]
     assert line.startswith("error: interrupted: ")
-    assert line.endswith(f"; 3 failed; their Markdown is in {tmp_path / 'md'}/")
+    assert line.endswith(f" failed; their Markdown is in {tmp_path / 'md'}/")
     finished = int(line.removeprefix("error: interrupted: ").split(" of ")[0])
     assert " of 43 PDFs finished; " in line
+    # The bad files start first, but under load the worker failing the third one can still be
+    # at it while the other writes three (seen at load 7): 2 or 3 failures, never counted in
+    # `finished`.
+    failed = int(line.split("; ")[1].removesuffix(" failed"))
+    assert failed in (2, 3)
     # written, not failed (a worker may have written one more as the signal came)
     assert 1 <= finished <= len(list((tmp_path / "md").glob("*.md"))) <= finished + 2
 
