@@ -228,15 +228,17 @@ def _create(path: Path) -> None:
     try:
         db = sqlite3.connect(temporary, isolation_level=None)
         try:
-            db.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+            db.execute("BEGIN")  # (a rollback journal here: a WAL would hold every page twice)
             for statement in filter(str.strip, SCHEMA.split(";")):
                 db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.execute("COMMIT")
+            db.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
         finally:
-            db.close()  # checkpoints: the -wal and -shm files go away
+            db.close()  # the -wal and -shm files go away
         _link_new(temporary, path)
     except (sqlite3.Error, OSError) as exc:
-        raise ManifestError(f"{path}: cannot create the manifest ({exc})") from None
+        raise ManifestError(f"{path}: cannot write the manifest ({exc})") from None
     finally:
         for leftover in manifest_files(temporary):
             with contextlib.suppress(FileNotFoundError):
