@@ -9,9 +9,11 @@ The worker processes, and killing a runaway one, live in workers.py.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import glob
+import os
 import re
 import tempfile
 import time
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from chunkcli import convert as convert_stage
-from chunkcli.convert.options import ConvertOptions
+from chunkcli.convert.options import ConvertOptions, ImageOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, readable_text, walk_folder, write_atomic
 from chunkcli.markdown_format import parse_provenance
@@ -418,7 +420,7 @@ def convert_many(
     """
     started = time.perf_counter()
     files = [(pdf, out_dir / relative if out_dir is not None else None) for pdf, relative in pdfs]
-    work = functools.partial(_convert_and_write, options=options, pool=pool)
+    work = functools.partial(_convert_and_write, options=options, pool=pool, out_dir=out_dir)
     outcomes: dict[int, FileOutcome] = {}
     named = None if on_pages is None else functools.partial(_named, pdfs, on_pages)
     for index, result, seconds in _run_all(files, work, pool, _source, named):
@@ -459,22 +461,49 @@ def _named(
 
 
 def _convert_and_write(
-    job: FileJob, options: ConvertOptions, pool: WorkerPool, *, on_pages: PagesDone | None = None
+    job: FileJob,
+    options: ConvertOptions,
+    pool: WorkerPool,
+    *,
+    out_dir: Path | None = None,
+    on_pages: PagesDone | None = None,
 ) -> FileOutcome:
-    """In a worker: convert, write the Markdown, and send back only this small outcome (a
-    pickled document costs about as much as a fifth of its conversion)."""
+    """In a worker: convert, write the figures' pictures and the Markdown, and send back
+    only this small outcome (a pickled document costs about as much as a fifth of its
+    conversion)."""
     pdf, target = job
     started = time.perf_counter()
+    images_dir: Path | None = None
+    if options.images is not None and target is not None:
+        images_dir, options = _images_for(target, out_dir, options, options.images)
     result = _convert_catching(pdf, options, pool, on_pages=on_pages)
     if isinstance(result, ChunkcliError):
         return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
     if target is not None:
         try:
+            if images_dir is not None:
+                for name, png in result.images:
+                    write_atomic(images_dir / name, png, make_parents=True)
             write_atomic(target, result.markdown, make_parents=True)
         except OutputWriteError as exc:
             error = f"{pdf}: {exc}"
             return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
     return converted_outcome(pdf, target, result, time.perf_counter() - started)
+
+
+def _images_for(
+    target: Path, out_dir: Path | None, options: ConvertOptions, images: ImageOptions
+) -> tuple[Path, ConvertOptions]:
+    """Where one document's pictures go (the images folder, mirroring the Markdown's place
+    under `out_dir` in folder mode) and the options whose links point there from the
+    Markdown's folder (or as given, for Markdown sent to stdout)."""
+    folder = Path(images.folder)
+    if out_dir is not None and target.parent != out_dir:
+        with contextlib.suppress(ValueError):
+            folder = folder / target.parent.relative_to(out_dir)
+    link = images.link if images.link_as_given else os.path.relpath(folder, target.parent)
+    link = Path(link).as_posix()
+    return folder, dataclasses.replace(options, images=dataclasses.replace(images, link=link))
 
 
 def converted_outcome(

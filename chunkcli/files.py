@@ -108,11 +108,11 @@ class OutputWriteError(ChunkcliError):
 
 
 def write_atomic(
-    path: str | Path, text: str | Iterable[str], *, make_parents: bool = False
+    path: str | Path, text: str | bytes | Iterable[str], *, make_parents: bool = False
 ) -> None:
-    """Write UTF-8 `text` (a string, or pieces written as they come) to `path` atomically;
-    `make_parents` creates missing folders. An exception raised by the pieces' iterator
-    leaves the target as it was."""
+    """Write UTF-8 `text` (a string, or pieces written as they come; bytes as they are) to
+    `path` atomically; `make_parents` creates missing folders. An exception raised by the
+    pieces' iterator leaves the target as it was."""
     target = Path(path)
     if _is_special(target):  # /dev/null, /dev/stdout, a FIFO: a rename would replace it
         _write_in_place(target, text)
@@ -127,10 +127,7 @@ def write_atomic(
     except OSError as exc:
         raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            _write_text(handle, text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _fill(fd, text)
         os.chmod(temp_name, FILE_MODE & ~_umask())
         os.replace(temp_name, target)
     except BaseException as exc:
@@ -139,6 +136,20 @@ def write_atomic(
         if isinstance(exc, OSError):
             raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
         raise
+
+
+def _fill(fd: int, content: str | bytes | Iterable[str]) -> None:
+    """Write the content to the open temporary file and make it durable."""
+    if isinstance(content, bytes):
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(content)
+            raw.flush()
+            os.fsync(raw.fileno())
+        return
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        _write_text(handle, content)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _write_text(handle: TextIO, text: str | Iterable[str]) -> None:
@@ -158,10 +169,14 @@ def _is_special(target: Path) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _write_in_place(target: Path, text: str | Iterable[str]) -> None:
+def _write_in_place(target: Path, text: str | bytes | Iterable[str]) -> None:
     """Write to a device or FIFO as it is (`-o /dev/null`, `-o /dev/stdout`): renaming a
     temporary file over it, as for files, replaced the device itself with a regular file."""
     try:
+        if isinstance(text, bytes):
+            with target.open("wb") as raw:
+                raw.write(text)
+            return
         with target.open("w", encoding="utf-8", newline="") as handle:
             _write_text(handle, text)
     except OSError as exc:

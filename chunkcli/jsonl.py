@@ -24,6 +24,7 @@ CHUNK_FIELDS = (
     "body",
     "text",
     "content_sha256",
+    "images",
     "start",
     "end",
     "page_start",
@@ -60,6 +61,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
         "body": chunk.body,
         "text": chunk.text,
         "content_sha256": chunk.content_sha256,
+        "images": list(chunk.images),
         "start": chunk.start,
         "end": chunk.end,
         "page_start": chunk.page_start,
@@ -191,6 +193,7 @@ def chunk_from_dict(data: dict[str, object]) -> Chunk:
         ocr_confidence=_optional_float(data.get("ocr_confidence")),
         item=_item_from(data),
         boxes=_boxes(data.get("boxes")),
+        images=tuple(str(x) for x in _list(data.get("images"))),
     )
 
 

@@ -140,7 +140,21 @@ class BlockKind(StrEnum):
     LIST_ITEM = "list_item"
     TABLE = "table"
     CODE = "code"
+    FIGURE = "figure"  # a picture or drawing with its caption and its own words (`figure`)
     FURNITURE = "furniture"  # running header/footer, page number: dropped from Markdown
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """What a figure block holds besides its box: the caption, the figure's own words (read by
+    OCR from a picture's pixels, or a drawing's text-layer labels), and where the picture
+    itself lies (the block's box also holds the caption)."""
+
+    region: BBox
+    caption: str = ""
+    words: str = ""
+    ocr: OcrInfo | None = None  # set when the words were read by OCR
+    image: str = ""  # the image file's link (convert --images), "" otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +172,7 @@ class Block:
     # The last `carried` lines come from the next page (the end of a sentence a page break cut,
     # layout/breaks.py): their boxes lie on that page, not on `page`.
     carried: int = 0
+    figure: Figure | None = None  # figures only: caption, words, where the picture lies
 
     @property
     def text(self) -> str:
@@ -175,6 +190,7 @@ class Block:
             column,
             self.header_rows,
             self.carried,
+            self.figure,
         )
 
 
@@ -255,6 +271,8 @@ class ConvertResult:
     document: Document
     markdown: str
     warnings: tuple[str, ...] = ()  # lines naming the file: e.g. it was damaged and repaired
+    # (name, PNG bytes) of every figure's picture, with --images (ConvertOptions.images)
+    images: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)
 
     @property
     def pages(self) -> tuple[Page, ...]:
@@ -323,6 +341,8 @@ class ChunkKind(StrEnum):
     SECTION = "section"
     TABLE = "table"
     TABLE_PART = "table_part"
+    FIGURE = "figure"  # one whole figure block (markdown_format): caption, image link, words
+    FIGURE_PART = "figure_part"  # a part of a figure too big for one chunk, cut in its words
     WINDOW = "window"
     # split --mode laws|rows|qa (chunkcli/split/modes.py)
     ARTICLE = "article"
@@ -386,6 +406,9 @@ class Chunk:
     # One box per page and column run of the lines its body covers (split/boxes.py); empty
     # when the Markdown carries no boxes.
     boxes: tuple[PageBox, ...] = ()
+    # The image links of the figure blocks the body holds (or a part of), as written: the
+    # files `convert --images` wrote; empty when it holds none with an image.
+    images: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:

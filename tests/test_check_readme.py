@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_LITERAL = re.compile(
-    r'"((?:headings|table|pages|text|document|boilerplate|reading-order|chunks|laws|items)\.[a-z0-9-]+)"'
+    r'"((?:headings|table|figure|pages|text|document|boilerplate|reading-order|chunks|laws|items)\.[a-z0-9-]+)"'
 )
 
 

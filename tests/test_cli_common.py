@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -279,23 +280,26 @@ def test_ctrl_c_in_folder_mode_says_how_far_it_got(tmp_path: Path) -> None:
     ]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
-    # A third file means a worker took new work, so the parent has counted one finished file
-    # (with two workers, the first two may be written before either result is collected).
-    while time.monotonic() < deadline and len(list((tmp_path / "md").glob("*.md"))) < 3:
+    # A fifth file means the workers took new work twice since the three bad files (largest,
+    # so first, and failing at once): the parent has counted them and some finished files
+    # (with two workers, the first two may be written before either result is collected; on
+    # a loaded machine a third file came before the third failure was counted).
+    while time.monotonic() < deadline and len(list((tmp_path / "md").glob("*.md"))) < 5:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
     [line] = [line for line in stderr.splitlines() if line.strip()]
     assert line.startswith("error: interrupted: ")
-    assert line.endswith(f" failed; their Markdown is in {tmp_path / 'md'}/")
-    finished = int(line.removeprefix("error: interrupted: ").split(" of ")[0])
-    assert " of 43 PDFs finished; " in line
-    # The bad files start first, but under load the worker failing the third one can still be
-    # at it while the other writes three (seen at load 7): 2 or 3 failures, never counted in
-    # `finished`.
-    failed = int(line.split("; ")[1].removesuffix(" failed"))
-    assert failed in (2, 3)
+    match = re.fullmatch(
+        rf"error: interrupted: (\d+) of 43 PDFs finished; ([123]) failed; "
+        rf"their Markdown is in {re.escape(str(tmp_path / 'md'))}/",
+        line,
+    )
+    # (MuPDF's repair of 5 MB that is not a PDF can outlast several good files under load:
+    # the failures counted are those collected, never counted as finished.)
+    assert match is not None, line
+    finished = int(match.group(1))
     # written, not failed (a worker may have written one more as the signal came)
     assert 1 <= finished <= len(list((tmp_path / "md").glob("*.md"))) <= finished + 2
 

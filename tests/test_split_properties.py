@@ -1,4 +1,5 @@
-"""Invariants of split_markdown on generated GFM with headings, tables, code, lists, CJK text."""
+"""Invariants of split_markdown on generated GFM with headings, tables, code, lists, figure
+blocks, CJK text."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chunkcli.markdown_format import FigureBlock, format_figure
 from chunkcli.model import Chunk, ChunkKind
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.scan import PAGE_MARKER_RE
@@ -38,6 +40,7 @@ class Generated:
     markdown: str
     tables: tuple[tuple[int, int, int], ...]  # (start, end, header line count = 2) per table
     code: tuple[tuple[int, int], ...]  # (start, end) per code fence
+    figures: tuple[tuple[int, int, FigureBlock], ...] = ()  # (start, end, parts) per figure
 
 
 @st.composite
@@ -79,6 +82,16 @@ def code_block(draw: st.DrawFn) -> str:
 
 
 @st.composite
+def figure(draw: st.DrawFn) -> FigureBlock:
+    caption = draw(st.sampled_from(("", "Figure 3. Pressure by valve", "図2 圧力")))
+    image = draw(st.sampled_from(("", "images/doc-p1-1.png")))
+    words = draw(st.one_of(st.just(""), paragraph(), st.lists(paragraph(), max_size=3)))
+    words = words if isinstance(words, str) else "\n".join(words)
+    ocr = draw(st.booleans()) and bool(words)
+    return FigureBlock(caption, image, words, 0.5 if ocr else None, "tesseract" if ocr else None)
+
+
+@st.composite
 def bullet_list(draw: st.DrawFn) -> str:
     items = draw(st.lists(english_sentence(), min_size=1, max_size=5))
     return "\n".join("- " + item for item in items)
@@ -100,6 +113,7 @@ def documents(draw: st.DrawFn) -> Generated:
         code_block(),
         bullet_list(),
         st.integers(1, 9).map(lambda n: f"<!-- page {n} -->"),
+        figure(),
     )
     blocks = draw(st.lists(block, max_size=18))
     separators = draw(
@@ -111,15 +125,18 @@ def documents(draw: st.DrawFn) -> Generated:
     )
     parts: list[str] = []
     offset = 0
-    tables, code = [], []
-    for text, separator in zip(blocks, separators, strict=True):
+    tables, code, figures = [], [], []
+    for block, separator in zip(blocks, separators, strict=True):
+        text = format_figure(block) if isinstance(block, FigureBlock) else block
+        if isinstance(block, FigureBlock):
+            figures.append((offset, offset + len(text), block))
         if text.startswith("|"):
             tables.append((offset, offset + len(text), 2))
         if text.startswith("```"):
             code.append((offset, offset + len(text)))
         parts.append(text + separator)
         offset += len(text) + len(separator)
-    return Generated("".join(parts), tuple(tables), tuple(code))
+    return Generated("".join(parts), tuple(tables), tuple(code), tuple(figures))
 
 
 HEADINGS_RE = re.compile(r"(?m)^ {0,3}#{1,6} .*$")
@@ -159,8 +176,8 @@ def test_offsets_prefix_coverage_and_limits(
         assert chunk.body.strip(), "no empty chunk"
         assert chunk.tokens == count_words(chunk.text)
         assert chunk.oversize == (chunk.tokens > max_tokens)
-        if chunk.oversize:  # only unbreakable blocks: code, or a table row too big on its own
-            assert "```" in chunk.body or chunk.kind is ChunkKind.TABLE_PART
+        if chunk.oversize:  # only unbreakable blocks: code, a table row, a figure without words
+            assert "```" in chunk.body or chunk.kind in (ChunkKind.TABLE_PART, ChunkKind.FIGURE)
     assert uncovered_text(markdown, chunks) == ""
     assert [c.start for c in chunks] == sorted(c.start for c in chunks)
 
@@ -189,6 +206,32 @@ def test_tables_and_code_are_never_cut_except_into_header_repeating_parts(
             assert markdown[part.start - 1] == "\n" and part.body.startswith("|")
         rows = [ln.rstrip("\r") for c in holders for ln in c.body.split("\n") if ln[:1] == "|"]
         assert rows == markdown[start:end].split("\n"), "no row lost or duplicated"
+
+
+@common
+@given(documents(), st.integers(24, 120), st.sampled_from(["heading", "qa", "items", "laws"]))
+def test_figures_are_never_cut_except_in_their_words_into_caption_repeating_parts(
+    generated: Generated, max_tokens: int, mode: str
+) -> None:
+    markdown = generated.markdown
+    chunks = split_words(generated, max_tokens, mode=mode)
+    for start, end, block in generated.figures:
+        holders = [c for c in chunks if c.start < end and c.end > start]
+        assert all(c.images == ((block.image,) if block.image else ()) for c in holders)
+        if mode != "heading":
+            continue  # (the other modes cut a segment over the limit as its text)
+        whole = [c for c in holders if c.start <= start and c.end >= end]
+        if whole:
+            assert holders == whole
+            continue
+        assert [c.kind for c in holders] == [ChunkKind.FIGURE_PART] * len(holders)
+        assert holders[0].start <= start and holders[-1].end == end and len(holders) > 1
+        repeated = {c.prefix for c in holders[1:]}
+        assert len(repeated) == 1 and len({c.heading_path for c in holders}) == 1
+        path_line = holders[0].prefix
+        assert repeated in ({path_line}, {path_line + block.caption + "\n\n"})
+        spans = [markdown[max(c.start, start) : min(c.end, end)] for c in holders]
+        assert " ".join(spans).split() == markdown[start:end].split(), "no word lost or repeated"
 
 
 @common

@@ -108,3 +108,27 @@ def test_a_revision_applied_to_chroma_leaves_no_stale_chunk(tmp_path: Path) -> N
     assert rewritten == [("fan.md", "Fan › Care")]  # the pump lost a section, gained none
     assert sum(1 for line in lines if line["op"] == "upsert") == 1
     assert sum(1 for m in rows["metadatas"] if m["written_in"] == 1) == 6
+
+
+def test_a_figure_chunk_loads_into_chroma_with_its_images(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    figure = (
+        "<!-- figure -->\n\nFigure 1. Heater parts\n\n![Figure 1. Heater parts](img/h-p1-1.png)"
+        "\n\n<!-- figure words: ocr conf=0.90 engine=tesseract -->\n\nFin Oil Switch\n\n"
+        "<!-- /figure -->\n"
+    )
+    (root / "heater.md").write_text(HEATER + "\n" + figure, encoding="utf-8")
+    client = chromadb.PersistentClient(
+        path=str(tmp_path / "chroma"), settings=Settings(anonymized_telemetry=False)
+    )
+    collection = client.get_or_create_collection("chunks", embedding_function=None)
+    apply(collection, sync(tmp_path), generation=1)
+    rows = collection.get(include=["metadatas", "documents"])
+    with_images = [
+        (m["images"], "Fin Oil Switch" in d)
+        for m, d in zip(rows["metadatas"], rows["documents"], strict=True)
+        if "images" in m
+    ]
+    assert with_images == [(["img/h-p1-1.png"], True)]
+    assert collection.count() == 2

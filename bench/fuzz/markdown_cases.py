@@ -157,6 +157,23 @@ def long_title_sections(size: int) -> str:
     return title + _repeat("## Part\n\nText of one short section.\n\n", size - len(title))
 
 
+def figures(size: int) -> str:
+    """Small figure blocks one after another (each one piece joined from five blocks)."""
+    return _repeat(
+        "<!-- figure -->\n\nFigure 1. A map\n\n![Figure 1. A map](img/a.png)\n\n"
+        "<!-- figure words: ocr conf=0.80 engine=tesseract -->\n\nNorth South\n\n"
+        "<!-- /figure -->\n\n",
+        size,
+    )
+
+
+def one_figure(size: int) -> str:
+    """One figure whose words are the whole text: cut into parts inside its words."""
+    words = _repeat("Region north sold many units. ", size)
+    head = "# Map\n\n<!-- figure -->\n\nFigure 1. Map\n\n<!-- figure words: text layer -->"
+    return f"{head}\n\n{words}\n\n<!-- /figure -->\n"
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "normal_text": normal_text,
     "nested_list": nested_list,
@@ -183,4 +200,6 @@ CASES: dict[str, Callable[[int], str]] = {
     "backticks": backticks,
     "qa_lines": qa_lines,
     "long_title_sections": long_title_sections,
+    "figures": figures,
+    "one_figure": one_figure,
 }

@@ -58,8 +58,8 @@ def candidate_lines(scan: ScannedMarkdown) -> tuple[LineView, dict[str, list[int
     groups: dict[str, list[int]] = defaultdict(list)
     edges = page_edge_rows(scan) if scan.markers else None
     keys = KeyCache()
-    # (list items repeat by design: "- Source: ECHA")
-    paragraph_lines = scan.lines.only((LineKind.PARAGRAPH,))
+    # (list items repeat by design: "- Source: ECHA"; so do a figure's words: "Source: …")
+    paragraph_lines = scan.outside_figures(scan.lines.only((LineKind.PARAGRAPH,)))
     texts = zip(paragraph_lines.rows, paragraph_lines.texts(), strict=True)
     for position, (row, text) in enumerate(texts):
         if edges is not None and row not in edges:

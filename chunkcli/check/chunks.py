@@ -107,8 +107,8 @@ def over_limit(
             Issue(
                 "chunks.unbreakable",
                 Severity.OK,
-                f"{len(unbreakable)} unbreakable blocks (a table row or code line) exceed "
-                f"{options.max_tokens} tokens: "
+                f"{len(unbreakable)} unbreakable blocks (a table row, code, a figure without "
+                f"words) exceed {options.max_tokens} tokens: "
                 f"{examples([describe(j, d, line_of) for j, d in unbreakable])}",
                 line=line_of(unbreakable[0][1].start),
                 page=unbreakable[0][1].page_start,

@@ -12,6 +12,7 @@ from chunkcli.check.articles import check_articles
 from chunkcli.check.boilerplate import check_boilerplate
 from chunkcli.check.chunks import check_chunks
 from chunkcli.check.columns import check_columns
+from chunkcli.check.figures import check_figures
 from chunkcli.check.heading_placement import check_heading_placement, check_heading_shapes
 from chunkcli.check.headings import check_headings, count_by_level
 from chunkcli.check.hidden_text import check_hidden_text
@@ -105,6 +106,7 @@ def build_report(
         + check_ocr_skipped(skipped)
         + check_headings(scan, len(chunks), options)
         + check_tables(scan)
+        + check_figures(scan, options)
         + [issue for table in scan.tables for issue in check_table_headers(table)]
         + check_titles(scan, chunks)
         + check_heading_placement(scan)

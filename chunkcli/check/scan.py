@@ -10,6 +10,7 @@ we look for).
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -19,21 +20,27 @@ from typing import NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from chunkcli.markdown_format import split_cells
+from chunkcli.markdown_format import FigureBlock, parse_figure, split_cells
 from chunkcli.markdown_index import (
+    FIGURE_BOUND_RE,
+    FIGURE_CUT,
     KIND_OF_BYTE,
     LineKind,
     LineRecord,
     MarkdownIndex,
     build_index,
     column,
+    figure_edge,
     is_delimiter_row,
     is_table_start,
+    pair_figures,
     rows_array,
 )
 from chunkcli.model import PageStatus
 
 __all__ = [
+    "Figure",
+    "FigureFault",
     "Heading",
     "LineKind",
     "LineView",
@@ -81,6 +88,25 @@ class Table:
     @property
     def line(self) -> int:
         return self.header.line
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A figure block (markdown_format), start comment to end comment, as parse_figure reads it."""
+
+    line: int  # of the start comment, 1-based
+    end_line: int  # of the end comment
+    page: int | None
+    block: FigureBlock
+
+
+class FigureFault(NamedTuple):
+    """A figure comment that bounds no figure: a start with no end before the next heading or
+    start, or an end with no start open (split reads the lines between as ordinary blocks)."""
+
+    line: int
+    page: int | None
+    opening: bool  # a start comment (else an end comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +271,20 @@ class ScannedMarkdown:
     heading_rows: array[int]  # headings[k] is lines[heading_rows[k]]
     tables: tuple[Table, ...]
     paragraphs: tuple[Paragraph, ...]
+    figures: tuple[Figure, ...] = ()
+    figure_faults: tuple[FigureFault, ...] = ()
+
+    def outside_figures(self, view: LineView) -> LineView:
+        """The lines of `view` that no figure block holds (its caption and words are the
+        figure's, not the document's prose: they repeat on pages, sit side by side)."""
+        if not self.figures:
+            return view
+        rows = np.frombuffer(view.rows, dtype=np.int64)
+        starts = np.array([f.line - 1 for f in self.figures], dtype=np.int64)
+        ends = np.array([f.end_line - 1 for f in self.figures], dtype=np.int64)
+        found = np.searchsorted(starts, rows, side="right") - 1
+        inside = (found >= 0) & (rows <= ends[np.maximum(found, 0)])
+        return LineView(view.markdown_index, rows_array(rows[~inside]))
 
     @property
     def page_count(self) -> int:
@@ -274,6 +314,10 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         PageMarker(marker.number, marker.status, row + 1)
         for marker, row in zip(index.markers, index.marker_rows, strict=True)
     )
+    figures, faults = _figures(index)
+    paragraphs = _paragraphs(lines)
+    if figures:  # a figure's caption and words are not the document's prose
+        paragraphs = tuple(p for p in paragraphs if not _in_figure(figures, p.line))
     return ScannedMarkdown(
         index.markdown,
         index,
@@ -282,8 +326,16 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
         headings,
         rows_array(positions),
         _tables(index),
-        _paragraphs(lines),
+        paragraphs,
+        figures,
+        faults,
     )
+
+
+def _in_figure(figures: Sequence[Figure], line: int) -> bool:
+    """Whether 1-based `line` lies in one of `figures` (in order, not overlapping)."""
+    found = bisect.bisect_right([f.line for f in figures], line) - 1
+    return found >= 0 and line <= figures[found].end_line
 
 
 def _tables(index: MarkdownIndex) -> tuple[Table, ...]:
@@ -301,6 +353,27 @@ def _tables(index: MarkdownIndex) -> tuple[Table, ...]:
         )
         for run in TABLE_RUN.finditer(index.kinds)
     )
+
+
+def _figures(index: MarkdownIndex) -> tuple[tuple[Figure, ...], tuple[FigureFault, ...]]:
+    """The figure blocks, from the comment lines that bound them and the headings that cut
+    them (markdown_index.pair_figures, as split pairs its blocks), and the comments that bound
+    none."""
+    if not FIGURE_BOUND_RE.search(index.markdown):
+        return (), ()
+    comments = np.flatnonzero(column(index.kinds) == LineKind.COMMENT).tolist()
+    edges = [(row, figure_edge(index.line(row))) for row in comments]
+    edges = [(row, edge) for row, edge in edges if edge != FIGURE_CUT]
+    edges += [(row, FIGURE_CUT) for row in index.heading_rows]
+    spans = pair_figures(sorted(edges))
+    figures = []
+    for first, last in spans.blocks:
+        block = parse_figure(index.markdown[index.begins[first] : index.ends[last]])
+        if block is not None:
+            figures.append(Figure(first + 1, last + 1, index.page(first), block))
+    faults = [FigureFault(row + 1, index.page(row), True) for row in spans.unclosed]
+    faults += [FigureFault(row + 1, index.page(row), False) for row in spans.unopened]
+    return tuple(figures), tuple(sorted(faults))
 
 
 def _paragraphs(lines: LineView) -> tuple[Paragraph, ...]:

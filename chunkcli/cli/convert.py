@@ -34,6 +34,7 @@ from chunkcli.cli.common import (
     print_note,
     progress_drawn,
     reporting_errors,
+    require_utf8,
     write_output,
     write_stdout,
 )
@@ -86,6 +87,16 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     ocr_lang: OcrLangOption = OCR_DEFAULTS.lang,
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine,
+    images: Annotated[
+        str | None,
+        typer.Option(
+            "--images",
+            metavar="DIR",
+            help="Write each figure's picture to DIR as a PNG (<document>-p<page>-<k>.png) "
+            "and link it from its figure block; DIR is created. Without it only Markdown "
+            "is written.",
+        ),
+    ] = None,
     prune: Annotated[
         bool,
         typer.Option(
@@ -127,6 +138,15 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     )
     with reporting_errors():
         options = flags.options(ocr_jobs=1 if folder_mode else jobs)
+    if images is not None:
+        import dataclasses
+
+        from chunkcli.convert.options import ImageOptions
+
+        require_utf8("--images", images)
+        to_stdout = not folder_mode and output in (None, "-")
+        image_options = ImageOptions(str(Path(images).absolute()), images, link_as_given=to_stdout)
+        options = dataclasses.replace(options, images=image_options)
     pool = WorkerPool(jobs, timeout, ocr_page_time)
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)

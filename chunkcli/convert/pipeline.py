@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chunkcli.convert.extract.pages import extract_document
+from chunkcli.convert.figure_images import with_figure_images
 from chunkcli.convert.layout.document import layout_document
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.convert.render import render_markdown
@@ -54,14 +55,19 @@ def _convert(
 ) -> ConvertResult:
     if isinstance(data, str | Path):
         data = read_pdf_bytes(Path(data))  # the provenance hash is of exactly these bytes
+    shown = options.source_name if options.source_name is not None else Path(name).name
+    images: tuple[tuple[str, bytes], ...] = ()
     with open_pdf(data, options.password, name=name) as doc:
         document = extract_document(name, doc, options, on_ocr_pages)
         # Damage repaired by MuPDF, and OCR failures on single pages, name the file.
         warnings = damage_notes(name, doc) + tuple(f"{name}: {n}" for n in document.notes)
-    document = layout_document(document, options.strip_furniture, options.layout)
-    shown = options.source_name if options.source_name is not None else Path(name).name
+        document = layout_document(document, options.strip_furniture, options.layout)
+        if options.images is not None:  # figures are numbered in reading order: after layout
+            stem = Path(shown).stem
+            document, images, notes = with_figure_images(doc, document, options.images, stem)
+            warnings += tuple(f"{name}: {n}" for n in notes)
     provenance = Provenance(shown, hashlib.sha256(data).hexdigest())
-    return ConvertResult(document, render_markdown(document, provenance), warnings)
+    return ConvertResult(document, render_markdown(document, provenance), warnings, images)
 
 
 def file_sha256(path: str | Path) -> str:

@@ -16,17 +16,19 @@ from typing import TypeAlias
 from chunkcli.convert.joining import hangul_word_prefixes, hyphenated_words, join_lines_at
 from chunkcli.convert.layout.paragraphs import BULLET, ENUMERATOR
 from chunkcli.markdown_format import (
+    FigureBlock,
     PageBoxes,
     PageMarker,
     Provenance,
     escape_leading_syntax,
+    format_figure,
     format_page_boxes,
     format_page_marker,
     format_provenance,
     format_table,
     page_crc,
 )
-from chunkcli.model import BBox, Block, BlockKind, Document, Page, PageStatus
+from chunkcli.model import BBox, Block, BlockKind, Document, Figure, Page, PageStatus
 
 # A span of a page's Markdown and the box its text came from: start, end, x0, y0, x1, y1.
 Segment: TypeAlias = tuple[int, int, int, int, int, int]
@@ -136,6 +138,9 @@ def render_block_at(
         return table, [(0, len(table), block.bbox)] if table else []
     if block.kind == BlockKind.CODE:
         return _code_at(block)
+    if block.kind == BlockKind.FIGURE and block.figure is not None:
+        figure = format_figure(_figure_block(block.figure))
+        return figure, [(0, len(figure), block.bbox)]
     joined, starts = join_lines_at([line.text for line in block.lines], compounds)
     if not joined:
         return "", []
@@ -160,6 +165,17 @@ def render_block_at(
         for a, b, (_, k) in zip(begins, ends, owned, strict=True)
         if b > a and k < on_page
     ]
+
+
+def _figure_block(figure: Figure) -> FigureBlock:
+    ocr = figure.ocr
+    return FigureBlock(
+        caption=figure.caption,
+        image=figure.image,
+        words=figure.words,
+        ocr_confidence=ocr.confidence if ocr else None,
+        ocr_engine=ocr.engine if ocr else None,
+    )
 
 
 def _code_at(block: Block) -> tuple[str, list[tuple[int, int, BBox]]]:

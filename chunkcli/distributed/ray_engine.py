@@ -329,6 +329,7 @@ def split_schema() -> Any:
 
     types = {
         "heading_path": pa.list_(pa.string()),
+        "images": pa.list_(pa.string()),
         "start": pa.int64(),
         "end": pa.int64(),
         "page_start": pa.int64(),

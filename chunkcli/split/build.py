@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from chunkcli.markdown_format import without_page_markers
 from chunkcli.model import Chunk
 from chunkcli.split.boxes import NO_BOXES, BoxIndex, chunk_boxes
+from chunkcli.split.figures import figure_images
 from chunkcli.split.layout import Layout
 from chunkcli.split.options import SPLIT_VERSION
 from chunkcli.split.plan import Plan
@@ -51,6 +52,7 @@ def build_chunks(
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
     title = bounded_name(identity.title)
+    images = figure_images(layout)
 
     def page_at(offset: int) -> int | None:
         if not mark_offsets:
@@ -95,6 +97,7 @@ def build_chunks(
                 ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
                 item=plan.item,
                 boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
+                images=images.within(plan.start, plan.end),
             )
         )
     return chunks

@@ -11,6 +11,9 @@ class BlockKind(StrEnum):
     TEXT = "text"  # paragraph, list item, block quote, HTML, rule
     TABLE = "table"
     CODE = "code"
+    # A figure block (markdown_format): its start comment to its end comment, caption, image
+    # link and words between, as ONE block that is never cut between its parts (scan.py).
+    FIGURE = "figure"
     MARKER = "marker"  # a page marker, or another chunkcli comment (page 0): no content
     # A long run of one-line ATX headings with no text between them, as ONE block (heading
     # mode only, heading_runs.py): level is the run's lowest, heading the text of its first H1.

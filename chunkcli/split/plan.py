@@ -4,8 +4,9 @@ Cut order (issue 3): H1/H2 headings always cut (H3 too with split_on=h3). A sect
 is cut at its next heading level, down to H6 (small H3 parts of one H2 section may merge back up
 to the limit when min_tokens is set). A part still over the limit packs whole blocks greedily,
 a heading always staying with the block after it. A block that alone is too big: a table is cut
-between rows (later parts repeat its header in the prefix), a text block into sentence windows
-(then clauses, words, characters), and a code block is kept whole and flagged oversize.
+between rows (later parts repeat its header in the prefix), a figure inside its words (later
+parts repeat its caption: figures.py), a text block into sentence windows (then clauses, words,
+characters), and a code block is kept whole and flagged oversize.
 
 Pieces and table rows start at line starts and keep their trailing blank lines, so the count of
 a run of them is the sum of their counts: tiktoken's pre-split never joins a newline with the
@@ -25,12 +26,15 @@ import numpy.typing as npt
 
 from chunkcli.model import ChunkKind, ItemFields
 from chunkcli.split.captions import table_caption
+from chunkcli.split.figures import figure_parts
 from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
 from chunkcli.split.units import Units, longest_within, make_units, split_units, tiling_units
 
 TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
+# The kind of a chunk whose only content is one piece of these kinds (else: section).
+WHOLE_KINDS = {PieceKind.TABLE: ChunkKind.TABLE, PieceKind.FIGURE: ChunkKind.FIGURE}
 MAX_HEADING_LEVEL = 6
 
 
@@ -199,8 +203,10 @@ def emit(layout: Layout, lo: int, hi: int) -> list[Plan]:
     last_content = hi - 1
     while last_content > lo and not pieces[last_content].is_content:
         last_content -= 1
-    single_table = content_count == 1 and pieces[last_content].kind is PieceKind.TABLE
-    plan = whole_plan(layout, lo, hi, ChunkKind.TABLE if single_table else ChunkKind.SECTION)
+    kind = ChunkKind.SECTION
+    if content_count == 1:
+        kind = WHOLE_KINDS.get(pieces[last_content].kind, kind)
+    plan = whole_plan(layout, lo, hi, kind)
     alone = hi - lo == 1 and pieces[lo].kind is not PieceKind.HEADINGS  # (a run is cut)
     if not plan.oversize or (content_count == 0 and alone):
         return [plan]
@@ -246,6 +252,11 @@ def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
         return pack_run(layout, _table_run(layout, glue_lo, k))
     if piece.kind is PieceKind.HEADINGS:
         return pack_run(layout, _lines_run(layout, glue_lo, k))
+    if piece.kind is PieceKind.FIGURE:
+        run = _figure_run(layout, glue_lo, k)
+        if run is not None:
+            return pack_run(layout, run)
+        return [whole_plan(layout, glue_lo, k + 1, ChunkKind.FIGURE)]
     if piece.kind in (PieceKind.TEXT, PieceKind.HEADING):  # a heading this long is text
         return pack_run(layout, _text_run(layout, glue_lo, k))
     return [whole_plan(layout, glue_lo, k + 1, ChunkKind.SECTION)]
@@ -307,6 +318,28 @@ def _lines_run(layout: Layout, glue_lo: int, k: int) -> Run:
         0,
         additive=True,
         fixed_end=piece.start,
+    )
+
+
+def _figure_run(layout: Layout, glue_lo: int, k: int) -> Run | None:
+    """A figure's words as units; parts after the first carry its caption in the prefix
+    (figures.py); None when the figure cannot be cut."""
+    path = layout.common_path(glue_lo, k + 1)
+    parts = figure_parts(layout, glue_lo, k, path)
+    if parts is None:
+        return None
+    return Run(
+        parts.units,
+        layout.pieces[glue_lo].start,
+        layout.prefix(path)[0],
+        parts.first_fixed,
+        parts.rest_prefix,
+        parts.rest_fixed,
+        ChunkKind.FIGURE_PART,
+        path,
+        0,
+        additive=False,
+        fixed_end=parts.fixed_end,
     )
 
 

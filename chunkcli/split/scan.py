@@ -5,7 +5,8 @@ computed on the ORIGINAL string (lines numbered as the block parser numbers them
 ends one too), turn them into offsets, so nothing is normalised before offsets are taken.
 Pieces tile the document from its first block on: a piece ends where the next one starts,
 trailing blank lines included, and is counted once. A table also keeps its rows, for cutting
-between them.
+between them. A figure block (start comment to end comment, markdown_format) is one piece: the
+blocks the parser finds in it are joined (`_with_figures`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
-from chunkcli.markdown_index import line_offsets
+from chunkcli.markdown_index import (
+    FIGURE_BOUND_RE,
+    FIGURE_CUT,
+    figure_edge,
+    line_offsets,
+    pair_figures,
+)
 from chunkcli.split.blocks import find_blocks
 from chunkcli.split.counting import SpanCounter
 from chunkcli.split.kinds import BlockKind as PieceKind
@@ -28,7 +35,8 @@ LineStarts: TypeAlias = "array[int]"  # offsets of the lines' first characters
 # put whole in a chunk, so a count known to be over it may be a lower bound (counting.py).
 TEXT, HEADING, HEADINGS = PieceKind.TEXT, PieceKind.HEADING, PieceKind.HEADINGS
 BOUNDABLE = frozenset({TEXT, HEADING, HEADINGS})
-CONTENT = frozenset({PieceKind.TEXT, PieceKind.TABLE, PieceKind.CODE})  # text of their own
+CONTENT = frozenset({PieceKind.TEXT, PieceKind.TABLE, PieceKind.CODE, PieceKind.FIGURE})
+HEADINGS_KINDS = frozenset({HEADING, HEADINGS})  # (text of their own: CONTENT)
 _new = tuple.__new__  # NamedTuple(...) runs a Python __new__; tuple.__new__(Piece, ...) does not
 
 
@@ -67,11 +75,13 @@ def scan_markdown(
     Every piece (a table: every row) is one span of the document; `count_spans` counts them
     all in one call. `collapse_headings`: long runs of headings are one piece (heading_runs)."""
     blocks, marks = find_blocks(markdown, fast_path, collapse_headings)
+    line_starts, line_ends = line_offsets(markdown, lone_cr_ends=True)  # (as the parser numbers)
+    if FIGURE_BOUND_RE.search(markdown):  # (one search: most documents have no figure)
+        blocks = _with_figures(blocks, markdown, line_starts, line_ends)
     # Convert's provenance comment heads the document: no chunk holds it (chunks carry the
     # source and its hash as fields), so the pieces start after it.
     while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
         blocks = blocks[1:]
-    line_starts = line_offsets(markdown, lone_cr_ends=True)[0]  # (as the block parser numbers)
     starts = [line_starts[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
     has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
@@ -98,6 +108,34 @@ def scan_markdown(
         ]
     page_marks = tuple((line_starts[line], page) for line, page in marks)
     return Scan(tuple(pieces), page_marks)
+
+
+def _with_figures(
+    blocks: list[RawBlock], markdown: str, line_starts: LineStarts, line_ends: LineStarts
+) -> list[RawBlock]:
+    """`blocks` with each figure block (its start comment, the blocks in it, its end comment)
+    joined into one FIGURE block. The comments are the parser's top-level comment blocks
+    (so one in a code block or list item bounds nothing); a heading cuts an open figure, which
+    then stays ordinary blocks (check reports it: markdown_index.pair_figures)."""
+    edges = []
+    for position, block in enumerate(blocks):
+        if block.kind is PieceKind.MARKER and block.page == 0:
+            line = markdown[line_starts[block.first_line] : line_ends[block.last_line - 1]]
+            edge = figure_edge(line)
+            if edge != FIGURE_CUT:
+                edges.append((position, edge))
+        elif block.kind in HEADINGS_KINDS:
+            edges.append((position, FIGURE_CUT))
+    spans = pair_figures(edges)
+    if not spans.blocks:
+        return blocks
+    joined: list[RawBlock] = []
+    done = 0
+    for first, last in spans.blocks:
+        joined += blocks[done:first]
+        joined.append(RawBlock(PieceKind.FIGURE, blocks[first].first_line, blocks[last].last_line))
+        done = last + 1
+    return joined + blocks[done:]
 
 
 def _pieces_with_rows(

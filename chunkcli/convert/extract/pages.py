@@ -29,6 +29,7 @@ from chunkcli.charclasses import (
 )
 from chunkcli.convert.drawings import PageDrawings
 from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
 from chunkcli.convert.extract.symbols import (
@@ -38,6 +39,7 @@ from chunkcli.convert.extract.symbols import (
     without_private_use,
 )
 from chunkcli.convert.extract.table_pictures import with_scanned_tables, with_table_pictures
+from chunkcli.convert.extract.vector_figures import vector_figures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
@@ -173,6 +175,8 @@ def extract_document(
         notes, missing = notes + run.notes, run.missing
     if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
         extracted = with_table_pictures(doc, extracted, ocr)
+    extracted, figure_notes = with_figures(doc, extracted, ocr)
+    notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)
         for n in context_page_numbers(doc.page_count, numbers)
@@ -307,8 +311,12 @@ def text_page_of(
     if find_tables:
         tables = detect_tables(page, lines, number, drawings=drawings)
         lines = [line for line in lines if not _inside_any(line, tables)]
+    figures: list[Block] = []
+    if drawings is not None and page.rotation == 0:  # (paths are read unrotated)
+        page_box = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
+        figures, lines, tables = vector_figures(drawings.paths, lines, tables, page_box, number)
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]
-    return Page(number, width, height, tuple(blocks + tables), PageStatus.TEXT)
+    return Page(number, width, height, tuple(blocks + tables + figures), PageStatus.TEXT)
 
 
 def _inside_any(line: Line, tables: list[Block]) -> bool:

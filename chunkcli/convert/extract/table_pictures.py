@@ -16,6 +16,7 @@ import pymupdf
 
 from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
 from chunkcli.convert.ocr.pictures import (
+    PictureReading,
     page_pixel_rules,
     picture_language,
     read_picture,
@@ -23,7 +24,7 @@ from chunkcli.convert.ocr.pictures import (
 )
 from chunkcli.convert.tables import tables_from_rules
 from chunkcli.convert.tables.rules import Rule
-from chunkcli.model import BBox, Block, BlockKind, Line, Page, PageStatus
+from chunkcli.model import BBox, Block, BlockKind, Figure, Line, OcrInfo, Page, PageStatus
 
 # A cell of a table read from a picture holds at most this many characters: DP-Bench's table
 # picture has at most 40 a cell, the corpus' spreadsheet screenshot 12; a screenshot of a
@@ -69,9 +70,12 @@ def _with_pictures(
         if reading is None:
             continue
         tables = _pixel_tables(reading.rules, reading.lines, page.number, page_box)
-        # A grid that makes no table (a form, framed panels of text) still holds words the
-        # text layer lacks: they are kept as the picture's lines (retrieval-ja: a pasted notice
-        # whose words answer questions).
+        if not tables:
+            # A grid that makes no table (a chart's bars, a form, framed panels of text) is a
+            # figure whose words the text layer lacks (retrieval-ja: a pasted notice whose
+            # words answer questions); extract/figures.py gives it its caption.
+            added.append(_figure_of(reading, region, page.number))
+            continue
         added.extend(tables)
         added.extend(
             Block(BlockKind.PARAGRAPH, (line,), line.bbox, page.number)
@@ -81,6 +85,13 @@ def _with_pictures(
     if not added:
         return page
     return dataclasses.replace(page, blocks=(*page.blocks, *added))
+
+
+def _figure_of(reading: PictureReading, region: BBox, number: int) -> Block:
+    words = "\n".join(" ".join(line.text.split()) for line in reading.lines if line.text.strip())
+    ocr = OcrInfo(reading.confidence, "tesseract", reading.lang)
+    figure = Figure(region=region, words=words, ocr=ocr if words else None)
+    return Block(BlockKind.FIGURE, (), region, number, figure=figure)
 
 
 def with_scanned_tables(pdf_page: pymupdf.Page, page: Page) -> Page:

@@ -529,7 +529,7 @@ def _leads_to_text(
             continue  # a heading under it ("4.2.1 概要" in the text face) comes first
         if block.kind == BlockKind.FURNITURE or not block.text.strip():
             continue
-        if block.kind in (BlockKind.TABLE, BlockKind.LIST_ITEM, BlockKind.CODE):
+        if block.kind in (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.LIST_ITEM, BlockKind.CODE):
             return True
         return sum(1 for c in block.text if c.isalpha()) >= MIN_FOLLOWING_LETTERS
     return False

@@ -55,12 +55,31 @@ RULE_GLYPHS = re.compile(r"[|\[\]{}()_—–\-=.,:;'\"`~!]+")
 RULE_EDGE_GLYPHS = "|{}"
 
 
+# A figure's word read less confidently than this is a guess at a mark (photos, textures).
+MIN_FIGURE_WORD_CONFIDENCE = 0.6
+# A figure's kept words must hold this many letters or digits: a photo's stray "words" rarely do.
+MIN_FIGURE_CHARS = 4
+# ... and be read this confidently on the whole (the same bound as a table picture's).
+MIN_FIGURE_CONFIDENCE = MIN_CONFIDENCE
+
+
+@dataclass(frozen=True, slots=True)
+class FigureReading:
+    """A figure's words read by OCR: one line of text per line read, in reading order."""
+
+    text: str
+    confidence: float
+    lang: str
+
+
 @dataclass(frozen=True, slots=True)
 class PictureReading:
     """One table picture read: its OCR lines and its rules, in page points."""
 
     lines: tuple[Line, ...]
     rules: tuple[Rule, ...]
+    confidence: float  # the words' mean confidence (page_confidence)
+    lang: str
 
 
 def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
@@ -123,13 +142,51 @@ def read_picture(
         for w in words
         if not RULE_GLYPHS.fullmatch(w.text)
     )
-    if page_confidence(words) < MIN_CONFIDENCE:
+    confidence = page_confidence(words)
+    if confidence < MIN_CONFIDENCE:
         return None
     lines = tuple(
         _shifted(line, region) for line in words_to_lines(words, scale, False, options.settings)
     )
     rules = rules_in_pixels(gray, (region.x0, region.top), scale)
-    return PictureReading(lines, rules)
+    return PictureReading(lines, rules, round(confidence, 4), lang)
+
+
+def read_figure(
+    page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
+) -> FigureReading | None:
+    """The words in a figure's pixels, or None when there are none worth keeping (a photo, a
+    drawing without text) or OCR fails. Only the region is rendered, at READ_DPI (pixels
+    capped as a page's are); MuPDF's errors on a broken picture reach the caller."""
+    dpi = _capped_dpi(region, READ_DPI, options.settings.max_pixels)
+    gray = _gray(page, region, dpi)
+    try:
+        words = run_tesseract(
+            options.tesseract_cmd, _png(gray), lang, dpi, SPARSE_PSM, options.page_timeout_s
+        )
+    except OcrFailed:
+        return None
+    kept = tuple(
+        w
+        for w in words
+        if w.confidence >= MIN_FIGURE_WORD_CONFIDENCE and not RULE_GLYPHS.fullmatch(w.text)
+    )
+    if sum(1 for w in kept for c in w.text if c.isalnum()) < MIN_FIGURE_CHARS:
+        return None
+    confidence = page_confidence(kept)
+    if confidence < MIN_FIGURE_CONFIDENCE:
+        return None
+    lines = words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings)
+    text = "\n".join(" ".join(line.text.split()) for line in lines if line.text.strip())
+    return FigureReading(text, round(confidence, 4), lang) if text else None
+
+
+def _capped_dpi(region: BBox, dpi: int, max_pixels: int) -> int:
+    """`dpi`, lowered so that the region's rendering holds at most `max_pixels`."""
+    pixels = (region.width * dpi / POINTS_PER_INCH) * (region.height * dpi / POINTS_PER_INCH)
+    if max_pixels <= 0 or pixels <= max_pixels:
+        return dpi
+    return max(72, int(dpi * (max_pixels / pixels) ** 0.5))
 
 
 def picture_language(text: str, options: OcrOptions) -> str | None:
