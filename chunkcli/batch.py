@@ -29,7 +29,7 @@ from chunkcli.files import OutputWriteError, readable_text, walk_folder, write_a
 from chunkcli.markdown_format import parse_provenance
 from chunkcli.model import ConvertResult
 from chunkcli.pagespec import format_page_ranges as page_ranges
-from chunkcli.workers import OnPages, WorkerPool, run_in_workers, time_limit
+from chunkcli.workers import OnPages, TimeLimit, WorkerPool, run_in_workers, time_limit
 
 if TYPE_CHECKING:  # the OCR runner (and numpy) loads only when a page needs OCR
     from chunkcli.convert.ocr.read import PagesDone
@@ -136,13 +136,15 @@ def _without_duplicates(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path
 # --- converting one file with a time limit ----------------------------------------------------
 
 
-def _with_ocr_deadline(options: ConvertOptions, timeout_s: float) -> ConvertOptions:
-    """OCR learns when --timeout will stop this file, so that it starts no page it cannot
-    finish (pages not reached stay without text, with a note) instead of the whole file
-    failing. Seen: j-bunpu2023 (14 pages to OCR) timed out whole at 120 s under load."""
-    if timeout_s <= 0 or options.ocr.deadline > 0:
+def _with_ocr_deadline(options: ConvertOptions, pool: WorkerPool) -> ConvertOptions:
+    """OCR learns when the time limit will stop this file (--timeout, plus --ocr-page-time for
+    each page it reads), so that it starts no page it cannot finish (pages not reached are
+    marked 'ocr skipped') instead of the whole file failing. Seen: j-bunpu2023 (14 pages to
+    OCR) timed out whole at 120 s under load."""
+    if pool.timeout_s <= 0 or options.ocr.deadline > 0:
         return options
-    ocr = dataclasses.replace(options.ocr, deadline=time.monotonic() + timeout_s)
+    deadline = time.monotonic() + pool.timeout_s
+    ocr = dataclasses.replace(options.ocr, deadline=deadline, page_time_s=pool.ocr_page_time_s)
     return dataclasses.replace(options, ocr=ocr)
 
 
@@ -161,30 +163,42 @@ def convert_pdf(
 def convert_with_time_limit(
     path: Path,
     options: ConvertOptions,
-    timeout_s: float,
+    pool: WorkerPool,
     *,
     data: bytes | None = None,
     on_pages: PagesDone | None = None,
 ) -> ConvertResult:
-    """convert_pdf, stopped with ConversionTimeout after `timeout_s` seconds; with `data`,
-    the PDF is those bytes and `path` only names it (a file read elsewhere, e.g. by Ray).
-    `on_pages` hears how many pages OCR has read so far (progress).
+    """convert_pdf, stopped with ConversionTimeout once the pool's limit for it has passed
+    (--timeout, grown by --ocr-page-time for each page OCR reads); with `data`, the PDF is
+    those bytes and `path` only names it (a file read elsewhere, e.g. by Ray). `on_pages`
+    hears how many pages OCR has read so far, and of how many (progress; a worker's parent
+    moves its kill deadline by it).
 
     Raises UsageError when --pages selects none of the file's pages.
     """
-    options = _with_ocr_deadline(options, timeout_s)
+    options = _with_ocr_deadline(options, pool)
     if options.source_name is None and readable_text(path.name) != path.name:
         # A file name that is not UTF-8 is named as \xNN in the provenance comment (issue 30).
         options = dataclasses.replace(options, source_name=readable_text(path.name))
-    with time_limit(timeout_s, path):
+    with time_limit(pool, path) as limit:
+        told = functools.partial(_allowing_ocr_pages, limit, on_pages)
         if data is None:
-            result = convert_pdf(path, options, on_ocr_pages=on_pages)
+            result = convert_pdf(path, options, on_ocr_pages=told)
         else:
-            result = convert_pdf(data, options, name=path, on_ocr_pages=on_pages)
+            result = convert_pdf(data, options, name=path, on_ocr_pages=told)
     if options.pages is not None and not result.pages:
         count = result.document.page_count
         raise UsageError(f"{path}: --pages selects none of its {count} pages")
     return result
+
+
+def _allowing_ocr_pages(
+    limit: TimeLimit, on_pages: PagesDone | None, done: int, pages_to_read: int
+) -> None:
+    """OCR's progress: the file's limit grows with the pages it reads, then the caller hears."""
+    limit.allow_ocr_pages(pages_to_read)
+    if on_pages is not None:
+        on_pages(done, pages_to_read)
 
 
 def convert_one(
@@ -193,7 +207,7 @@ def convert_one(
     """Convert one file into a full ConvertResult (document and Markdown); every failure, a
     crash or hang of MuPDF too, is a ChunkcliError naming the file. A pool of jobs=1 converts
     in this process (no crash isolation, no hard kill)."""
-    work = functools.partial(_convert_catching, options=options, timeout_s=pool.timeout_s)
+    work = functools.partial(_convert_catching, options=options, pool=pool)
     [(_, result, _)] = list(_run_all([path], work, pool, _itself))
     if isinstance(result, ChunkcliError):
         raise result
@@ -230,7 +244,7 @@ def convert_file(
 def _convert_catching(
     path: Path,
     options: ConvertOptions,
-    timeout_s: float,
+    pool: WorkerPool,
     *,
     data: bytes | None = None,
     on_pages: PagesDone | None = None,
@@ -238,7 +252,7 @@ def _convert_catching(
     """Any failure becomes a ChunkcliError naming the file, so one bad file cannot stop a batch.
     With `data`, the PDF is those bytes and `path` names it (see convert_with_time_limit)."""
     try:
-        return convert_with_time_limit(path, options, timeout_s, data=data, on_pages=on_pages)
+        return convert_with_time_limit(path, options, pool, data=data, on_pages=on_pages)
     except ChunkcliError as exc:
         return exc
     except Exception as exc:  # noqa: BLE001 - a bug or a MuPDF error on one file, reported as such
@@ -269,7 +283,8 @@ def _run_all(
     on_pages: OnPages | None = None,
 ) -> Iterator[tuple[int, Result | ChunkcliError, float]]:
     """(index, result, seconds) per item, in completion order; with `on_pages`, the call is
-    `work(item, on_pages=report)` and what it reports reaches `on_pages(index, n)`.
+    `work(item, on_pages=report)` and what it reports, `report(n, of)`, reaches
+    `on_pages(index, n)`.
 
     Worker processes (default: one per CPU) even for one file, so that a crash or a hang
     inside MuPDF costs only that file; jobs=1 converts in this process, simpler to debug.
@@ -280,13 +295,15 @@ def _run_all(
             if on_pages is None:
                 result = work(item)
             else:
-                result = work(item, on_pages=functools.partial(on_pages, index))
+                result = work(item, on_pages=functools.partial(_in_process, on_pages, index))
             yield index, result, time.perf_counter() - started
         return
     # Biggest files first, so that one long file does not run alone at the end of the batch.
     order = sorted(range(len(items)), key=lambda i: (-_size_bytes(source_of(items[i])), i))
     queue = [items[i] for i in order]
-    moved = None if on_pages is None else functools.partial(_reindexed, order, on_pages)
+    # Always told: a worker's report of the pages its OCR reads moves its kill deadline.
+    told = _nobody if on_pages is None else on_pages
+    moved = functools.partial(_reindexed, order, told)
     finished = run_in_workers(queue, work, pool=pool, source_of=source_of, on_pages=moved)
     for position, outcome, seconds in finished:
         yield order[position], outcome, seconds
@@ -294,6 +311,14 @@ def _run_all(
 
 def _reindexed(order: list[int], on_pages: OnPages, position: int, done: int) -> None:
     on_pages(order[position], done)
+
+
+def _in_process(on_pages: OnPages, index: int, done: int, of: int) -> None:
+    on_pages(index, done)
+
+
+def _nobody(index: int, done: int) -> None:
+    """No one listens to the progress (the worker runner still moves kill deadlines by it)."""
 
 
 def _itself(path: Path) -> Path:
@@ -347,7 +372,7 @@ def map_conversions(
     """Convert each PDF and run `then(pdf, result or error)` in the same worker; yield
     (pdf, what `then` returned) in input order. `then` must be picklable (a module-level
     function or a functools.partial of one); an exception in it becomes a ChunkcliError."""
-    work = functools.partial(_convert_then, options=options, timeout_s=pool.timeout_s, then=then)
+    work = functools.partial(_convert_then, options=options, pool=pool, then=then)
     waiting: dict[int, Result | ChunkcliError] = {}
     next_index = 0
     for index, outcome, _seconds in _run_all(pdfs, work, pool, _itself):
@@ -360,12 +385,12 @@ def map_conversions(
 def _convert_then(
     path: Path,
     options: ConvertOptions,
-    timeout_s: float,
+    pool: WorkerPool,
     then: Callable[[Path, WorkResult], Result],
     *,
     on_pages: PagesDone | None = None,
 ) -> Result | ChunkcliError:
-    result = _convert_catching(path, options, timeout_s, on_pages=on_pages)
+    result = _convert_catching(path, options, pool, on_pages=on_pages)
     if options.images is not None and isinstance(result, ConvertResult):
         try:  # (split, check, sync: the figures' pictures beside whatever they write)
             for name, png in result.images:
@@ -401,9 +426,7 @@ def convert_many(
     """
     started = time.perf_counter()
     files = [(pdf, out_dir / relative if out_dir is not None else None) for pdf, relative in pdfs]
-    work = functools.partial(
-        _convert_and_write, options=options, timeout_s=pool.timeout_s, out_dir=out_dir
-    )
+    work = functools.partial(_convert_and_write, options=options, pool=pool, out_dir=out_dir)
     outcomes: dict[int, FileOutcome] = {}
     named = None if on_pages is None else functools.partial(_named, pdfs, on_pages)
     for index, result, seconds in _run_all(files, work, pool, _source, named):
@@ -446,7 +469,7 @@ def _named(
 def _convert_and_write(
     job: FileJob,
     options: ConvertOptions,
-    timeout_s: float,
+    pool: WorkerPool,
     *,
     out_dir: Path | None = None,
     on_pages: PagesDone | None = None,
@@ -459,7 +482,7 @@ def _convert_and_write(
     images_dir: Path | None = None
     if options.images is not None and target is not None:
         images_dir, options = _images_for(target, out_dir, options, options.images)
-    result = _convert_catching(pdf, options, timeout_s, on_pages=on_pages)
+    result = _convert_catching(pdf, options, pool, on_pages=on_pages)
     if isinstance(result, ChunkcliError):
         return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=str(result))
     if target is not None:
@@ -551,7 +574,8 @@ def ocr_skipped_error(outcome: FileOutcome) -> str:
     """The line that names a file whose pages OCR left unread, and what to do."""
     return (
         f"{outcome.source}: page {page_ranges(outcome.ocr_skipped)}: not read by OCR: the time "
-        "limit ran out first (their markers say 'ocr skipped'); raise --timeout, or 0 for none"
+        "limit ran out first (their markers say 'ocr skipped'); raise --timeout or "
+        "--ocr-page-time, or give --timeout 0 for no limit"
     )
 
 

@@ -208,7 +208,19 @@ def _running(pid: int) -> bool:
         return False
     except OSError:  # PermissionError: it exists, as another user
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A process that has died but is not yet reaped (a killed run's worker, until init gets
+    to it) still answers signal 0; Linux says so in /proc. Found by kill -9 of a folder
+    convert (bench/fuzz/fault_runs.py): the rerun kept a dead worker's temporary file."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rsplit(b")", 1)[1].split()[0]  # after "pid (name)"
+    except (OSError, IndexError):
+        return False
+    return state in (b"Z", b"X")
 
 
 def _umask() -> int:

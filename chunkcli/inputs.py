@@ -180,7 +180,7 @@ def document_from_bytes(
         return _markdown_document(item, data, options.stdin_name)
     path = Path(item.path)
     convert = options.convert or ConvertOptions()
-    result = convert_catching(path, convert, options.pool.timeout_s, data=data)
+    result = convert_catching(path, convert, options.pool, data=data)
     return _as_document(item, path, _markdown_only(path, result), options.stdin_name)
 
 

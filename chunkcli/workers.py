@@ -36,19 +36,26 @@ if TYPE_CHECKING:
 # enough for a few hundred text pages on a slow machine, short enough that a file MuPDF hangs
 # on does not hold a batch for long.
 DEFAULT_TIMEOUT_S = 120.0
+# Seconds each page that needs OCR adds to its file's limit unless --ocr-page-time says
+# otherwise, so that OCR is not cut short by --timeout on a normal machine: Tesseract read the
+# corpus' scan pages in OCR_PAGE_EVIDENCE; a page read again in other languages or as one
+# column costs up to 4 readings. The allowance is shared by the file's pages (a slow page uses
+# what fast ones left).
+DEFAULT_OCR_PAGE_TIME_S = 20.0
 
 
 @dataclass(frozen=True, slots=True)
 class WorkerPool:
-    """How a command's documents are worked on, built once from --jobs and --timeout and
-    passed whole down to the worker runner.
+    """How a command's documents are worked on, built once from --jobs, --timeout and
+    --ocr-page-time and passed whole down to the worker runner.
 
     `jobs`: worker processes (None: one per CPU; 1: in this process, simpler to debug, with no
     crash isolation and no hard kill). `timeout_s`: wall-clock seconds allowed per document
-    (0: no limit)."""
+    (0: no limit), plus `ocr_page_time_s` for each of its pages that needs OCR."""
 
     jobs: int | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
+    ocr_page_time_s: float = DEFAULT_OCR_PAGE_TIME_S
 
     @property
     def processes(self) -> int:
@@ -58,6 +65,21 @@ class WorkerPool:
     @property
     def in_process(self) -> bool:
         return self.jobs == 1
+
+    def limit_s(self, ocr_pages: int = 0) -> float:
+        """Seconds allowed for a document with `ocr_pages` pages to read by OCR (0: none)."""
+        if self.timeout_s <= 0:
+            return 0.0
+        return self.timeout_s + self.ocr_page_time_s * ocr_pages
+
+    def limit_text(self, ocr_pages: int = 0) -> str:
+        """The limit in words, for the error of a document that ran out of it."""
+        if not ocr_pages or self.ocr_page_time_s <= 0:
+            return f"{self.timeout_s:g} s (--timeout)"
+        return (
+            f"{self.limit_s(ocr_pages):g} s (--timeout {self.timeout_s:g} + {ocr_pages} OCR "
+            f"pages x --ocr-page-time {self.ocr_page_time_s:g})"
+        )
 
 
 # The work function's own alarm stops a runaway file at timeout_s, but only once MuPDF hands
@@ -74,7 +96,8 @@ Result = TypeVar("Result")
 Finished = tuple[int, Result | ChunkcliError, float]
 # The parent hears (index into the input items, pages of it done so far).
 OnPages = Callable[[int, int], None]
-# What a worker sends while it works: PAGES_DONE, the item's index, pages done so far.
+# What a worker sends while it works: PAGES_DONE, the item's index, pages done so far, pages
+# to do (the pages its OCR reads: each adds pool.ocr_page_time_s to the item's kill deadline).
 PAGES_DONE = "pages"
 
 
@@ -87,9 +110,10 @@ def run_in_workers(
     on_pages: OnPages | None = None,
 ) -> Iterator[Finished[Result]]:
     """Run `work(item)` for every item in `pool.processes` processes; yield each result as it
-    finishes (a worker still busy `pool.timeout_s` + KILL_GRACE_S after it started is killed).
-    With `on_pages`, the call is `work(item, on_pages=report)`, and `report(n)` in the worker
-    reaches `on_pages(index, n)` here.
+    finishes (a worker still busy `pool.limit_s(pages to OCR)` + KILL_GRACE_S after it started
+    is killed). With `on_pages`, the call is `work(item, on_pages=report)`, and `report(n, of)`
+    in the worker reaches `on_pages(index, n)` here; `of`, the pages its OCR reads, moves the
+    item's kill deadline.
 
     `work` must be picklable (a module-level function or a functools.partial of one), must
     catch its own errors, and take and return picklable values. `source_of` names an item's
@@ -98,7 +122,6 @@ def run_in_workers(
     """
     from multiprocessing import connection  # ~15 ms with socket: only when workers start
 
-    timeout_s = pool.timeout_s
     context = _start_method()
     pending = deque(enumerate(items))
     reports = on_pages is not None
@@ -113,9 +136,9 @@ def run_in_workers(
                         workers[slot] = worker = _Worker(context, work, reports)
                     worker.assign(*pending.popleft())
             busy = [w for w in workers if w.busy]
-            ready = connection.wait([w.conn for w in busy], _time_to_next_kill(busy, timeout_s))
+            ready = connection.wait([w.conn for w in busy], _time_to_next_kill(busy, pool))
             for slot, worker in enumerate(workers):
-                finished = _collect(worker, ready, timeout_s, source_of, on_pages)
+                finished = _collect(worker, ready, pool, source_of, on_pages)
                 if finished is not None:
                     yield finished
                     if worker.busy:  # it crashed or was killed: start a fresh one
@@ -125,29 +148,55 @@ def run_in_workers(
             worker.stop()
 
 
+class TimeLimit:
+    """The running limit of one document in its worker: it moves once the document knows how
+    many of its pages OCR must read (see time_limit)."""
+
+    def __init__(self, pool: WorkerPool, armed: bool) -> None:
+        self.pool, self.armed, self.ocr_pages = pool, armed, 0
+
+    def allow_ocr_pages(self, ocr_pages: int) -> None:
+        """The document has `ocr_pages` pages to OCR: pool.ocr_page_time_s more for each."""
+        more = ocr_pages - self.ocr_pages
+        if more <= 0:
+            return
+        self.ocr_pages = ocr_pages
+        extra = self.pool.ocr_page_time_s * more
+        if self.armed and extra > 0:
+            left, _ = signal.getitimer(signal.ITIMER_REAL)
+            if left > 0:  # 0: the alarm has gone off (its error is on its way)
+                signal.setitimer(signal.ITIMER_REAL, left + extra)
+
+    def reason(self, path: Path) -> str:
+        return f"{path}: timed out after {self.pool.limit_text(self.ocr_pages)}"
+
+
 @contextlib.contextmanager
-def time_limit(timeout_s: float, path: Path) -> Iterator[None]:
-    """Raise ConversionTimeout in this thread once `timeout_s` has passed (main thread only).
+def time_limit(limit: float | WorkerPool, path: Path) -> Iterator[TimeLimit]:
+    """Raise ConversionTimeout in this thread once the pool's limit (or `limit` seconds) has
+    passed (main thread only); the TimeLimit it gives can extend it for pages to OCR.
 
     Uses SIGALRM, so it is a no-op off the main thread, on platforms without setitimer, and
-    for timeout_s <= 0.
+    for a limit <= 0.
     """
+    pool = limit if isinstance(limit, WorkerPool) else WorkerPool(timeout_s=limit)
     usable = (
-        timeout_s > 0
+        pool.timeout_s > 0
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
     )
+    running = TimeLimit(pool, usable)
     if not usable:
-        yield
+        yield running
         return
 
     def on_alarm(signum: int, frame: FrameType | None) -> None:
-        raise ConversionTimeout(f"{path}: timed out after {timeout_s:g} s (--timeout)")
+        raise ConversionTimeout(running.reason(path))
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    signal.setitimer(signal.ITIMER_REAL, pool.timeout_s)
     try:
-        yield
+        yield running
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -196,8 +245,8 @@ def _worker_main(
         conn.send((index, result, time.perf_counter() - started))
 
 
-def _send_pages(conn: Connection, index: int, done: int) -> None:
-    conn.send((PAGES_DONE, index, done))
+def _send_pages(conn: Connection, index: int, done: int, of: int) -> None:
+    conn.send((PAGES_DONE, index, done, of))
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -225,13 +274,14 @@ class _Worker(Generic[Item, Result]):
         child_conn.close()
         self.task: tuple[int, Item] | None = None
         self.started: float | None = None  # when the worker began the task (its first reply)
+        self.ocr_pages = 0  # pages of the task that OCR reads: they move its kill deadline
 
     @property
     def busy(self) -> bool:
         return self.task is not None
 
     def assign(self, index: int, item: Item) -> None:
-        self.task, self.started = (index, item), None
+        self.task, self.started, self.ocr_pages = (index, item), None, 0
         # A worker that has just died cannot take the task: the pipe then reads as closed
         # and _collect reports the crash.
         with contextlib.suppress(OSError):
@@ -255,18 +305,18 @@ class _Worker(Generic[Item, Result]):
         self.conn.close()
 
 
-def _time_to_next_kill(busy: list[_Worker[Item, Result]], timeout_s: float) -> float | None:
+def _time_to_next_kill(busy: list[_Worker[Item, Result]], pool: WorkerPool) -> float | None:
     """Seconds until the earliest kill deadline; None (wait for ever) when there is no limit."""
-    starts = [w.started for w in busy if w.started is not None]
-    if timeout_s <= 0 or not starts:
+    ends = [w.started + pool.limit_s(w.ocr_pages) for w in busy if w.started is not None]
+    if pool.timeout_s <= 0 or not ends:
         return None
-    return max(0.0, min(starts) + timeout_s + KILL_GRACE_S - time.monotonic())
+    return max(0.0, min(ends) + KILL_GRACE_S - time.monotonic())
 
 
 def _collect(
     worker: _Worker[Item, Result],
     ready: Sequence[object],
-    timeout_s: float,
+    pool: WorkerPool,
     source_of: Callable[[Item], Path],
     on_pages: OnPages | None = None,
 ) -> Finished[Result] | None:
@@ -278,7 +328,7 @@ def _collect(
     elapsed = time.monotonic() - worker.started if worker.started is not None else 0.0
     if worker.conn in ready:
         try:
-            message: int | tuple[str, int, int] | Finished[Result] = worker.conn.recv()
+            message: int | tuple[str, int, int, int] | Finished[Result] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join()
             worker.conn.close()
@@ -287,14 +337,17 @@ def _collect(
             worker.started = time.monotonic()
             return None
         if message[0] == PAGES_DONE:
+            worker.ocr_pages = int(message[3])
             if on_pages is not None:
                 on_pages(index, int(message[2]))
             return None
         worker.task = None
         return message  # type: ignore[return-value]
-    if worker.started is not None and timeout_s > 0 and elapsed >= timeout_s + KILL_GRACE_S:
+    limit_s = pool.limit_s(worker.ocr_pages)
+    if worker.started is not None and limit_s > 0 and elapsed >= limit_s + KILL_GRACE_S:
         worker.kill()
-        reason = f"{path}: timed out after {timeout_s:g} s (--timeout); its worker was killed"
+        limit = pool.limit_text(worker.ocr_pages)
+        reason = f"{path}: timed out after {limit}; its worker was killed"
         return index, ConversionTimeout(reason), elapsed
     return None
 

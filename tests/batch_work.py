@@ -52,8 +52,15 @@ def pages_or_fail(path: Path, result: object) -> int:
     return len(result.pages) if isinstance(result, ConvertResult) else -1
 
 
-def name_after_pages(path: Path, *, on_pages: Callable[[int], None]) -> str:
+def name_after_pages(path: Path, *, on_pages: Callable[[int, int], None]) -> str:
     """Reports as many pages done, one by one, as its name has characters before the dot."""
     for done in range(1, len(path.stem) + 1):
-        on_pages(done)
+        on_pages(done, len(path.stem))
+    return path.name
+
+
+def sleep_after_ocr_pages(path: Path, *, on_pages: Callable[[int, int], None]) -> str:
+    """Reports as many pages to OCR as its name's number, then sleeps 2 s."""
+    on_pages(0, int(path.stem))
+    time.sleep(2)
     return path.name

@@ -331,6 +331,7 @@ def test_every_flag_defaults_to_its_option_field(command: str, options: str) -> 
     defaults = getattr(importlib.import_module(module), name)()
     click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
     aliases: dict[str, str | None] = {"timeout": "timeout_s", "output_format": None,
+                                      "ocr_page_time": "ocr_page_time_s",
                                       "engine": None}  # fmt: skip
     if name == "OcrOptions":  # the --ocr* flags, and no other, are OcrOptions' fields
         aliases = {"ocr": "mode", "ocr_lang": "lang", "ocr_engine": "engine", "ocr_dpi": "dpi",

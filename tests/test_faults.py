@@ -366,3 +366,47 @@ def test_sigterm_and_ctrl_c_end_with_one_line(
     assert child.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,))
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_convert_and_sync_to_a_full_stdout_are_one_line_and_sync_does_not_commit(
+    tmp_path: Path,
+) -> None:
+    """Issue 26: `convert x.pdf > full` and `sync -o - > full` were tracebacks (OSError errno
+    28), and sync's manifest must not record changes that never reached the index."""
+    corpus = _corpus(tmp_path)
+    pdf = Path(__file__).resolve().parent.parent / "samples" / "outline.pdf"
+    manifest = tmp_path / "m.db"
+    commands = {
+        "convert": ([str(pdf)], "error: stdout: cannot write: No space left on device\n"),
+        "sync": (
+            [str(corpus), "-m", str(manifest), "-o", "-", "-q"],
+            "error: stdout: cannot write the changes: No space left on device\n",
+        ),
+    }
+    for command, (args, expected) in commands.items():
+        with open("/dev/full", "wb") as full:
+            done = subprocess.run([sys.executable, "-m", "chunkcli", command, *args],
+                                  stdout=full, stderr=subprocess.PIPE, timeout=120)  # fmt: skip
+        assert (done.returncode, done.stderr.decode()) == (1, expected)
+    again = runner.invoke(app, ["sync", str(corpus), "-m", str(manifest), "-o", "-", "-q"])
+    assert again.exit_code == 0 and len(again.stdout.splitlines()) == 1  # nothing was committed
+
+
+def test_a_dead_but_unreaped_writers_temporary_file_is_removed(tmp_path: Path) -> None:
+    """Issue 26: kill -9 of a folder convert leaves its workers dead but unreaped for a while
+    (zombies answer signal 0); the rerun kept their temporary files."""
+    from chunkcli.files import write_atomic
+
+    dead = subprocess.Popen(["true"])  # not waited for: a zombie once it exits
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{dead.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    try:
+        leftover = tmp_path / f".out.md.{dead.pid}.abcdefgh.tmp"
+        leftover.write_text("half a file", encoding="utf-8")
+        write_atomic(tmp_path / "out.md", "whole\n")
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out.md"]
+    finally:
+        dead.wait()

@@ -162,11 +162,13 @@ def test_batch_tells_ocr_when_the_files_timeout_ends() -> None:
 
     from chunkcli.batch import _with_ocr_deadline
     from chunkcli.convert.pipeline import ConvertOptions
+    from chunkcli.workers import WorkerPool
 
     before = time.monotonic()
-    deadline = _with_ocr_deadline(ConvertOptions(), 100.0).ocr.deadline
-    assert before + 100.0 <= deadline <= time.monotonic() + 100.0
-    assert _with_ocr_deadline(ConvertOptions(), 0.0).ocr.deadline == 0.0  # no limit
+    ocr = _with_ocr_deadline(ConvertOptions(), WorkerPool(timeout_s=100.0)).ocr
+    assert before + 100.0 <= ocr.deadline <= time.monotonic() + 100.0
+    assert ocr.page_time_s == 20.0  # the deadline moves by this for each page to read
+    assert _with_ocr_deadline(ConvertOptions(), WorkerPool(timeout_s=0)).ocr.deadline == 0.0
 
 
 def test_next_page_fits_counts_the_pages_in_flight_and_the_jobs() -> None:
@@ -212,7 +214,7 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
     result = convert_pdf(tmp_path / "three.pdf", options)
     assert calls == read
     notes = [w.split(": ", 1)[1] for w in result.warnings if "not read" in w]
-    expected = ("page 2-3: not read by OCR: the file's --timeout would run out first "
+    expected = ("page 2-3: not read by OCR: the file's time limit would run out first "
                 "(pages took up to 10.0 s)")  # fmt: skip
     assert notes == ([] if read == [1, 2, 3] else [expected])
     # A page left unread is never silent: its marker says so and check fails the document.
@@ -250,10 +252,10 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
     hanging.chmod(0o755)
     image = PageImage(b"", 200, np.zeros((1, 1), dtype=bool), 0.0)
     soon = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() + 0.3)
-    with pytest.raises(OcrFailed, match="^the file's --timeout ran out while reading it$"):
+    with pytest.raises(OcrFailed, match="^the file's time limit ran out while reading it$"):
         _words(image, "eng", soon, 3)
     past = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() - 1.0)
-    with pytest.raises(OcrFailed, match="^the file's --timeout ran out before this page$"):
+    with pytest.raises(OcrFailed, match="^the file's time limit ran out before this page$"):
         _words(image, "eng", past, 3)
 
 
@@ -285,5 +287,5 @@ def test_a_batch_with_pages_left_unread_is_incomplete_and_says_what_to_do() -> N
     assert summary_lines(summary)[-2:] == [
         "pages not read by OCR (time limit): 1 files",
         "  scan.pdf: page 7-9: not read by OCR: the time limit ran out first (their markers "
-        "say 'ocr skipped'); raise --timeout, or 0 for none",
+        "say 'ocr skipped'); raise --timeout or --ocr-page-time, or give --timeout 0 for no limit",
     ]

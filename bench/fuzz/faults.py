@@ -1,9 +1,11 @@
 """Faults around the documents (issue 30, points 5 to 9): PDFs whose text is lost or whose page
 cannot be drawn, odd names, odd option values, manifests that keep nothing, signals, huge
 titles, qa lines. Each scenario runs the real CLI in
-a child process, on inputs it builds in a temporary folder.
+a child process, on inputs it builds in a temporary folder. Then the faults during a run
+(issue 26, fault_runs.py): kill -9 of convert and sync at random moments, two syncs at once,
+files replaced while read, a full disk.
 
-    python bench/fuzz/faults.py [--timeout 60]
+    python bench/fuzz/faults.py [--timeout 60] [--seed 26] [--only table|runs]
 
 A scenario passes when the exit code is the one expected, stderr holds no traceback (and, for a
 non-zero exit, only chunkcli's own `error:`/`warning:` lines), machine-readable stdout (JSON
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -24,6 +27,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from bench.fuzz.fault_runs import PROCEDURES  # noqa: E402
 
 NOTE = "# Notes\n\n## Pumps\n\nCheck the seals weekly.\n"
 LATIN1_NAME = os.fsdecode(b"caf\xe9.md")  # a file name that is not UTF-8
@@ -221,7 +229,34 @@ def verdict(scenario: Scenario, run: Run, folder: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=26, help="the kill moments' random seed")
+    parser.add_argument("--only", choices=("table", "runs"), help="one of the two parts")
     args = parser.parse_args(argv)
+    failed = 0 if args.only == "runs" else table_scenarios(args.timeout)
+    if args.only != "table":
+        failed += fault_runs(random.Random(args.seed))
+    return 1 if failed else 0
+
+
+def fault_runs(rng: random.Random) -> int:
+    """The faults during a run: one row per scenario with its trials; the failures' count."""
+    print("\n| Fault during a run | Trials | Verdict | Where the faults landed |")
+    print("| --- | --- | --- | --- |")
+    failed = 0
+    for procedure in PROCEDURES:
+        with tempfile.TemporaryDirectory(prefix="chunkcli-faults-") as name:
+            row = procedure(Path(name), rng)
+        verdict = "ok" if not row.failures else f"{len(row.failures)} failed: {row.failures[0]}"
+        print(f"| {row.scenario} | {row.trials} | {verdict} | {row.seen} |", flush=True)
+        for failure in row.failures[1:]:
+            print(f"|  |  | {failure} |  |")
+        failed += bool(row.failures)
+    print(f"\n{len(PROCEDURES) - failed}/{len(PROCEDURES)} fault scenarios ok")
+    return failed
+
+
+def table_scenarios(timeout: float) -> int:
+    """The scenarios of the first table: one CLI run each; the failures' count."""
     failed = 0
     print("| Scenario | Verdict |\n| --- | --- |")
     for scenario in SCENARIOS:
@@ -229,12 +264,12 @@ def main(argv: list[str] | None = None) -> int:
             make_inputs(Path(name))
             command = [a.replace("{f}", name) for a in scenario.args]
             for _ in range(scenario.runs):
-                run = chunkcli(command, args.timeout, scenario.stop)
+                run = chunkcli(command, timeout, scenario.stop)
             result = verdict(scenario, run, Path(name))
         failed += result != "ok"
         print(f"| {scenario.name} | {result} |", flush=True)
     print(f"\n{len(SCENARIOS) - failed}/{len(SCENARIOS)} ok")
-    return 1 if failed else 0
+    return failed
 
 
 if __name__ == "__main__":

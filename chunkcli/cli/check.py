@@ -31,6 +31,7 @@ from chunkcli.cli.common import (
     OcrLangOption,
     OcrMinConfidenceOption,
     OcrModeOption,
+    OcrPageTimeOption,
     OutputOption,
     PagesOption,
     PasswordOption,
@@ -122,6 +123,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     jobs: JobsOption = None,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     quiet: QuietOption = False,
     # --- split modes (issue 12) ---
     mode: Annotated[
@@ -167,7 +169,7 @@ def check(  # noqa: PLR0913 - one parameter per documented flag
         flags = ConvertFlags(
             pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )
-        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout, ocr_page_time))
         reports = _run_checks(paths, options, read, quiet)
         if fmt == ReportFormat.TABLE:  # (JSON and annotations carry the path themselves)
             for report in reports:

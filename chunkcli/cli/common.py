@@ -154,7 +154,15 @@ TimeoutOption = Annotated[
     float,
     typer.Option(
         "--timeout", min=0, metavar="SECONDS",
-        help="Wall-clock seconds allowed to convert one PDF; 0 = no limit.",
+        help="Wall-clock seconds allowed to convert one PDF, plus --ocr-page-time for each "
+        "of its pages read by OCR; 0 = no limit.",
+    ),
+]  # fmt: skip
+OcrPageTimeOption = Annotated[
+    float,
+    typer.Option(
+        "--ocr-page-time", min=0, metavar="SECONDS",
+        help="Seconds each page read by OCR adds to its PDF's --timeout.",
     ),
 ]  # fmt: skip
 JobsOption = Annotated[

@@ -22,6 +22,7 @@ from chunkcli.cli.common import (
     OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
+    OcrPageTimeOption,
     PagesOption,
     PasswordOption,
     QuietOption,
@@ -75,6 +76,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
     pages: PagesOption = None,
     password: PasswordOption = None,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     jobs: JobsOption = None,
     no_tables: NoTablesOption = False,
     keep_hidden_text: KeepHiddenTextOption = False,
@@ -133,7 +135,7 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         # Written next to Markdown files: links from each file's folder (batch._images_for).
         relative = dataclasses.replace(options.images, link_as_given=False)
         options = dataclasses.replace(options, images=relative)
-    pool = WorkerPool(jobs, timeout)
+    pool = WorkerPool(jobs, timeout, ocr_page_time)
     if chosen_engine(engine, ray_address) == Engine.RAY:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
@@ -206,7 +208,8 @@ def _convert_file(
     for warning in page_warnings(outcome):
         print_note(f"warning: {warning}", quiet)
     if markdown is not None:
-        write_stdout(markdown)
+        with reporting_errors():  # a full disk behind a redirection: one line, exit 1
+            write_stdout(markdown)
     if outcome.ocr_skipped:  # written, but a page is missing its text: never silent
         print_error(ocr_skipped_error(outcome))
         raise typer.Exit(EXIT_FAILED)

@@ -20,6 +20,7 @@ from chunkcli.cli.common import (
     OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
+    OcrPageTimeOption,
     OutputOption,
     PagesOption,
     PasswordOption,
@@ -89,6 +90,7 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -113,7 +115,7 @@ def eval_(  # noqa: PLR0913 - one parameter per documented flag
         flags = ConvertFlags(
             pages, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )
-        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout, ocr_page_time))
         if make_gold:
             text = _draft_gold(paths, output, read, failures)
         else:

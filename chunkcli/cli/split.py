@@ -26,6 +26,7 @@ from chunkcli.cli.common import (
     OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
+    OcrPageTimeOption,
     OutputOption,
     PagesOption,
     PasswordOption,
@@ -125,6 +126,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
@@ -182,7 +184,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
         if flat_metadata:
             check_flat_metadata(options.metadata, options.config(options.mode))
         skip = Path(output) if output not in (None, "-") else None
-        read = ReadOptions(convert_options, WorkerPool(jobs, timeout), stdin_name=source)
+        pool = WorkerPool(jobs, timeout, ocr_page_time)
+        read = ReadOptions(convert_options, pool, stdin_name=source)
         if on_ray:
             split_on_ray(
                 paths, output, options, read,

@@ -22,6 +22,7 @@ from chunkcli.cli.common import (
     OcrEngineOption,
     OcrLangOption,
     OcrModeOption,
+    OcrPageTimeOption,
     PasswordOption,
     QuietOption,
     RowsPerChunkOption,
@@ -99,6 +100,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
     ocr_dpi: OcrDpiOption = OCR_DEFAULTS.dpi,
     ocr_engine: OcrEngineOption = OCR_DEFAULTS.engine.value,
     timeout: TimeoutOption = POOL_DEFAULTS.timeout_s,
+    ocr_page_time: OcrPageTimeOption = POOL_DEFAULTS.ocr_page_time_s,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
     flat_metadata: FlatMetadataOption = False,
@@ -135,7 +137,7 @@ def sync(  # noqa: PLR0913 - one parameter per documented flag
         flags = ConvertFlags(
             None, password, no_tables, ocr, ocr_lang, ocr_dpi, ocr_engine, keep_hidden_text
         )
-        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout))
+        read = ReadOptions(flags.options(), WorkerPool(jobs, timeout, ocr_page_time))
         split_options = SplitOptions(
             max_tokens=max_tokens,
             min_tokens=min_tokens,

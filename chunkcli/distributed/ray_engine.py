@@ -21,11 +21,15 @@ import contextlib
 import json
 import logging
 import os
+import re
+import socket
+import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from chunkcli.distributed.rows import (
     ChunkRows,
@@ -36,7 +40,7 @@ from chunkcli.distributed.rows import (
     convert_document,
     split_document,
 )
-from chunkcli.errors import UsageError
+from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.inputs import InputFile
 
 if TYPE_CHECKING:
@@ -109,13 +113,16 @@ def list_inputs(files: Sequence[InputFile]) -> tuple[RayInput, ...]:
 # --- the cluster ------------------------------------------------------------------------------
 
 
-def import_ray() -> Any:
-    """ray, with the environment that keeps it offline and quiet; UsageError if missing."""
+def import_ray(*, data: bool = True) -> Any:
+    """ray (with ray.data unless `data` is False: 2 s more), with the environment that keeps
+    it offline and quiet; UsageError if missing."""
     for name, value in RAY_ENVIRONMENT.items():
         os.environ.setdefault(name, value)
     try:
         import ray
-        import ray.data
+
+        if data:
+            import ray.data
     except ImportError:
         raise UsageError(INSTALL_HINT) from None
     logging.getLogger("ray").setLevel(logging.WARNING)
@@ -127,13 +134,19 @@ def import_ray() -> Any:
 def ray_cluster(settings: RaySettings) -> Iterator[Any]:
     """Connect to `settings.address`, or start a local cluster with `pool.jobs` CPUs; shut down on
     exit what this call started. An already initialised Ray (a test session) is reused."""
-    ray = import_ray()
+    if settings.address is not None:
+        for name, value in RAY_CONNECT_ENVIRONMENT.items():  # read as Ray loads
+            os.environ.setdefault(name, value)
+    ray = import_ray(data=False)
     if ray.is_initialized():
-        yield ray
+        yield import_ray()
         return
     if settings.address is not None:
-        ray.init(address=settings.address, logging_level=logging.WARNING, log_to_driver=False)
+        endpoint = _reachable_endpoint(ray, settings.address)  # before ray.data's 2 s
+        ray = import_ray()
+        _connect(ray, settings.address, endpoint)
     else:
+        ray = import_ray()
         ray.init(
             address="local",
             num_cpus=settings.pool.processes,
@@ -147,6 +160,111 @@ def ray_cluster(settings: RaySettings) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+# Seconds the cluster's address has to accept a TCP connection before chunkcli says it cannot
+# be reached: ray.init retries an address nobody listens on for minutes (measured with Ray
+# 2.60 on a closed port: a warning every 5 s, still retrying after 100 s), and a cluster that
+# is up accepts in milliseconds, even across a network.
+CONNECT_TIMEOUT_S = 3
+# Something that accepts connections but is not a Ray cluster (a proxy, another service) held
+# ray.init for 40 s an attempt and 20 attempts (Ray 2.60, measured: a port that closes every
+# connection at once). Set before ray.init, unless the environment sets them: one attempt,
+# each of its steps (connect, pubsub, cluster id) CONNECT_TIMEOUT_S; ~10 s in all, and a
+# cluster that is up answers the first time in milliseconds. Ray reads them as it loads.
+RAY_CONNECT_ENVIRONMENT = {
+    "RAY_gcs_server_port_wait_time_s": "1",
+    "RAY_gcs_rpc_server_connect_timeout_s": str(CONNECT_TIMEOUT_S),
+    "RAY_py_gcs_connect_timeout_s": str(CONNECT_TIMEOUT_S),
+}
+START_ONE = "start one there (ray start --head) or leave out --ray-address for a local cluster"
+
+
+def _reachable_endpoint(ray: Any, address: str) -> str:
+    """host:port of the cluster `address` names, once it accepts a TCP connection; one line
+    (ChunkcliError) when it does not within CONNECT_TIMEOUT_S."""
+    host, port = _cluster_endpoint(ray, address)
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__  # TimeoutError has no strerror
+        raise ChunkcliError(
+            f"--ray-address {address}: no Ray cluster answers at {host}:{port} ({reason}): "
+            f"{START_ONE}"
+        ) from None
+    return f"{host}:{port}"
+
+
+# What Ray's native client logs when the cluster refuses a driver without its token (Ray 2.60:
+# "Failed to get cluster ID from GCS server: Unauthenticated: RPC error: InvalidAuthToken: ...");
+# ray.init itself then raises a bare ConnectionError.
+TOKEN_REFUSED = ("Unauthenticated", "InvalidAuthToken")
+TOKEN_HINT = (
+    "the cluster wants token authentication: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to its "
+    "token (`ray get-auth-token` on the head node prints it; or RAY_AUTH_TOKEN_PATH to a file "
+    "holding it)"
+)
+# Ray's native log line: "[date time,ms W pid tid] file.cc:210: message".
+_NATIVE_LOG_PREFIX = re.compile(r"^\[[^\]]*\] \S+: ")
+
+
+def _connect(ray: Any, address: str, endpoint: str) -> None:
+    """ray.init on an existing cluster, its failures in one line: a cluster that wants a
+    token, anything else at `endpoint` that does not answer as a Ray cluster. Ray's native
+    client logs why each attempt failed on file descriptor 2: kept aside, read for the reason."""
+    with tempfile.TemporaryFile() as log:
+        try:
+            with _native_stderr_to(log):
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            return
+        except ray.exceptions.AuthenticationError:
+            raise ChunkcliError(f"--ray-address {address}: {TOKEN_HINT}") from None
+        except (ConnectionError, TimeoutError, RuntimeError, ValueError) as exc:
+            log.seek(0)
+            logged = log.read().decode("utf-8", "replace").strip().splitlines()
+            error = exc
+    if any(word in line for line in logged for word in TOKEN_REFUSED):
+        raise ChunkcliError(f"--ray-address {address}: {TOKEN_HINT}")
+    reason = _NATIVE_LOG_PREFIX.sub("", logged[-1]) if logged else _first_line(error)
+    raise ChunkcliError(
+        f"--ray-address {address}: {endpoint} does not answer as a Ray cluster: {reason}"
+    )
+
+
+@contextlib.contextmanager
+def _native_stderr_to(target: IO[bytes]) -> Iterator[None]:
+    """File descriptor 2 points at `target` while the block runs (native code writes there
+    directly, past sys.stderr)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        os.dup2(target.fileno(), 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _cluster_endpoint(ray: Any, address: str) -> tuple[str, int]:
+    """The host and port `address` means, as ray.init reads it: ray://host:port is a Ray
+    Client server; auto and host:port go through Ray's own lookup (RAY_ADDRESS, the cluster
+    `ray start` last started, localhost as the node's address)."""
+    from ray._private import services  # no public API names the address ray.init will use
+
+    try:
+        if address.startswith("ray://"):
+            host, _, port = address.removeprefix("ray://").rpartition(":")
+        else:
+            host, _, port = services.canonicalize_bootstrap_address_or_die(address).rpartition(":")
+        return host.strip("[]"), int(port)
+    except (ConnectionError, ValueError) as exc:
+        raise ChunkcliError(f"--ray-address {address}: {_first_line(exc)}: {START_ONE}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _quiet_data(ray: Any) -> None:

@@ -82,7 +82,7 @@ def convert_document(source: str, data: bytes, job: ConvertJob) -> MarkdownRow |
     """The Markdown of the PDF named `source` whose content is `data`, as `chunkcli convert`
     writes it; or its error row."""
     started = time.perf_counter()
-    result = convert_catching(Path(source), job.convert, job.pool.timeout_s, data=data)
+    result = convert_catching(Path(source), job.convert, job.pool, data=data)
     if isinstance(result, ChunkcliError):
         return ErrorRow(source, str(result))
     outcome = converted_outcome(Path(source), None, result, time.perf_counter() - started)

@@ -4,12 +4,17 @@ documents: one row per document (doc id, path, file sha256, config hash, generat
 chunks: one row per chunk the index holds (id, doc id, content hash, ordinal, offsets, pages).
 A sync holds one write transaction from start to end (`BEGIN IMMEDIATE`): a second sync on
 the same file fails at once with "manifest is locked", and a run that dies before its commit
-leaves the previous generation exactly as it was (SQLite discards the uncommitted WAL pages).
+leaves the previous generation exactly as it was (SQLite discards the uncommitted WAL
+pages). A new manifest appears whole: it is built (schema, WAL mode) in a temporary file beside
+it and linked into place, so no process ever opens an empty or half-made one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +41,10 @@ CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks(doc_id, ordinal);
 """
 # The files SQLite keeps beside a database while it is open or after a crash.
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
+# How long opening the manifest waits out another process's momentary SQLite locks (opening it
+# at the same moment). Taking the sync's own lock does not wait: a second sync fails at once
+# with "locked" rather than run after the first and overwrite its changes file unapplied.
+OPEN_WAIT_S = 2.0
 STATUS_OK = "ok"
 STATUS_FAILED = "failed"
 
@@ -91,13 +100,16 @@ class Manifest:
     def open_for_sync(cls, path: Path) -> Manifest:
         """Open (creating it if missing) and lock; raises ManifestError when another sync holds
         it or the file is not a manifest."""
+        if not path.exists():
+            _create(path)
         try:
-            db = sqlite3.connect(path, timeout=0, isolation_level=None)
+            db = sqlite3.connect(path, timeout=OPEN_WAIT_S, isolation_level=None)
         except sqlite3.Error as exc:
             raise ManifestError(f"{path}: cannot open the manifest ({exc})") from None
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=0")  # a sync holding the lock: say so at once
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             db.close()
@@ -207,6 +219,45 @@ class Manifest:
             with contextlib.suppress(sqlite3.Error):  # a failed commit may have ended it
                 self._db.execute("ROLLBACK")
         self._db.close()
+
+
+def _create(path: Path) -> None:
+    """A new, empty manifest at `path`, made whole in a temporary file beside it and linked into
+    place (never over a file another process created first); ManifestError on a write error."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        db = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            db.execute("BEGIN")  # (a rollback journal here: a WAL would hold every page twice)
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                db.execute(statement)
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.execute("COMMIT")
+            db.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+        finally:
+            db.close()  # the -wal and -shm files go away
+        _link_new(temporary, path)
+    except (sqlite3.Error, OSError) as exc:
+        raise ManifestError(f"{path}: cannot write the manifest ({exc})") from None
+    finally:
+        for leftover in manifest_files(temporary):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def _link_new(source: Path, target: Path) -> None:
+    """`source` appears as `target` unless `target` exists (another sync created it first: it
+    is used). A file system without hard links (FAT, some network mounts) gets a rename, not
+    atomic against a second creator there."""
+    try:
+        os.link(source, target)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        if not target.exists():
+            source.rename(target)
 
 
 def manifest_files(path: Path) -> tuple[Path, ...]:

@@ -6,13 +6,14 @@ deletes by id are idempotent)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunkcli.errors import UsageError
-from chunkcli.files import write_atomic
+from chunkcli.files import OutputWriteError, write_atomic
 from chunkcli.jsonl import chunk_to_dict, chunk_to_flat_dict
 from chunkcli.sync.manifest import Manifest, manifest_files, read_committed_state
 from chunkcli.sync.plan import DELETED, DocumentChange, SyncOptions, SyncPlan, plan_sync
@@ -45,9 +46,14 @@ def write_changes(plan: SyncPlan, output: str) -> None:
     mistake."""
     lines = (line + "\n" for line in change_lines(plan))
     if output == STDOUT:
-        for line in lines:
-            sys.stdout.buffer.write(line.encode("utf-8"))
-        sys.stdout.flush()
+        try:
+            for line in lines:
+                sys.stdout.buffer.write(line.encode("utf-8"))
+            sys.stdout.flush()
+        except OSError as exc:  # a full disk, a reader gone: the manifest must not commit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (the final flush)
+            reason = exc.strerror or type(exc).__name__
+            raise OutputWriteError(f"stdout: cannot write the changes: {reason}") from None
     else:
         write_atomic(output, lines, make_parents=True)  # as every command's -o does
 

@@ -93,7 +93,10 @@ class OcrOptions:
     budget_s: float = 0.0
     # time.monotonic() by which the whole conversion must end (0 = none): batch sets it from
     # --timeout. OCR starts no page that would not end by then at the seconds per page it
-    # measures, so pages not reached stay marked as before (no text layer) with a note
+    # measures, so pages not reached stay marked (ocr skipped: time limit) with a note
     # instead of the whole file failing at --timeout.
     deadline: float = 0.0
+    # Seconds each page to read moves `deadline` (batch sets it from --ocr-page-time, as the
+    # file's limit grows the same way).
+    page_time_s: float = 0.0
     settings: OcrSettings = OcrSettings()

@@ -64,6 +64,11 @@ INK_CELL_PX = 8
 OTHER_DIRECTION = {"jpn": "jpn_vert", "jpn_vert": "jpn"}
 
 
+class OcrOutOfTime(OcrFailed):
+    """A page's reading was not started, or was stopped, because the file's time limit ran
+    out: the page is marked 'ocr skipped: time limit', not 'OCR failed'."""
+
+
 @dataclass(frozen=True, slots=True)
 class OcrReading:
     """One page read by OCR: its Lines in PDF points and the mean word confidence (0..1)."""
@@ -87,8 +92,10 @@ class OcrRun:
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
 
-# Called with the number of pages read so far (1, 2, ...), in page order, from this thread.
-PagesDone = Callable[[int], None]
+# Called with the number of pages read so far (0 first, then 1, 2, ...; in page order) and the
+# number of pages to read, from this thread. The first call, (0, pages to read), comes before
+# any reading: a time limit grows by then (batch.py, workers.py).
+PagesDone = Callable[[int, int], None]
 
 
 def ocr_pages(
@@ -98,10 +105,13 @@ def ocr_pages(
     on_pages: PagesDone | None = None,
 ) -> OcrRun:
     """Read the given 1-based pages by OCR; a missing engine gives one note and no readings.
-    `on_pages` hears how many pages are done as they finish (progress)."""
+    `on_pages` hears how many pages are done as they finish (progress), and first how many
+    there are to read."""
     if not numbers:
         return OcrRun()
-    options = _with_reserve(options, doc.page_count)
+    if on_pages is not None:
+        on_pages(0, len(numbers))
+    options = _with_reserve(_with_page_time(options, len(numbers)), doc.page_count)
     if options.engine == RAPIDOCR:
         return _rapidocr_pages(doc, numbers, options, on_pages)
     version = tesseract_version(options.tesseract_cmd)
@@ -168,7 +178,7 @@ def _read_all(
     futures: list[tuple[int, Future[OcrReading]]] = []
     notes: list[str] = []
     skipped: list[int] = []
-    progress = _Progress(on_pages)
+    progress = _Progress(on_pages, len(numbers))
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, read, durations)
@@ -195,10 +205,13 @@ def _read_all(
     for number, future in futures:
         try:
             readings.append(future.result())
+        except OcrOutOfTime as exc:  # cut by the time limit: marked like a page not started
+            notes.append(f"page {number}: not read by OCR: {exc}")
+            skipped.append(number)
         except OcrFailed as exc:
             notes.append(f"page {number}: OCR failed: {exc}")
         progress.tell([future for _, future in futures])
-    return readings, notes, skipped
+    return readings, notes, sorted(skipped)
 
 
 # The clock OCR's time limits read (tests replace it).
@@ -210,6 +223,15 @@ _clock = time.monotonic
 # 0.2 s after OCR at load 6.6).
 AFTER_OCR_S = 1.0
 AFTER_OCR_S_PER_PAGE = 0.02
+
+
+def _with_page_time(options: OcrOptions, pages_to_read: int) -> OcrOptions:
+    """The options with the deadline moved by the time each page to read is allowed (the
+    file's limit grows the same way: WorkerPool.limit_s)."""
+    if options.deadline <= 0 or options.page_time_s <= 0:
+        return options
+    deadline = options.deadline + options.page_time_s * pages_to_read
+    return dataclasses.replace(options, deadline=deadline)
 
 
 def _with_reserve(options: OcrOptions, page_count: int) -> OcrOptions:
@@ -250,7 +272,7 @@ def _out_of_time(
     return (
         ""
         if fits
-        else (f"the file's --timeout would run out first (pages took up to {slowest:.1f} s)")
+        else (f"the file's time limit would run out first (pages took up to {slowest:.1f} s)")
     )
 
 
@@ -281,6 +303,7 @@ class _Progress:
     the count only grows), from the thread that renders (never from the engine's threads)."""
 
     on_pages: PagesDone | None
+    pages_to_read: int
     told: int = 0
 
     def tell(self, futures: Sequence[Future[OcrReading]]) -> None:
@@ -289,7 +312,7 @@ class _Progress:
         done = next((i for i, future in enumerate(futures) if not future.done()), len(futures))
         if done > self.told:
             self.told = done
-            self.on_pages(done)
+            self.on_pages(done, self.pages_to_read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,16 +379,24 @@ def read_page(
     for other in langs[1:]:
         if confidence >= settings.retry_below:
             break
-        other_words = _words(image, other, options, AUTO_PSM)
+        other_words = _retry_words(image, other, options, AUTO_PSM)
         if page_confidence(other_words) > confidence:
             words, lang, confidence = other_words, other, page_confidence(other_words)
     if ink_coverage(image.ink, words) < settings.min_ink_coverage:
-        column = _words(image, lang, options, COLUMN_PSM)
+        column = _retry_words(image, lang, options, COLUMN_PSM)
         if _confident_chars(column) > _confident_chars(words):
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
     return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+
+
+def _retry_words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+    """A second reading's words; none when the time limit cut it (the first reading stands)."""
+    try:
+        return _words(image, lang, options, psm)
+    except OcrOutOfTime:
+        return ()
 
 
 def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> OcrReading:
@@ -398,13 +429,13 @@ def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[
     if options.deadline > 0:
         left = options.deadline - _clock()
         if left <= 0:
-            raise OcrFailed("the file's --timeout ran out before this page")
+            raise OcrOutOfTime("the file's time limit ran out before this page")
         if left < timeout_s:
             try:
                 return _tesseract_words(image, lang, options, psm, left)
             except OcrFailed:
                 if _clock() >= options.deadline:
-                    raise OcrFailed("the file's --timeout ran out while reading it") from None
+                    raise OcrOutOfTime("the file's time limit ran out while reading it") from None
                 raise
     return _tesseract_words(image, lang, options, psm, timeout_s)
 
