@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.run import chunk_stream, split_markdown
+from chunkcli.split.run import chunk_stream
 from chunkcli.tokens import load_encoding
 
 
@@ -19,18 +19,8 @@ def split_documents(
     documents: Iterable[InputDocument | InputFailure], options: SplitOptions
 ) -> Iterator[list[Chunk] | InputFailure]:
     """Each document's chunks (one list per document), or its failure, in input order."""
-    options = options.validated()
-    load_encoding(options.encoding)  # an encoding not available offline fails before any read
-    for document in documents:
-        if isinstance(document, InputFailure):
-            yield document
-            continue
-        yield split_markdown(
-            document.markdown,
-            _named(document, options),
-            source=document.source,
-            source_sha256=document.sha256,
-        )
+    for stream in chunk_streams(documents, options):
+        yield stream if isinstance(stream, InputFailure) else list(stream)
 
 
 def chunk_streams(
