@@ -228,7 +228,7 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
         assert "<!-- page 2: ocr skipped: time limit -->" in result.markdown
         assert failed == [
             "pages 2-3 needed OCR and were not read (time limit): their text is missing; "
-            "convert again with a higher --timeout (0: no limit)"
+            "convert again with a higher --ocr-page-time or --timeout (0: no limit)"
         ]
     else:
         assert "ocr skipped" not in result.markdown and failed == []

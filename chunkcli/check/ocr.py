@@ -25,7 +25,7 @@ def check_ocr_skipped(skipped: Mapping[int, str]) -> list[Issue]:
             "pages.ocr-skipped",
             Severity.FAIL,
             f"{pages_phrase(pages)} needed OCR and were not read ({reasons}): their text is "
-            "missing; convert again with a higher --timeout (0: no limit)",
+            "missing; convert again with a higher --ocr-page-time or --timeout (0: no limit)",
             page=pages[0],
         )
     ]
