@@ -30,6 +30,7 @@ from pdf_factory import (  # noqa: E402 - the factory lives with the tests
     LEADING,
     Image,
     Item,
+    Rect,
     Text,
     grid_table,
     make_pdf,
@@ -435,6 +436,70 @@ def outline_pages() -> tuple[list[list[Item]], list[tuple[int, str, int]]]:
 # --- main ---------------------------------------------------------------------------------
 
 
+# --- 6. figures.pdf -----------------------------------------------------------------------
+# A report with a logo on every page (furniture, not a figure), a bar chart drawn as paths
+# with text labels, and a picture of a chart's labels: both figures keep caption and words.
+
+FIGURES_TITLE = "Quarterly Output Report"
+FIGURE_PICTURE_TEXT = "Plant A 120 tons\nPlant B 85 tons\nPlant C 60 tons"
+
+
+def _logo() -> Image:
+    return Image(A4_WIDTH - MARGIN - 110, 30, A4_WIDTH - MARGIN, 140, seed=7)
+
+
+def _bar_chart(top: float) -> list[Item]:
+    """Three bars on an axis, their values above them and their names below."""
+    items: list[Item] = [Rect(MARGIN + 40, top, MARGIN + 41, top + 120, fill_gray=0.0)]
+    items.append(Rect(MARGIN + 40, top + 120, MARGIN + 360, top + 121, fill_gray=0.0))
+    for k, (name, value) in enumerate((("North", 40), ("South", 75), ("West", 110))):
+        x = MARGIN + 70 + k * 100
+        items.append(Rect(x, top + 120 - value, x + 50, top + 120, fill_gray=0.4))
+        items.append(Text(x + 15, top + 112 - value, str(value), size=9))
+        items.append(Text(x + 10, top + 134, name, size=9))
+    return items
+
+
+def figures_pages() -> list[list[Item]]:
+    intro, bottom = flow(
+        MARGIN,
+        190,
+        FULL_WIDTH,
+        [
+            para(
+                "Output rose in every region this quarter. The chart below gives the orders "
+                "each region placed, in thousands of units."
+            )
+        ],
+    )
+    chart = _bar_chart(bottom + 20)
+    caption = Text(MARGIN, bottom + 190, "Figure 1. Orders by region", size=BODY_SIZE)
+    second, below = flow(
+        MARGIN,
+        190,
+        FULL_WIDTH,
+        [
+            para(
+                "Each plant reports its output in tons. The plants' own summary sheet is "
+                "pasted below as a picture."
+            )
+        ],
+    )
+    picture = Image(MARGIN, below + 20, MARGIN + 300, below + 100, text=FIGURE_PICTURE_TEXT)
+    picture_caption = Text(MARGIN, below + 118, "Figure 2. Output by plant", size=BODY_SIZE)
+    last, _ = flow(
+        MARGIN,
+        190,
+        FULL_WIDTH,
+        [para("The next report follows at the end of the next quarter.")],
+    )
+    return [
+        [_logo(), Text(MARGIN, 170, FIGURES_TITLE, size=18, bold=True), *intro, *chart, caption],
+        [_logo(), *second, picture, picture_caption],
+        [_logo(), *last],
+    ]  # fmt: skip
+
+
 def write_samples(out_dir: Path) -> list[Path]:
     """Write every sample PDF into `out_dir`; return their paths."""
     outline_content, toc = outline_pages()
@@ -444,6 +509,7 @@ def write_samples(out_dir: Path) -> list[Path]:
         "continued_table.pdf": lambda p: make_pdf(p, continued_table_pages(), title=TABLE_TITLE),
         "blank_and_scanned.pdf": lambda p: make_pdf(p, blank_and_scanned_pages()),
         "outline.pdf": lambda p: make_pdf(p, outline_content, outline=toc, title=OUTLINE_TITLE),
+        "figures.pdf": lambda p: make_pdf(p, figures_pages(), title=FIGURES_TITLE),
     }
     return [make(out_dir / name) for name, make in makers.items()]
 

@@ -25,6 +25,7 @@ SAMPLE_NAMES = (
     "continued_table",
     "blank_and_scanned",
     "outline",
+    "figures",
 )
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 
