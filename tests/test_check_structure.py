@@ -361,3 +361,14 @@ def test_a_title_case_rest_before_a_short_sentence_is_split() -> None:
     letter = "### Berwick's Letter\n\nBerwick,\n\nWe need your eyes and ears in the village now.\n"
     assert split_codes(f"# Letters\n\n{letter}") == []
     assert split_codes("# Lab\n\n## III. Digests\n\nReagents:\n\n- Restriction digests\n") == []
+
+
+def test_a_heading_whose_rest_makes_a_contents_entry_is_split() -> None:
+    leaders = "·" * 12
+    contents = f"## 목 차\n\n1. 사업 개요{leaders} 3\n\n3. 제안서 목차 및 작성방법{leaders} 32\n\n"
+    head = "#### 제안서"
+    table = "| 작성항목 | 작성방법 |\n| --- | --- |\n| Ⅰ. 제안 개요 | 사업 이해 |\n"
+    assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n목차 및 작성방법\n\n{table}") == [
+        "headings.split"
+    ]
+    assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n작성 요령\n\n{table}") == []

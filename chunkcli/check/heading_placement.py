@@ -137,18 +137,26 @@ def check_heading_shapes(scan: ScannedMarkdown) -> list[Issue]:
 
 def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     found: list[TextLine] = []
+    unmarked: list[tuple[TextLine, str]] = []  # (heading, rest) of no mark: in the contents?
     lines = scan.lines
     for start in heading_tails(lines):
         heading, tail = lines[start : start + 2]
         if heading.level < 2 or tail.page != heading.page:
             continue  # (a title is followed by its authors or subtitle; a rest is on its page)
+        text, rest = heading.text.strip(), tail.text.strip()
         if tail.kind == LineKind.LIST:
-            rest = LIST_MARKER.sub("", tail.text.strip(), count=1)
-            cut = is_cut(heading.text.strip(), rest, body_after(lines, start + 2))
+            rest = LIST_MARKER.sub("", rest, count=1)
+            cut = is_cut(text, rest, body_after(lines, start + 2))
         else:
-            cut = is_cut_paragraph(heading.text.strip(), tail.text.strip(), lines, start + 2)
+            cut = is_cut_paragraph(text, rest, lines, start + 2)
         if cut:
             found.append(heading)
+        elif len(rest) <= SPLIT_TAIL_MAX_CHARS and not rest.endswith(SENTENCE_STOPS):
+            unmarked.append((heading, rest))
+    if unmarked:
+        entries = contents_entries(scan.text)
+        found.extend(h for h, rest in unmarked if entry_key(f"{h.text} {rest}") in entries)
+        found.sort(key=lambda heading: heading.number)
     if not found:
         return []
     shown = [f"{quote(h.text, 30)} (line {h.number})" for h in found]
@@ -162,6 +170,32 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
             page=found[0].page,
         )
     ]
+
+
+# An entry of a contents list: its words, leaders (dots, middle dots, ellipses) and a page
+# number at the end of a line. A heading and the short line after it that together are one
+# entry's words are one heading cut in two ("#### 제안서" + "목차 및 작성방법", listed as "3. 제안서
+# 목차 및 작성방법······ 32"; "### 1. 요구사항" + "분류").
+CONTENTS_LEADERS = re.compile(r"(?:[.·・…‥][ \t]*){2,}\d{1,4}[ \t]*$", re.M)
+# What an entry and a heading are compared by: no list mark, section number or spaces.
+ENTRY_NUMBER = re.compile(
+    r"^(?:[-*+]\s+)?(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[IVXLC]{1,6}[.)]|[\u2160-\u217f][.)]?"
+    r"|제\s?\d{1,4}\s?[조장절관편]|第[\d一二三四五六七八九十百]{1,6}[条章節款編])\s*"
+)
+
+
+def contents_entries(markdown: str) -> set[str]:
+    """The entry_key of each line of `markdown` that ends in leaders and a page number (found
+    by one search of the text: no step per line)."""
+    entries = set()
+    for leaders in CONTENTS_LEADERS.finditer(markdown):
+        line_start = markdown.rfind("\n", 0, leaders.start()) + 1
+        entries.add(entry_key(markdown[line_start : leaders.start()]))
+    return entries
+
+
+def entry_key(text: str) -> str:
+    return "".join(ENTRY_NUMBER.sub("", text.strip(), count=1).split())
 
 
 # A list item's mark: the rest of a heading that begins with a dash or a number is read as a
