@@ -157,6 +157,14 @@ def long_title_sections(size: int) -> str:
     return title + _repeat("## Part\n\nText of one short section.\n\n", size - len(title))
 
 
+def leader_runs(size: int) -> str:
+    """Headings of contents leaders with no page number, each over a short rest and a line of
+    spaced leaders (issue 25: the contents-entry patterns backtracked over each run: one
+    heading of 20,000 dots took 10 s)."""
+    section = f"## {'.' * 2000}\n\nand rest\n\n{'. ' * 1000}\n\n"
+    return "# Contents\n\n" + _repeat(section, size)
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "normal_text": normal_text,
     "nested_list": nested_list,
@@ -183,4 +191,5 @@ CASES: dict[str, Callable[[int], str]] = {
     "backticks": backticks,
     "qa_lines": qa_lines,
     "long_title_sections": long_title_sections,
+    "leader_runs": leader_runs,
 }
