@@ -111,10 +111,10 @@ SENTENCE_STOPS = tuple(".!?。！？")
 # its own: a phrase of letters only (no digit, bracket or stop), this short, between the
 # heading and a paragraph of body text, is no paragraph of its own ("## 13. 폐기시" +
 # "주의사항", "### ベビーフード自主規格第 V" + "版発行にあたって"). 12 characters: the rest
-# of a cut heading in the harness runs 1-8; the clean conversions of the corpus, DP-Bench and
-# retrieval-ja have one such line before a paragraph ("はじめに" under an organisation's
-# name), and many before lists, tables and other short lines (labels of diagrams), which are
-# left alone.
+# of a cut heading in the harness runs 1-8; in the clean conversions of the corpus, DP-Bench
+# and retrieval-ja (--ocr never) no such line stands before a paragraph on its heading's page
+# (one, "はじめに", on the next), and many stand before lists, tables and other short lines
+# (labels of diagrams): those are left alone.
 CASELESS_TAIL_MAX_CHARS = 12
 CASELESS_PHRASE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")
 # A caption: a figure/table label and its number, in the languages convert reads.
@@ -123,7 +123,8 @@ CAPTION = re.compile(
     r"[A-Z]?\d{1,3}(?:[.\-]\d{1,3})*\s*[.:：]?(?:\s|$)",
     re.I,
 )
-# A contents entry: leaders (dots, middle dots, ellipses) before a page number at the end.
+# A contents entry: leaders (dots, middle dots, ellipses) before a page number at the end
+# (tried where a run of leaders starts only, see CONTENTS_LEADERS).
 CONTENTS_ENTRY = re.compile(r"(?<![.·・…‥\s])(?:\s*[.·・…‥]){2,}+\s*\d{1,4}$")
 
 
