@@ -136,6 +136,13 @@ def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> Non
     ]
     years = ["| Boxer | 1,201 | 3,157 |", "| Directory | 4,103 | 2,500 |"]
     assert data_header_codes("| Item | 2023 | 2024 |", years) == []
+    # Fiscal years name columns too (2017年度, 2023년도), over amounts with units.
+    fiscal = ["| 台風21号 | 台風19号 | ７月大雨 |", "| 1,217億円 | 5,826億円 | 1,055億円 |"]
+    assert data_header_codes("| 2017年度 | 2019年度 | 2020年度 |", fiscal) == []
+    assert (
+        data_header_codes("| 구분 | 2022년도 | 2023년도 |", ["| 예산 | 1,200억원 | 1,350억원 |"])
+        == []
+    )
 
 
 def test_a_sparse_column_below_neither_confirms_nor_denies_a_data_cell() -> None:
