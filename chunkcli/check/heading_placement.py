@@ -106,6 +106,9 @@ NUMBERED_TAIL_MAX_CHARS = 160
 # Body text: a line after the rest longer than this, or a list or table (a contents list under
 # "Contents" is short lines after short lines).
 BODY_MIN_CHARS = 80
+# ... or a sentence of this many words ("## 6. Related" + "Work" + "We now discuss works that
+# are closely related to ours.", 10 words; a short line with a stop such as "Inc." is no body).
+BODY_SENTENCE_MIN_WORDS = 6
 SENTENCE_STOPS = tuple(".!?。！？")
 # The rest of a heading in a script without case (Korean, Japanese, Chinese) carries no mark of
 # its own: a phrase of letters only (no digit, bracket or stop), this short, between the
@@ -226,13 +229,15 @@ def heading_tails(lines: LineView) -> list[int]:
 
 
 def body_after(lines: LineView, position: int) -> bool:
-    """Whether the line at `position` is body text: a long paragraph line, a list or a table."""
+    """Whether the line at `position` is body text: a long paragraph line or a sentence, a list
+    or a table."""
     if position >= len(lines):
         return False
     line = lines[position]
     if line.kind != LineKind.PARAGRAPH or len(line.text) > BODY_MIN_CHARS:
         return True
-    return line.text.rstrip().endswith(SENTENCE_STOPS) and len(line.text.split()) >= 6
+    words = len(line.text.split())
+    return line.text.rstrip().endswith(SENTENCE_STOPS) and words >= BODY_SENTENCE_MIN_WORDS
 
 
 def is_cut_paragraph(text: str, rest: str, lines: LineView, after: int) -> bool:
