@@ -136,6 +136,13 @@ def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> Non
     ]
     years = ["| Boxer | 1,201 | 3,157 |", "| Directory | 4,103 | 2,500 |"]
     assert data_header_codes("| Item | 2023 | 2024 |", years) == []
+    # Fiscal years name columns too (2017年度, 2023년도), over amounts with units.
+    fiscal = ["| 台風21号 | 台風19号 | ７月大雨 |", "| 1,217億円 | 5,826億円 | 1,055億円 |"]
+    assert data_header_codes("| 2017年度 | 2019年度 | 2020年度 |", fiscal) == []
+    assert (
+        data_header_codes("| 구분 | 2022년도 | 2023년도 |", ["| 예산 | 1,200억원 | 1,350억원 |"])
+        == []
+    )
 
 
 def test_a_sparse_column_below_neither_confirms_nor_denies_a_data_cell() -> None:
@@ -304,3 +311,71 @@ def test_a_heading_that_leaves_a_bracket_open_is_split() -> None:
     assert split_codes(f"{head}\n\n대표발의)(의안번호2124946)\n\n{body}\n") == ["headings.split"]
     # A closed heading followed by a short note in brackets (units) is no cut.
     assert split_codes(f"{head} 대표발의)\n\n(단위: 백만원)\n\n{body}\n") == []
+
+
+KO_BODY = "가. 폐기방법 : 폐기물관리법에 명시된 경우 규정에 따라 내용물 및 용기를 폐기하시오."
+
+
+def test_a_korean_heading_cut_between_words_is_split() -> None:
+    head = "# 물질안전보건자료\n\n## 13. 폐기시"
+    assert split_codes(f"{head}\n\n주의사항\n\n{KO_BODY}\n") == ["headings.split"]
+    # The same short phrase as a label before a list, or on the next page, is no rest.
+    assert split_codes(f"{head}\n\n주의사항\n\n- {KO_BODY}\n") == []
+    page_break = f"{head}\n\n<!-- page 2 -->\n\n주의사항\n\n{KO_BODY}\n"
+    assert split_codes(page_break) == []
+    # A heading that ends a sentence is whole ("WHY?" over a label "手順").
+    assert split_codes("# 手引き\n\n#### WHY?\n\n手順\n\nがあります。\n") == []
+
+
+def test_a_rest_read_as_a_list_item_of_one_line_is_split() -> None:
+    body = "Stock-based compensation expense is associated with RSUs, PSUs and our ESPP plans."
+    head = "# Annual report\n\n## Note 3"
+    item = "- Stock-Based Compensation"
+    assert split_codes(f"{head}\n\n{item}\n\n{body}\n") == ["headings.split"]
+    assert split_codes(f"{head}\n\n{item}\n- Option Awards\n\n{body}\n") == []
+
+
+def test_an_article_number_alone_and_a_heading_ending_in_and_are_split() -> None:
+    body = "이 계약서에 의한 개인정보 처리업무의 기간은 다음과 같다."
+    assert split_codes(f"# 계약서\n\n#### 제4조\n\n(위탁업무 기간)\n\n{body}\n") == [
+        "headings.split"
+    ]
+    text = "Figure 2 shows Earth and the Moon drawn to scale on the same diagram, far apart."
+    earth = f"# Astronomy\n\n## Earth and\n\nMoon, Drawn to Scale.\n\n{text}\n"
+    assert split_codes(earth) == ["headings.split"]
+    # "もの" (a thing) ends a heading; the particle "の" leads on.
+    thing = "# 手引き\n\n### 1.3 安全衛生活動により事業者が得られるもの\n\n"
+    assert split_codes(f"{thing}一方で、プラスになる面が多数あります。\n") == []
+
+
+def test_a_label_or_ordinal_mark_waiting_for_its_number_leads_on() -> None:
+    body = "Section 5.1 sets out the linear model, its assumptions and how to write it up in full."
+    chapter = "# Statistics\n\n## Part V. Chapter\n\nFive - Comparing Associations\n\n"
+    assert split_codes(chapter + body + "\n") == ["headings.split"]
+    text = "日本ベビーフード協議会は昭和35年に創立し、ベビーフードの安全性を追求してきました。"
+    ordinal = "# 自主規格\n\n### ベビーフード自主規格第\n\nV 版発行にあたって\n\n"
+    assert split_codes(ordinal + text + "\n") == ["headings.split"]
+    chinese = "本公司成立于2020年，是一家专注于人工智能技术研究的高科技企业，总部位于北京。"
+    assert split_codes(f"# 年度报告\n\n## 第一章 :\n\n公司概况\n\n{chinese}\n") == [
+        "headings.split"
+    ]
+
+
+def test_a_title_case_rest_before_a_short_sentence_is_split() -> None:
+    after = "## 6. Related\n\nWork\n\nWe now discuss works that are closely related to ours.\n"
+    assert split_codes(f"# Paper\n\n{after}") == ["headings.split"]
+    # A salutation before a letter's text, a label before a list, are no rests.
+    letter = "### Berwick's Letter\n\nBerwick,\n\nWe need your eyes and ears in the village now.\n"
+    assert split_codes(f"# Letters\n\n{letter}") == []
+    assert split_codes("# Lab\n\n## III. Digests\n\nReagents:\n\n- Restriction digests\n") == []
+
+
+def test_a_heading_whose_rest_makes_a_contents_entry_is_split() -> None:
+    leaders = "·" * 12
+    contents = f"## 목 차\n\n1. 사업 개요{leaders} 3\n\n3. 제안서 목차 및 작성방법{leaders} 32\n\n"
+    head = "#### 제안서"
+    table = "| 작성항목 | 작성방법 |\n| --- | --- |\n| Ⅰ. 제안 개요 | 사업 이해 |\n"
+    assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n목차 및 작성방법\n\n{table}") == [
+        "headings.split"
+    ]
+    assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n작성 요령\n\n{table}") == []

@@ -195,6 +195,14 @@ def mixed_crlf(size: int) -> str:
     return "# Title\r\n\n" + _repeat(unit, size)
 
 
+def leader_runs(size: int) -> str:
+    """Headings of contents leaders with no page number, each over a short rest and a line of
+    spaced leaders (issue 25: the contents-entry patterns backtracked over each run: one
+    heading of 20,000 dots took 10 s)."""
+    section = f"## {'.' * 2000}\n\nand rest\n\n{'. ' * 1000}\n\n"
+    return "# Contents\n\n" + _repeat(section, size)
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "normal_text": normal_text,
     "nested_list": nested_list,
@@ -225,4 +233,5 @@ CASES: dict[str, Callable[[int], str]] = {
     "one_figure": one_figure,
     "article_lines": article_lines,
     "mixed_crlf": mixed_crlf,
+    "leader_runs": leader_runs,
 }

@@ -51,19 +51,27 @@ def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
 
 # --- headings cut from their words, and lines that are no headings ----------------------------
 
-# A heading that is only a section number ("3.2", "IV.", "제3장" is not one: it has words).
+# A heading that is only a section number ("3.2", "IV.", "(a)"), or an article or chapter
+# number with no title ("제4조", "第三章": the title is the line after it). ("제3장 총칙" is not
+# one: it has words.)
 BARE_NUMBER = re.compile(
     r"^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[IVXLC]{1,6}[.)]?|[\u2160-\u217f][.)]?"
-    r"|\(?[a-z][.)]|[가-하][.)])$"
+    r"|\(?[a-z][.)]|[가-하][.)]|제\s?\d{1,4}\s?[조장절관편]"
+    r"|第[\d一二三四五六七八九十百]{1,6}[条章節款編])\s?[:：]?$"
 )
-# A heading that ends leading on to more: an article, preposition or conjunction, or a comma,
-# hyphen or ampersand; in Korean, Japanese and Chinese a case particle or an attributive that
-# needs its noun (위한, における). Words that also end nouns (과: 결과, 의: 회의, 的: 目的) are
-# left out.
+# A heading that ends leading on to more: an article, preposition, conjunction or determiner,
+# a label that needs its number ("Chapter", "SECTION"), or a comma, hyphen or ampersand; in
+# Korean, Japanese and Chinese a case particle, an attributive that needs its noun (위한,
+# における) or the ordinal mark before a number (제, 第). Words that also end nouns (과: 결과, 의:
+# 회의, 的: 目的) are left out, and so are words that end phrasal verbs and titles ("Set Up",
+# "Looking Ahead", "Before and After").
 OPEN_HEADING_END = re.compile(
-    r"(?:[,\-–&]|\b(?:of|the|and|or|to|in|for|with|on|a|an|by|from|at|as|into|via|about)"
-    r"|(?:을|를|에서|으로|및|위한|대한|관한|통한|따른|의한|향한)"
-    r"|(?:における|に関する|による|ための|への|での|の)|(?:关于|与|及))$",
+    r"(?:[,\-–&]|\b(?:of|the|and|or|nor|to|in|for|with|on|a|an|by|from|at|as|into|via|about"
+    r"|between|among|against|towards?|versus|vs|upon|than|within|across|including|regarding"
+    r"|concerning|per|onto|whether|which|its|their|our|your|these|those"
+    r"|chapter|section|article|appendix|annex|volume|no)"
+    r"|(?:을|를|에서|으로|및|위한|대한|관한|통한|따른|의한|향한|(?<!\S)제|第)"
+    r"|(?:における|に関する|による|ための|への|での|(?<!も)の)|(?:关于|与|及))$",
     re.I,
 )
 # Brackets a heading can open and leave for the next line to close ("44. 고용정책 기본법
@@ -75,26 +83,53 @@ CLOSING_BRACKETS = ")]）】」』〉》］"
 # Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based").
 CONTINUED_START = re.compile(r"^(?:[a-z]|[-–,;:)])")
 # A word of a title-case phrase: capitalised, a short function word, or a number ("Word
-# Processing Tools", "Status of Business"; capitals too: "LEVELS OF RIGOR"). (Matched word by
+# Processing Tools", "Status of Business"; capitals too: "LEVELS OF RIGOR"; "Part VI. Chapter
+# Six - Comparing"; not a word with a colon or comma: "Reagents:", "Berwick,"). (Matched word by
 # word: one pattern over the whole phrase backtracked for seconds on long lines.)
-TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*|[a-z]{1,3}|[A-Z]{1,3}|\d[\w.]*")
+TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*\.?|[a-z]{1,3}|[A-Z]{1,3}|\d[\w.]*|[-–&]")
 # The rest of a cut heading is a short line without a sentence end: at most this many words
 # (headings run 2-15 words; a sentence of text after a heading is longer or ends with a stop:
 # 8 words missed "II. Set Up" + "the Restriction Digests of the “Suspect” and “Evidence” DNA").
 SPLIT_TAIL_MAX_WORDS = 12
 SPLIT_TAIL_MAX_CHARS = 100
+# A rest of one capitalised abbreviation goes with a title-case heading in mixed case
+# ("## Advantages of Tagged" + "PDF"; no new clean alarm on the corpus, DP-Bench, retrieval-ja).
+ACRONYM = re.compile(r"[A-Z]{2,6}")
+# A rest that ends a sentence is a heading's only this short (a heading's second line); body
+# text after a heading ending in "の" (あの, この: "that", "this") runs longer.
+STOPPED_TAIL_MAX_CHARS = 40
+# After a bare number the whole heading is the rest, and may be as long as a heading
+# ("3." + "Perspective of supply and demand balance of wood pellets and cost structure in
+# Japan", 14 words).
+NUMBERED_TAIL_MAX_WORDS = 20
+NUMBERED_TAIL_MAX_CHARS = 160
 # Body text: a line after the rest longer than this, or a list or table (a contents list under
 # "Contents" is short lines after short lines).
 BODY_MIN_CHARS = 80
+# ... or a sentence of this many words ("## 6. Related" + "Work" + "We now discuss works that
+# are closely related to ours.", 10 words; a short line with a stop such as "Inc." is no body).
+BODY_SENTENCE_MIN_WORDS = 6
 SENTENCE_STOPS = tuple(".!?。！？")
+# The rest of a heading in a script without case (Korean, Japanese, Chinese) carries no mark of
+# its own: a phrase of letters only (no digit, bracket or stop), this short, between the
+# heading and a paragraph of body text, is no paragraph of its own ("## 13. 폐기시" +
+# "주의사항", "### ベビーフード自主規格第 V" + "版発行にあたって"). 12 characters: the rest
+# of a cut heading in the harness runs 1-8; in the clean conversions of the corpus, DP-Bench
+# and retrieval-ja (--ocr never) no such line stands before a paragraph on its heading's page
+# (one, "はじめに", on the next), and many stand before lists, tables and other short lines
+# (labels of diagrams): those are left alone.
+CASELESS_TAIL_MAX_CHARS = 12
+CASELESS_PHRASE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")
 # A caption: a figure/table label and its number, in the languages convert reads.
 CAPTION = re.compile(
     r"^(?:fig(?:ure)?\.?|table|chart|graph|exhibit|plate|그림|표|図|表|图)\s*"
     r"[A-Z]?\d{1,3}(?:[.\-]\d{1,3})*\s*[.:：]?(?:\s|$)",
     re.I,
 )
-# A contents entry: leaders (dots, middle dots, ellipses) before a page number at the end.
-CONTENTS_ENTRY = re.compile(r"(?:[.·・…‥]\s*){2,}\d{1,4}$")
+# A contents entry: leaders (dots, middle dots, ellipses) before a page number at the end. (Tried
+# only where a run of leaders starts, and never given back: a heading of 20,000 dots took 10.7 s
+# with a plain repeat.)
+CONTENTS_ENTRY = re.compile(r"(?<![.·・…‥\s])(?:\s*[.·・…‥]){2,}+\s*\d{1,4}$")
 
 
 def check_heading_shapes(scan: ScannedMarkdown) -> list[Issue]:
@@ -107,18 +142,26 @@ def check_heading_shapes(scan: ScannedMarkdown) -> list[Issue]:
 
 def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     found: list[TextLine] = []
+    unmarked: list[tuple[TextLine, str]] = []  # (heading, rest) of no mark: in the contents?
     lines = scan.lines
-    for start in lines.find_sequence((LineKind.HEADING, LineKind.PARAGRAPH)):
+    for start in heading_tails(lines):
         heading, tail = lines[start : start + 2]
-        if heading.level < 2:
-            continue  # a title is followed by its authors or subtitle
+        if heading.level < 2 or tail.page != heading.page:
+            continue  # (a title is followed by its authors or subtitle; a rest is on its page)
         text, rest = heading.text.strip(), tail.text.strip()
-        if len(rest) > SPLIT_TAIL_MAX_CHARS or len(rest.split()) > SPLIT_TAIL_MAX_WORDS:
-            continue
-        if rest.endswith(SENTENCE_STOPS):
-            continue
-        if is_cut(text, rest, body_after(lines, start + 2)):
+        if tail.kind == LineKind.LIST:
+            rest = LIST_MARKER.sub("", rest, count=1)
+            cut = is_cut(text, rest, body_after(lines, start + 2))
+        else:
+            cut = is_cut_paragraph(text, rest, lines, start + 2)
+        if cut:
             found.append(heading)
+        elif len(rest) <= SPLIT_TAIL_MAX_CHARS and not rest.endswith(SENTENCE_STOPS):
+            unmarked.append((heading, rest))
+    if unmarked:
+        entries = contents_entries(scan.text)
+        found.extend(h for h, rest in unmarked if entry_key(f"{h.text} {rest}") in entries)
+        found.sort(key=lambda heading: heading.number)
     if not found:
         return []
     shown = [f"{quote(h.text, 30)} (line {h.number})" for h in found]
@@ -134,12 +177,81 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
     ]
 
 
+# An entry of a contents list: its words, leaders (dots, middle dots, ellipses) and a page
+# number at the end of a line (CONTENTS_ENTRY). A heading and the short line after it that
+# together are one entry's words are one heading cut in two ("#### 제안서" + "목차 및 작성방법",
+# listed as "3. 제안서 목차 및 작성방법······ 32"; "### 1. 요구사항" + "분류"). Lines are looked at
+# only where two leaders stand together (found by a search that starts on a character class:
+# the entry pattern over the whole text cost 0.19 s CPU on 8.8 MB of conversions, this 0.01 s).
+LEADER_PAIR = re.compile(r"[.·・…‥][ \t]*[.·・…‥]")
+# What an entry and a heading are compared by: no list mark, section number or spaces.
+ENTRY_NUMBER = re.compile(
+    r"^(?:[-*+]\s+)?(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[IVXLC]{1,6}[.)]|[\u2160-\u217f][.)]?"
+    r"|제\s?\d{1,4}\s?[조장절관편]|第[\d一二三四五六七八九十百]{1,6}[条章節款編])\s*"
+)
+
+
+def contents_entries(markdown: str) -> set[str]:
+    """The entry_key of each line of `markdown` that ends in leaders and a page number."""
+    entries = set()
+    pair = LEADER_PAIR.search(markdown)
+    while pair:
+        line_start = markdown.rfind("\n", 0, pair.start()) + 1
+        line_end = markdown.find("\n", pair.end())
+        line_end = len(markdown) if line_end < 0 else line_end
+        line = markdown[line_start:line_end].rstrip()
+        entry = CONTENTS_ENTRY.search(line)
+        if entry:
+            entries.add(entry_key(line[: entry.start()]))
+        pair = LEADER_PAIR.search(markdown, line_end)
+    return entries
+
+
+def entry_key(text: str) -> str:
+    return "".join(ENTRY_NUMBER.sub("", text.strip(), count=1).split())
+
+
+# A list item's mark: the rest of a heading that begins with a dash or a number is read as a
+# list item of one line ("## Note 3" + "- Stock-Based Compensation", "#### 04" + "- Create App
+# Script Code").
+LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])\s+")
+
+
+def heading_tails(lines: LineView) -> list[int]:
+    """Positions of headings followed by a paragraph line, or by a list of one item."""
+    after_paragraph = lines.find_sequence((LineKind.HEADING, LineKind.PARAGRAPH))
+    lone_items = [
+        start
+        for start in lines.find_sequence((LineKind.HEADING, LineKind.LIST))
+        if start + 2 >= len(lines) or lines.kind(start + 2) != LineKind.LIST
+    ]
+    return sorted(after_paragraph + lone_items)
+
+
 def body_after(lines: LineView, position: int) -> bool:
-    """Whether the line at `position` is body text: a long paragraph line, a list or a table."""
+    """Whether the line at `position` is body text: a long paragraph line or a sentence, a list
+    or a table."""
     if position >= len(lines):
         return False
     line = lines[position]
-    return line.kind != LineKind.PARAGRAPH or len(line.text) > BODY_MIN_CHARS
+    if line.kind != LineKind.PARAGRAPH or len(line.text) > BODY_MIN_CHARS:
+        return True
+    words = len(line.text.split())
+    return line.text.rstrip().endswith(SENTENCE_STOPS) and words >= BODY_SENTENCE_MIN_WORDS
+
+
+def is_cut_paragraph(text: str, rest: str, lines: LineView, after: int) -> bool:
+    """is_cut for a rest that is a paragraph line (the line at `after` follows it), or the rest
+    is a short phrase of a script without case before a paragraph of body text: a long line or
+    a sentence."""
+    if is_cut(text, rest, body_after(lines, after)):
+        return True
+    if after >= len(lines) or text.endswith(SENTENCE_STOPS) or not is_caseless_phrase(rest):
+        return False
+    following = lines[after]
+    return following.kind == LineKind.PARAGRAPH and (
+        len(following.text) > BODY_MIN_CHARS or following.text.rstrip().endswith(SENTENCE_STOPS)
+    )
 
 
 def is_cut(text: str, rest: str, body_follows: bool) -> bool:
@@ -149,16 +261,42 @@ def is_cut(text: str, rest: str, body_follows: bool) -> bool:
     with no stop is no sentence of text. (Short lines followed by more short lines, as a
     contents list under "Contents", are left alone: they were most of the false alarms on the
     clean corpus conversions without that condition.)"""
-    if BARE_NUMBER.match(text) or OPEN_HEADING_END.search(text) or CONTINUED_START.match(rest):
+    bare = BARE_NUMBER.match(text) is not None
+    words, most_words, most_chars = rest.split(), SPLIT_TAIL_MAX_WORDS, SPLIT_TAIL_MAX_CHARS
+    if bare:
+        most_words, most_chars = NUMBERED_TAIL_MAX_WORDS, NUMBERED_TAIL_MAX_CHARS
+    if len(rest) > most_chars or len(words) > most_words:
+        return False
+    if rest.endswith(SENTENCE_STOPS):
+        # (after a heading that leads on, a rest as short as a heading's may end a sentence:
+        # "## Earth and" + "Moon, Drawn to Scale.")
+        return len(rest) <= STOPPED_TAIL_MAX_CHARS and OPEN_HEADING_END.search(text) is not None
+    if OPEN_HEADING_END.search(text):
+        return True
+    if bare or CONTINUED_START.match(rest):
         return True
     if leaves_open(text):
         return True
     return (
         body_follows
-        and any(ch.islower() for ch in text) == any(ch.islower() for ch in rest)
+        and (same_case(text, rest) or ACRONYM.fullmatch(rest) is not None)
         and is_title_case(text)
         and is_title_case(rest)
-        and any(w[:1].isupper() for w in rest.split())
+        and any(w[:1].isupper() for w in words)
+    )
+
+
+def same_case(text: str, rest: str) -> bool:
+    """Both in capitals, or both with lower-case letters."""
+    return any(ch.islower() for ch in text) == any(ch.islower() for ch in rest)
+
+
+def is_caseless_phrase(rest: str) -> bool:
+    """A few words of letters only, none of them with case (Hangul, kana, ideographs)."""
+    return (
+        len(rest) - rest.count(" ") <= CASELESS_TAIL_MAX_CHARS
+        and CASELESS_PHRASE.fullmatch(rest) is not None
+        and rest.lower() == rest.upper()
     )
 
 

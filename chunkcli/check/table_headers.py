@@ -17,9 +17,10 @@ from chunkcli.model import Issue, Severity
 
 # A number token, for collapsed rows.
 NUMBER_TOKEN = re.compile(r"[-+(]?[$€£¥]?\d[\d.,:/%)]*")
-# What a cell holds, in the order tried. A period (a year, FY2023, Q1 2024, 2023/24) names a
-# column in finance and statistics tables ("| Item | 2022 | 2023 |" over amounts), so it is a
-# type of its own: data only when the column below holds periods too.
+# What a cell holds, in the order tried. A period (a year, FY2023, Q1 2024, 2023/24, a fiscal
+# year 2017年度 or 2023년도) names a column in finance and statistics tables ("| Item | 2022 |
+# 2023 |" over amounts), so it is a type of its own: data only when the column below holds
+# periods too.
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # A number (thousands grouped by commas, points or spaces), and a unit or short word after a
 # value ("500kg", "12 mm", "100% 이상"): the value's type is what counts.
@@ -29,7 +30,7 @@ NUMBER = r"(?:#|no\\.\\s*)?[-+(]?(?:\d{1,3}(?:(?:,\s?|[.\s])\d{3})+|\d+)(?:[.,]\
 PERCENT = rf"[-+(]?\d[\d.,]*\s*%\)?{UNIT}"
 CELL_TYPES = (
     ("period", re.compile(r"^(?:(?:fy|q[1-4]|h[12])\s*'?)?(?:19|20)\d{2}(?:\s*[/-]\s*\d{2,4})?"
-                          r"(?:\s*(?:q[1-4]|h[12]))?[년年]?$", re.I)),
+                          r"(?:\s*(?:q[1-4]|h[12]))?(?:년도?|年度?)?$", re.I)),
     ("date", re.compile(
         # (a year, a month and a day that can be one: CAS numbers "7790-79-6" are codes)
         r"^(?:(?:1[89]|20)\d{2}[-./년年]\s*(?:0?[1-9]|1[0-2])[-./월月]\s*(?:0?[1-9]|[12]\d|3[01])"
