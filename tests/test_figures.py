@@ -234,3 +234,19 @@ def test_a_figure_is_not_read_once_the_file_s_time_limit_has_run_out() -> None:
     result = convert_pdf(_report(), ConvertOptions(ocr=ocr))
     assert _figures(result) == [("Figure 1. Sales by region", "")]
     assert result.warnings == ("<bytes>: 1 figure(s) not read by OCR: the time limit ran out",)
+
+
+def test_figures_side_by_side_are_read_left_to_right_before_a_note_below_them() -> None:
+    from chunkcli.convert.layout.order import order_blocks
+    from chunkcli.model import BBox, Block, Figure, Line, Span
+
+    def figure(box: BBox) -> Block:
+        return Block(BlockKind.FIGURE, (), box, 1, figure=Figure(region=box))
+
+    note_box = BBox(522, 520, 773, 539)  # starts a point above the right figure's bottom
+    note = Block(
+        BlockKind.PARAGRAPH, (Line((Span("Source: council", note_box),), note_box),), note_box, 1
+    )
+    right, left = figure(BBox(415, 259, 764, 521)), figure(BBox(40, 259, 391, 522))
+    ordered = order_blocks((right, note, left))
+    assert [b.bbox.x0 for b in ordered] == [40, 415, 522]

@@ -270,18 +270,29 @@ def _single_row(blocks: Sequence[Block]) -> bool:
 
 
 def _rows_top_down(blocks: list[Block], s: OrderSettings) -> list[Block]:
-    """Lines on one row left to right, rows top to bottom. A figure is a row of its own at
-    its bottom edge: the lines beside it (a column it does not quite clear) are read first,
-    instead of being cut where the figure's middle lies."""
-    blocks = sorted(blocks, key=_row_y)
+    """Lines on one row left to right, rows top to bottom. Figures side by side make a row of
+    their own at their bottom edge: the lines beside them (a column they do not quite clear)
+    are read first, instead of being cut where a figure's middle lies."""
     rows: list[list[Block]] = []
-    for block in blocks:
-        figure = block.kind == BlockKind.FIGURE or (rows and rows[-1][0].kind == BlockKind.FIGURE)
-        if rows and not figure and _same_row(rows[-1][0].bbox, block.bbox, s):
+    for block in sorted((b for b in blocks if b.kind != BlockKind.FIGURE), key=_row_y):
+        if rows and _same_row(rows[-1][0].bbox, block.bbox, s):
             rows[-1].append(block)
         else:
             rows.append([block])
-    return [b for row in rows for b in sorted(row, key=lambda b: b.bbox.x0)]
+    figure_rows: list[list[Block]] = []
+    for figure in sorted((b for b in blocks if b.kind == BlockKind.FIGURE), key=_row_y):
+        row = next((r for r in figure_rows if _side_by_side(r[0].bbox, figure.bbox)), None)
+        if row is None:
+            figure_rows.append([figure])
+        else:
+            row.append(figure)
+    ordered = sorted(rows + figure_rows, key=lambda row: min(_row_y(b) for b in row))
+    return [b for row in ordered for b in sorted(row, key=lambda b: b.bbox.x0)]
+
+
+def _side_by_side(a: BBox, b: BBox) -> bool:
+    """Two figures sharing most of their height stand in one row."""
+    return a.y_overlap(b) >= 0.5 * min(a.height, b.height)
 
 
 # A line beside a figure whose middle lies up to this far below the figure's bottom edge is
