@@ -13,6 +13,7 @@ from typer.testing import CliRunner, Result
 from chunkcli.cli import app
 from chunkcli.convert import ConvertOptions, convert_pdf
 from chunkcli.convert.ocr.options import OcrMode, OcrOptions
+from chunkcli.convert.options import ImageOptions
 from chunkcli.markdown_format import FIGURE_START_RE, parse_figure
 from chunkcli.model import BlockKind, ConvertResult
 
@@ -116,13 +117,20 @@ def test_two_figures_side_by_side_are_read_column_by_column() -> None:
     assert result.markdown.index("Figure 1. This year") < result.markdown.index("East")
 
 
-def test_a_photo_without_words_is_a_figure_without_words() -> None:
+def test_a_photo_without_words_is_a_figure_only_when_its_picture_is_written() -> None:
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((72, 90), INTRO, fontsize=10)
     page.insert_image(pymupdf.Rect(72, 110, 272, 310), stream=_logo_png())
-    result = convert_pdf(bytes(doc.tobytes()))
-    assert _figures(result) == [("", "")]
+    page.insert_text((72, 330), AFTER, fontsize=10)
+    pdf = bytes(doc.tobytes())
+    plain = convert_pdf(pdf)
+    assert _figures(plain) == []  # nothing to index, and no cut between the paragraphs
+    assert FIGURE_START_RE.search(plain.markdown) is None
+    with_images = convert_pdf(pdf, ConvertOptions(images=ImageOptions("/tmp/unused", "img")))
+    assert _figures(with_images) == [("", "")]
+    assert "![](img/bytes-p1-1.png)" in with_images.markdown
+    assert [name for name, _ in with_images.images] == ["bytes-p1-1.png"]
 
 
 def _convert_cli(*args: str | Path) -> Result:

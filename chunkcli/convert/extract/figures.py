@@ -70,9 +70,15 @@ def with_figures(
     pages: tuple[Page, ...],
     ocr: OcrOptions | None,
     settings: FigureSettings = FigureSettings(),
+    *,
+    keep_empty: bool = False,
 ) -> tuple[tuple[Page, ...], tuple[str, ...]]:
     """The pages with a figure block for each content picture on a text page, and notes on
-    figures that could not be read (a broken image stream: that figure only)."""
+    figures that could not be read (a broken image stream: that figure only).
+
+    A figure with neither caption nor words (a photo, a drawing without labels) carries
+    nothing to index and, placed beside a column, would cut its paragraph in two: it is
+    kept only with `keep_empty` (--images: its block then links the picture)."""
     placed = {p.number: _placements(doc[p.number - 1]) for p in pages if _looked_at(p, doc)}
     if not placed:
         return pages, ()
@@ -92,7 +98,8 @@ def with_figures(
             result.append(page)
             continue
         pdf_page = doc[page.number - 1]
-        result.append(_with_figure_blocks(pdf_page, page, regions, reader, settings, notes))
+        page = _with_figure_blocks(pdf_page, page, regions, reader, settings, notes)
+        result.append(page if keep_empty else _without_empty_figures(page))
     if reader.skipped:
         notes.append(f"{reader.skipped} figure(s) not read by OCR: the time limit ran out")
     return tuple(result), tuple(notes)
@@ -214,6 +221,15 @@ def _with_figure_blocks(
     return dataclasses.replace(page, blocks=(*blocks, *captioned))
 
 
+def _without_empty_figures(page: Page) -> Page:
+    kept = tuple(
+        b
+        for b in page.blocks
+        if b.kind != BlockKind.FIGURE or (b.figure and (b.figure.caption or b.figure.words))
+    )
+    return page if len(kept) == len(page.blocks) else dataclasses.replace(page, blocks=kept)
+
+
 def _touches(region: BBox, others: list[BBox]) -> bool:
     return any(_overlaps(region, other) for other in others)
 
@@ -248,11 +264,12 @@ def _caption_lines(region: BBox, blocks: list[Block], settings: FigureSettings) 
 
 
 def _gap_to(region: BBox, box: BBox) -> float | None:
-    """How far `box` lies above or below `region` (None when it overlaps it sideways)."""
-    if box.bottom <= region.top + 2:
-        return region.top - box.bottom
-    if box.top >= region.bottom - 2:
-        return box.top - region.bottom
+    """How far `box` lies above or below `region`, 0 when it overlaps the edge it stands at
+    (a drawing's marks can reach into its caption's line); None when its middle is inside."""
+    if box.center_y <= region.top:
+        return max(0.0, region.top - box.bottom)
+    if box.center_y >= region.bottom:
+        return max(0.0, box.top - region.bottom)
     return None
 
 

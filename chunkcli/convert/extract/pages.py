@@ -175,7 +175,8 @@ def extract_document(
         notes, missing = notes + run.notes, run.missing
     if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
         extracted = with_table_pictures(doc, extracted, ocr)
-    extracted, figure_notes = with_figures(doc, extracted, ocr)
+    keep_empty = options.images is not None  # (an empty figure's block links its picture)
+    extracted, figure_notes = with_figures(doc, extracted, ocr, keep_empty=keep_empty)
     notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)
