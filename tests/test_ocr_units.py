@@ -289,3 +289,12 @@ def test_a_batch_with_pages_left_unread_is_incomplete_and_says_what_to_do() -> N
         "  scan.pdf: page 7-9: not read by OCR: the time limit ran out first (their markers "
         "say 'ocr skipped'); raise --timeout or --ocr-page-time, or give --timeout 0 for no limit",
     ]
+
+
+def test_a_japanese_or_korean_text_layer_names_the_ocr_language() -> None:
+    from chunkcli.convert.ocr.read import MIN_SCRIPT_CHARS, script_language
+
+    assert script_language("株式分布状況調査の結果について" * 4) == "jpn"
+    assert script_language("개인 주주 수는 전년 대비 증가했습니다" * 4) == "kor"
+    assert script_language("English text leaves the choice to the pixels " * 10) is None
+    assert script_language("表" * (MIN_SCRIPT_CHARS - 1) + " some English") is None

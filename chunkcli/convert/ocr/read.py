@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
+from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
 from chunkcli.convert.ocr.rapidocr import ENGINE as RAPIDOCR
@@ -103,10 +104,12 @@ def ocr_pages(
     numbers: Sequence[int],
     options: OcrOptions,
     on_pages: PagesDone | None = None,
+    text_layer: str = "",
 ) -> OcrRun:
     """Read the given 1-based pages by OCR; a missing engine gives one note and no readings.
     `on_pages` hears how many pages are done as they finish (progress), and first how many
-    there are to read."""
+    there are to read. `text_layer` is the document's own text, when other pages have one:
+    in Japanese or Korean it decides the language (see script_language)."""
     if not numbers:
         return OcrRun()
     if on_pages is not None:
@@ -124,8 +127,10 @@ def ocr_pages(
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             auto = options.lang == AUTO
+            known = script_language(text_layer) if auto else None
             lang = (
-                _detect_language(doc[numbers[0] - 1], options, installed, pool)
+                (known if known in installed else None)
+                or _detect_language(doc[numbers[0] - 1], options, installed, pool)
                 if auto
                 else (options.lang)
             )
@@ -444,6 +449,25 @@ def _tesseract_words(
     image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
     return run_tesseract(options.tesseract_cmd, image.png, lang, image.dpi, psm, timeout_s)
+
+
+# A text layer with at least this many kana, ideographs or Hangul names the language of the
+# document's scanned pages. Tesseract's English model reads Japanese print with confidence as
+# high as the Japanese model's (retrieval-ja j-bunpu2023 page 10 alone: eng chosen, garbage).
+MIN_SCRIPT_CHARS = 50
+
+
+def script_language(text: str) -> str | None:
+    """`kor` or `jpn` when `text` is mostly Hangul or kana and ideographs (at least
+    MIN_SCRIPT_CHARS of them); None otherwise (Latin text leaves the choice to the pixels)."""
+    hangul = len(_HANGUL_SYLLABLE_RE.findall(text))
+    kana_han = len(KANA_HAN_RE.findall(text))
+    if max(hangul, kana_han) < MIN_SCRIPT_CHARS:
+        return None
+    return "kor" if hangul > kana_han else "jpn"
+
+
+_HANGUL_SYLLABLE_RE = re.compile(f"[{HANGUL_SYLLABLE_CLASS}]")
 
 
 def page_confidence(words: Sequence[OcrWord]) -> float:
