@@ -8,6 +8,7 @@ pdfplumber report them).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -237,6 +238,11 @@ class Page:
     # Why OCR did not read this page, which needed it ("time limit"); "" when it did or
     # was not asked to. Such a page has no text: its marker says so and check fails it.
     ocr_skipped: str = ""
+
+
+def pages_text(pages: Sequence[Page]) -> str:
+    """The text of every line on the pages, run together (what tells a document's script)."""
+    return "".join(line.text for page in pages for block in page.blocks for line in block.lines)
 
 
 @dataclass(frozen=True, slots=True)

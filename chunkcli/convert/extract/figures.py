@@ -38,7 +38,17 @@ from chunkcli.convert.ocr.pictures import (
     within_time,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.model import BBox, Block, BlockKind, Figure, Line, OcrInfo, Page, PageStatus
+from chunkcli.model import (
+    BBox,
+    Block,
+    BlockKind,
+    Figure,
+    Line,
+    OcrInfo,
+    Page,
+    PageStatus,
+    pages_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +133,7 @@ class _Reader:
             self.skipped += 1
             return None
         if self.lang == "":  # decided once, from the document's own text
-            text = "".join(ln.text for p in self.pages for b in p.blocks for ln in b.lines)
-            self.lang = picture_language(text, self.options)
+            self.lang = picture_language(pages_text(self.pages), self.options)
         if self.lang is None:
             return None
         return read_figure(pdf_page, region, self.lang, options)

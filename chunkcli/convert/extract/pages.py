@@ -59,6 +59,7 @@ from chunkcli.model import (
     Page,
     PageStatus,
     Span,
+    pages_text,
 )
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ def extract_document(
         else [p.number for p in extracted if needs_ocr(p, ocr.mode)]
     )
     if ocr is not None and wanted:
-        run = ocr_pages(doc, wanted, ocr, on_ocr_pages, _text_layer(extracted))
+        run = ocr_pages(doc, wanted, ocr, on_ocr_pages, pages_text(extracted))
         extracted = _with_readings(doc, extracted, run, find_tables)
         skipped = frozenset(run.skipped)
         extracted = tuple(
@@ -191,17 +192,6 @@ def extract_document(
         context_pages=context,
         notes=notes,
         ocr_missing=missing,
-    )
-
-
-def _text_layer(pages: tuple[Page, ...]) -> str:
-    """The text of the pages that have a usable text layer (what tells the OCR language)."""
-    return "".join(
-        line.text
-        for page in pages
-        if page.status == PageStatus.TEXT
-        for block in page.blocks
-        for line in block.lines
     )
 
 

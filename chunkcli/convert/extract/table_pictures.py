@@ -17,6 +17,7 @@ import pymupdf
 from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
 from chunkcli.convert.ocr.pictures import (
     PictureReading,
+    lines_text,
     page_pixel_rules,
     picture_language,
     read_picture,
@@ -25,7 +26,17 @@ from chunkcli.convert.ocr.pictures import (
 )
 from chunkcli.convert.tables import tables_from_rules
 from chunkcli.convert.tables.rules import Rule
-from chunkcli.model import BBox, Block, BlockKind, Figure, Line, OcrInfo, Page, PageStatus
+from chunkcli.model import (
+    BBox,
+    Block,
+    BlockKind,
+    Figure,
+    Line,
+    OcrInfo,
+    Page,
+    PageStatus,
+    pages_text,
+)
 
 # A cell of a table read from a picture holds at most this many characters: DP-Bench's table
 # picture has at most 40 a cell, the corpus' spreadsheet screenshot 12; a screenshot of a
@@ -53,7 +64,7 @@ def with_table_pictures(
         lines = [line for block in page.blocks for line in block.lines]
         regions = table_pictures(pdf_page, lines)
         if regions and lang == "":  # decided once, from the document's own text
-            lang = picture_language(_text_of(pages), ocr)
+            lang = picture_language(pages_text(pages), ocr)
         if not regions or lang is None:
             result.append(page)
             continue
@@ -92,7 +103,7 @@ def _with_pictures(
 
 
 def _figure_of(reading: PictureReading, region: BBox, number: int) -> Block:
-    words = "\n".join(" ".join(line.text.split()) for line in reading.lines if line.text.strip())
+    words = lines_text(reading.lines)
     ocr = OcrInfo(reading.confidence, "tesseract", reading.lang)
     figure = Figure(region=region, words=words, ocr=ocr if words else None)
     return Block(BlockKind.FIGURE, (), region, number, figure=figure)
@@ -157,7 +168,3 @@ def _short_cells(table: Block) -> bool:
 def _inside(line: Line, tables: Sequence[Block]) -> bool:
     x, y = line.bbox.center_x, line.bbox.center_y
     return any(t.bbox.contains_point(x, y, tolerance=1.0) for t in tables)
-
-
-def _text_of(pages: Sequence[Page]) -> str:
-    return "".join(line.text for page in pages for block in page.blocks for line in block.lines)

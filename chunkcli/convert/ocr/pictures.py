@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
-from chunkcli.charclasses import is_cjk, is_hangul
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
-from chunkcli.convert.ocr.read import POINTS_PER_INCH, page_confidence
+from chunkcli.convert.ocr.read import POINTS_PER_INCH, page_confidence, script_language
 from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import looks_like_ruled_table, rules_in_pixels
@@ -195,9 +194,13 @@ def read_figure(
     confidence = page_confidence(kept)
     if confidence < MIN_FIGURE_CONFIDENCE:
         return None
-    lines = words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings)
-    text = "\n".join(" ".join(line.text.split()) for line in lines if line.text.strip())
+    text = lines_text(words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings))
     return FigureReading(text, round(confidence, 4), lang) if text else None
+
+
+def lines_text(lines: Sequence[Line]) -> str:
+    """OCR lines as a figure's words: a line of text each, runs of spaces made one."""
+    return "\n".join(" ".join(line.text.split()) for line in lines if line.text.strip())
 
 
 def _capped_dpi(region: BBox, dpi: int, max_pixels: int) -> int:
@@ -215,9 +218,7 @@ def picture_language(text: str, options: OcrOptions) -> str | None:
     installed = tesseract_languages(options.tesseract_cmd)
     if options.lang != AUTO:
         return options.lang if all(p in installed for p in options.lang.split("+")) else None
-    hangul = sum(1 for c in text if is_hangul(c))
-    cjk = sum(1 for c in text if is_cjk(c)) - hangul
-    lang = "kor" if hangul > cjk and hangul else "jpn" if cjk else "eng"
+    lang = script_language(text, min_chars=1) or "eng"
     return lang if lang in installed else None
 
 

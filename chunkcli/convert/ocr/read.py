@@ -457,12 +457,12 @@ def _tesseract_words(
 MIN_SCRIPT_CHARS = 50
 
 
-def script_language(text: str) -> str | None:
+def script_language(text: str, min_chars: int = MIN_SCRIPT_CHARS) -> str | None:
     """`kor` or `jpn` when `text` is mostly Hangul or kana and ideographs (at least
-    MIN_SCRIPT_CHARS of them); None otherwise (Latin text leaves the choice to the pixels)."""
+    `min_chars` of them); None otherwise (Latin text leaves the choice to the pixels)."""
     hangul = len(_HANGUL_SYLLABLE_RE.findall(text))
     kana_han = len(KANA_HAN_RE.findall(text))
-    if max(hangul, kana_han) < MIN_SCRIPT_CHARS:
+    if max(hangul, kana_han) < min_chars:
         return None
     return "kor" if hangul > kana_han else "jpn"
 
