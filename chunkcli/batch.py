@@ -393,8 +393,7 @@ def _convert_then(
     result = _convert_catching(path, options, pool, on_pages=on_pages)
     if options.images is not None and isinstance(result, ConvertResult):
         try:  # (split, check, sync: the figures' pictures beside whatever they write)
-            for name, png in result.images:
-                write_atomic(Path(options.images.folder) / name, png, make_parents=True)
+            write_images(Path(options.images.folder), result)
         except OutputWriteError as exc:
             return ChunkcliError(f"{path}: {exc}")
     try:
@@ -488,13 +487,18 @@ def _convert_and_write(
     if target is not None:
         try:
             if images_dir is not None:
-                for name, png in result.images:
-                    write_atomic(images_dir / name, png, make_parents=True)
+                write_images(images_dir, result)
             write_atomic(target, result.markdown, make_parents=True)
         except OutputWriteError as exc:
             error = f"{pdf}: {exc}"
             return FileOutcome(pdf, None, seconds=time.perf_counter() - started, error=error)
     return converted_outcome(pdf, target, result, time.perf_counter() - started)
+
+
+def write_images(folder: Path, result: ConvertResult) -> None:
+    """The figures' pictures of a conversion (--images) into `folder`, each atomically."""
+    for name, png in result.images:
+        write_atomic(folder / name, png, make_parents=True)
 
 
 def _images_for(

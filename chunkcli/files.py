@@ -20,7 +20,7 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any
 
 from chunkcli.errors import ChunkcliError
 
@@ -140,21 +140,23 @@ def write_atomic(
 
 def _fill(fd: int, content: str | bytes | Iterable[str]) -> None:
     """Write the content to the open temporary file and make it durable."""
-    if isinstance(content, bytes):
-        with os.fdopen(fd, "wb") as raw:
-            raw.write(content)
-            raw.flush()
-            os.fsync(raw.fileno())
-        return
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+    with _opened(fd, content) as handle:
         _write_text(handle, content)
         handle.flush()
         os.fsync(handle.fileno())
 
 
-def _write_text(handle: TextIO, text: str | Iterable[str]) -> None:
-    """A string, or pieces written as they come."""
-    if isinstance(text, str):
+def _opened(file: int | Path, content: str | bytes | Iterable[str]) -> IO[Any]:
+    """`file` opened for writing `content`: bytes as they are, text as UTF-8 with its own line
+    ends."""
+    if isinstance(content, bytes):
+        return open(file, "wb")
+    return open(file, "w", encoding="utf-8", newline="")
+
+
+def _write_text(handle: IO[Any], text: str | bytes | Iterable[str]) -> None:
+    """A string or bytes, or pieces written as they come."""
+    if isinstance(text, str | bytes):
         handle.write(text)
     else:
         handle.writelines(text)
@@ -173,11 +175,7 @@ def _write_in_place(target: Path, text: str | bytes | Iterable[str]) -> None:
     """Write to a device or FIFO as it is (`-o /dev/null`, `-o /dev/stdout`): renaming a
     temporary file over it, as for files, replaced the device itself with a regular file."""
     try:
-        if isinstance(text, bytes):
-            with target.open("wb") as raw:
-                raw.write(text)
-            return
-        with target.open("w", encoding="utf-8", newline="") as handle:
+        with _opened(target, text) as handle:
             _write_text(handle, text)
     except OSError as exc:
         raise OutputWriteError(f"{target}: cannot write ({exc.strerror or exc})") from None

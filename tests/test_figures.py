@@ -258,3 +258,15 @@ def test_figures_side_by_side_are_read_left_to_right_before_a_note_below_them() 
     right, left = figure(BBox(415, 259, 764, 521)), figure(BBox(40, 259, 391, 522))
     ordered = order_blocks((right, note, left))
     assert [b.bbox.x0 for b in ordered] == [40, 415, 522]
+
+
+@pytest.mark.parametrize("command", ["convert", "split"])
+def test_images_are_refused_on_ray_whose_workers_would_not_write_them(
+    tmp_path: Path, command: str
+) -> None:
+    (tmp_path / "report.pdf").write_bytes(_report())
+    args = [command, str(tmp_path / "report.pdf"), "--images", str(tmp_path / "img")]
+    result = CliRunner().invoke(app, [*args, "--engine", "ray"])
+    assert result.exit_code == 2
+    assert "--images" in result.output and "is not available with --engine ray" in result.output
+    assert not (tmp_path / "img").exists()

@@ -136,7 +136,10 @@ def convert(  # noqa: PLR0913 - one parameter per documented flag
         relative = dataclasses.replace(options.images, link_as_given=False)
         options = dataclasses.replace(options, images=relative)
     pool = WorkerPool(jobs, timeout, ocr_page_time)
-    if chosen_engine(engine, ray_address) == Engine.RAY:
+    on_ray = chosen_engine(engine, ray_address) == Engine.RAY
+    if on_ray and images is not None:  # (the cluster's workers would draw them, not write them)
+        raise typer.BadParameter("is not available with --engine ray", param_hint="--images")
+    if on_ray:
         convert_on_ray(inputs, _folder_output(output), options, pool=pool, address=ray_address)
     elif folder_mode:
         out_dir = _folder_output(output)

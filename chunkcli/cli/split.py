@@ -162,6 +162,8 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     from chunkcli.split.documents import chunk_streams
 
     on_ray = chosen_engine(engine, ray_address) == Engine.RAY
+    if on_ray and images is not None:  # (the cluster's workers would draw them, not write them)
+        raise typer.BadParameter("is not available with --engine ray", param_hint="--images")
     chunk_format = split_format(output_format)
     if chunk_format != SplitFormat.JSONL and not on_ray:
         raise typer.BadParameter("needs --engine ray", param_hint="--format")
