@@ -338,11 +338,18 @@ class _LineWriter:
             chunk.title,
         )
         if identity != self._identity:
-            names = ("doc_id", "doc_revision", "source", "source_sha256", "markdown_sha256")
+            names = (
+                "doc_id",
+                "doc_revision",
+                "source",
+                "source_sha256",
+                "markdown_sha256",
+                "title",
+            )
             self._identity = identity
             self._identity_json = "".join(
                 f", {_string(name)}: {_string(value)}"
-                for name, value in zip((*names, "title"), identity, strict=True)
+                for name, value in zip(names, identity, strict=True)
             )
         return self._identity_json
 

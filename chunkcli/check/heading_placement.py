@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from chunkcli.charclasses import SENTENCE_END_CHARS
+from chunkcli.check.reading_order import LIST_MARKER
 from chunkcli.check.scan import LineKind, LineView, ScannedMarkdown, TextLine
 from chunkcli.check.wording import examples, quote
 from chunkcli.model import Issue, Severity
@@ -149,8 +150,8 @@ def split_headings(scan: ScannedMarkdown) -> list[Issue]:
         if heading.level < 2 or tail.page != heading.page:
             continue  # (a title is followed by its authors or subtitle; a rest is on its page)
         text, rest = heading.text.strip(), tail.text.strip()
-        if tail.kind == LineKind.LIST:
-            rest = LIST_MARKER.sub("", rest, count=1)
+        if tail.kind == LineKind.LIST:  # a rest that begins with a dash or a number reads
+            rest = LIST_MARKER.sub("", rest, count=1)  # as a list item ("#### 04" + "- Create")
             cut = is_cut(text, rest, body_after(lines, start + 2))
         else:
             cut = is_cut_paragraph(text, rest, lines, start + 2)
@@ -209,12 +210,6 @@ def contents_entries(markdown: str) -> set[str]:
 
 def entry_key(text: str) -> str:
     return "".join(ENTRY_NUMBER.sub("", text.strip(), count=1).split())
-
-
-# A list item's mark: the rest of a heading that begins with a dash or a number is read as a
-# list item of one line ("## Note 3" + "- Stock-Based Compensation", "#### 04" + "- Create App
-# Script Code").
-LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])\s+")
 
 
 def heading_tails(lines: LineView) -> list[int]:

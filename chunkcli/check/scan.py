@@ -317,7 +317,8 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
     figures, faults = _figures(index)
     paragraphs = _paragraphs(lines)
     if figures:  # a figure's caption and words are not the document's prose
-        paragraphs = tuple(p for p in paragraphs if not _in_figure(figures, p.line))
+        starts = [f.line for f in figures]  # (in order, not overlapping)
+        paragraphs = tuple(p for p in paragraphs if not _in_figure(figures, starts, p.line))
     return ScannedMarkdown(
         index.markdown,
         index,
@@ -332,9 +333,9 @@ def scan_index(index: MarkdownIndex) -> ScannedMarkdown:
     )
 
 
-def _in_figure(figures: Sequence[Figure], line: int) -> bool:
-    """Whether 1-based `line` lies in one of `figures` (in order, not overlapping)."""
-    found = bisect.bisect_right([f.line for f in figures], line) - 1
+def _in_figure(figures: Sequence[Figure], starts: Sequence[int], line: int) -> bool:
+    """Whether 1-based `line` lies in one of `figures` (`starts`: their first lines)."""
+    found = bisect.bisect_right(starts, line) - 1
     return found >= 0 and line <= figures[found].end_line
 
 

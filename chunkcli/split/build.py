@@ -39,19 +39,6 @@ class Identity:
     metadata: dict[str, str]
 
 
-def build_chunks(
-    layout: Layout,
-    plans: list[Plan],
-    page_marks: tuple[tuple[int, int], ...],
-    identity: Identity,
-    ocr_confidence: Mapping[int, float] | None = None,
-    boxes: BoxIndex = NO_BOXES,
-) -> list[Chunk]:
-    """One Chunk per plan, in document order; `ocr_confidence` maps OCR pages to theirs,
-    `boxes` holds where the Markdown's text lies on the PDF pages."""
-    return list(iter_chunks(layout, plans, page_marks, identity, ocr_confidence, boxes))
-
-
 def iter_chunks(
     layout: Layout,
     plans: list[Plan],
@@ -60,9 +47,10 @@ def iter_chunks(
     ocr_confidence: Mapping[int, float] | None = None,
     boxes: BoxIndex = NO_BOXES,
 ) -> Iterator[Chunk]:
-    """build_chunks, one chunk at a time as they are taken: a document's chunks take about
-    ten times its Markdown (far more for thousands of tiny articles), and a writer needs
-    only the one it writes."""
+    """One Chunk per plan, in document order, made as they are taken (`ocr_confidence` maps
+    OCR pages to theirs, `boxes` holds where the Markdown's text lies on the PDF pages): a
+    document's chunks take about ten times its Markdown (far more for thousands of tiny
+    articles), and a writer needs only the one it writes."""
     mark_offsets = [offset for offset, _ in page_marks]
     id_hash = id_hash_base(identity)
     title = bounded_name(identity.title)
