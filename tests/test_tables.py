@@ -955,3 +955,43 @@ def test_bottom_rule_on_a_shaded_panel_keeps_the_last_row() -> None:
 
     [table] = tables_of(draw)
     assert table.cells == (HEADER, *BODY)
+
+
+def spanned_title_grid(page: pymupdf.Page, title: Sequence[tuple[float, str, str]] = ()) -> None:
+    """Columns 72|172|272|372; a title over the last two columns, drawn as two spans that
+    meet at their boundary (a year in one font, its unit in another, as Japanese reports
+    set "2011" and "年"), with the rule between the two columns only below the title row.
+    `title`: other (x, text, font) spans for that row instead."""
+    xs, ys = (72, 172, 272, 372), (100, 124, 148, 172, 196)
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y))
+    for x in xs:
+        page.draw_line((x, ys[0] if x != 272 else ys[1]), (x, ys[-1]))
+    year = pymupdf.get_text_length("Year ", "hebo", 10)
+    for x, text, font in title or ((272 - year, "Year ", "hebo"), (272, "2011", "tiro")):
+        page.insert_text((x, 116), text, fontname=font, fontsize=10)
+    rows = (("Region", "Deposits", "Change"), ("North", "483", "+2%"), ("South", "411", "-1%"))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            left = (xs[c] + xs[c + 1] - pymupdf.get_text_length(text, "helv", 10)) / 2
+            page.insert_text((left, ys[r + 1] + 16), text, fontsize=10)
+
+
+def test_title_drawn_across_columns_names_each_of_them() -> None:
+    [table] = tables_of(spanned_title_grid)
+    assert table.cells == (
+        ("", "Year 2011", "Year 2011"),
+        ("Region", "Deposits", "Change"),
+        ("North", "483", "+2%"),
+        ("South", "411", "-1%"),
+    )
+
+
+def test_labels_set_apart_in_a_row_without_a_rule_are_not_one_title() -> None:
+    labels = ((246, "Old", "hebo"), (280, "New", "hebo"))  # 15 pt apart: 1.5 em
+    [table] = tables_of(lambda page: spanned_title_grid(page, labels))
+    assert table.cells == (
+        ("Region", "Old Deposits", "New Change"),  # each label folded onto the one below
+        ("North", "483", "+2%"),
+        ("South", "411", "-1%"),
+    )

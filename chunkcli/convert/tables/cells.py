@@ -56,7 +56,14 @@ CENTRED_SHARE = 0.08
 # Header cells are labels: a second row with a longer cell is a body row, never folded up.
 MAX_HEADER_CELL_CHARS = 40
 
+# A first-row cell drawn across several columns is one title only when its pieces are one
+# phrase: one visual row whose gaps are under this many font sizes (a word space; "2011" and
+# "年" are two spans 0 pt apart), so labels set apart in a header without rules stay apart.
+PHRASE_GAP_EM = 1.0
+
 Cells = tuple[tuple[str, ...], ...]
+# (first, last) grid columns of one first-row cell drawn across them (no rule between).
+ColumnSpan = tuple[int, int]
 # (title column, first column, last column) -> is the title centred over those columns?
 Centred = Callable[[int, int, int], bool]
 RuleAt = Callable[[float, float], bool]  # (boundary x, row y) -> is a vertical rule drawn there?
@@ -201,18 +208,22 @@ def _cut_at_rules(piece: Piece, xs: Sequence[float], rule_at: RuleAt) -> list[Pi
 
 
 def tidy_cells(
-    grid: Sequence[Sequence[Sequence[Piece]]], header_rows: int = 1, xs: Sequence[float] = ()
+    grid: Sequence[Sequence[Sequence[Piece]]],
+    header_rows: int = 1,
+    xs: Sequence[float] = (),
+    title_spans: Sequence[ColumnSpan] = (),
 ) -> Cells:
     """Cell strings with empty rows and columns dropped and a split header merged.
 
     The first `header_rows` grid rows are folded into one header row, column by column
     (a first row of group titles stays a row of its own: see spread_titles). `xs` are the
-    ruled column boundaries, if any.
+    ruled column boundaries, if any; `title_spans` the first-row cells drawn across columns.
     """
     if not grid:
         return ()
     texts = [[cell_text(cell) for cell in row] for row in grid]
     keep = [c for c in range(len(grid[0])) if any(row[c] for row in texts)]
+    texts[0] = spread_spanning_cells(grid[0], texts[0], title_spans)
     kept = [[row[c] for c in keep] for row in grid]
     table = [[row[c] for c in keep] for row in texts]
     filled = [i for i, row in enumerate(table) if any(row)]
@@ -227,6 +238,37 @@ def tidy_cells(
     if header_rows > 1:
         return tuple(tuple(row) for row in table)
     return tuple(tuple(row) for row in merge_header_rows(table, centred))
+
+
+def spread_spanning_cells(
+    row: Sequence[Sequence[Piece]], texts: list[str], spans: Sequence[ColumnSpan]
+) -> list[str]:
+    """The first row's texts with each title drawn across columns repeated over all of them.
+
+    A title spanning columns ("2011 年" over two, "2021 年" over four) has its pieces'
+    centres in different columns ("2011" left of the rule below, "年" right of it); cut
+    there, each column would hold a fragment. Repeated, every column is named in full once
+    the header rows are folded. Only a title that is one phrase (PHRASE_GAP_EM) and a label
+    (short, not a number: a chart's value labels over its grid) is spread.
+    """
+    spread = list(texts)
+    for first, last in spans:
+        pieces = [p for cell in row[first : last + 1] for p in cell]
+        title = cell_text(pieces)
+        label = len(title) <= MAX_HEADER_CELL_CHARS and not is_numeric(title)
+        if title and label and _one_phrase(pieces):
+            spread[first : last + 1] = [title] * (last - first + 1)
+    return spread
+
+
+def _one_phrase(pieces: Sequence[Piece]) -> bool:
+    rows = group_rows(pieces)
+    if len(rows) != 1:
+        return False
+    row = rows[0]
+    return all(
+        b.bbox.x0 - a.bbox.x1 < PHRASE_GAP_EM * a.size for a, b in zip(row, row[1:], strict=False)
+    )
 
 
 def _fold(rows: Sequence[Sequence[str]]) -> list[str]:

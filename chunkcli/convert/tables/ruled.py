@@ -8,12 +8,13 @@ visual rows of a band that holds several table rows between two rules.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from chunkcli.convert.tables.cells import (
     MIN_GUTTER_PT,
     Cells,
+    ColumnSpan,
     centring_test,
     column_of,
     fill_cells,
@@ -23,6 +24,7 @@ from chunkcli.convert.tables.cells import (
     tidy_cells,
 )
 from chunkcli.convert.tables.grid import TOUCH_PT, Grid
+from chunkcli.convert.tables.rules import Rule
 from chunkcli.convert.tables.text import Piece, cell_text, group_rows, is_numeric
 from chunkcli.model import BBox
 
@@ -201,7 +203,29 @@ def cells_of_grid(grid: Grid, pieces: Sequence[Piece]) -> Cells:
         )
 
     grid_cells = fill_cells(pieces, skeleton.xs, skeleton.ys, rule_at)
-    return tidy_cells(grid_cells, skeleton.header_rows, skeleton.xs)
+    spans = title_spans(skeleton, verticals, rule_at)
+    return tidy_cells(grid_cells, skeleton.header_rows, skeleton.xs, spans)
+
+
+def title_spans(
+    skeleton: Skeleton, verticals: Sequence[Rule], rule_at: Callable[[float, float], bool]
+) -> list[ColumnSpan]:
+    """First-row cells drawn across columns: runs of columns whose boundaries have a vertical
+    rule below the first row but none through it (a group title over its sub-columns). A
+    cell across every column is the table's title, not a group's, and is left alone."""
+    xs, middle = skeleton.xs, (skeleton.ys[0] + skeleton.ys[1]) / 2
+    spans: list[ColumnSpan] = []
+    first = 0
+    for column in range(1, len(xs) - 1):
+        drawn = any(abs(r.pos - xs[column]) <= TOUCH_PT for r in verticals)
+        if drawn and not rule_at(xs[column], middle):
+            continue  # the cell runs on across this boundary
+        spans.append((first, column - 1))
+        first = column
+    spans.append((first, len(xs) - 2))
+    if len(spans) == 1:
+        return []
+    return [(start, end) for start, end in spans if end > start]
 
 
 def inside(box: BBox, pieces: Sequence[Piece]) -> list[Piece]:
