@@ -223,7 +223,7 @@ def tidy_cells(
         return ()
     texts = [[cell_text(cell) for cell in row] for row in grid]
     keep = [c for c in range(len(grid[0])) if any(row[c] for row in texts)]
-    texts[0] = spread_spanning_cells(grid[0], texts[0], title_spans)
+    texts[0] = place_spanning_titles(grid[0], texts[0], title_spans, keep)
     kept = [[row[c] for c in keep] for row in grid]
     table = [[row[c] for c in keep] for row in texts]
     filled = [i for i, row in enumerate(table) if any(row)]
@@ -240,25 +240,32 @@ def tidy_cells(
     return tuple(tuple(row) for row in merge_header_rows(table, centred))
 
 
-def spread_spanning_cells(
-    row: Sequence[Sequence[Piece]], texts: list[str], spans: Sequence[ColumnSpan]
+def place_spanning_titles(
+    row: Sequence[Sequence[Piece]],
+    texts: list[str],
+    spans: Sequence[ColumnSpan],
+    keep: Sequence[int],
 ) -> list[str]:
-    """The first row's texts with each title drawn across columns repeated over all of them.
+    """The first row's texts with each title drawn across columns whole in the first of them.
 
     A title spanning columns ("2011 年" over two, "2021 年" over four) has its pieces'
     centres in different columns ("2011" left of the rule below, "年" right of it); cut
-    there, each column would hold a fragment. Repeated, every column is named in full once
-    the header rows are folded. Only a title that is one phrase (PHRASE_GAP_EM) and a label
-    (short, not a number: a chart's value labels over its grid) is spread.
+    there, each column would hold a fragment. Whole in its first (kept) column and the
+    others empty, it reads as a spanned cell does when a table is flattened, and a short
+    header stays short (repeated over four columns, a long title outweighed the rows in
+    BM25 and pushed small chunks over their limit). Only a title that is one phrase
+    (PHRASE_GAP_EM) and a label (short, with a letter: not a chart's value labels) is moved.
     """
-    spread = list(texts)
+    placed = list(texts)
     for first, last in spans:
         pieces = [p for cell in row[first : last + 1] for p in cell]
         title = cell_text(pieces)
-        label = len(title) <= MAX_HEADER_CELL_CHARS and not is_numeric(title)
-        if title and label and _one_phrase(pieces):
-            spread[first : last + 1] = [title] * (last - first + 1)
-    return spread
+        label = len(title) <= MAX_HEADER_CELL_CHARS and any(c.isalpha() for c in title)
+        columns = [c for c in range(first, last + 1) if c in keep]
+        if title and label and columns and _one_phrase(pieces):
+            placed[first : last + 1] = [""] * (last - first + 1)
+            placed[columns[0]] = title
+    return placed
 
 
 def _one_phrase(pieces: Sequence[Piece]) -> bool:
