@@ -128,9 +128,7 @@ class Manifest:
 
     def _ensure_schema(self) -> None:
         try:
-            # One statement at a time: executescript would commit the open transaction.
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                self._db.execute(statement)
+            _execute_schema(self._db)
         except sqlite3.OperationalError as exc:  # I/O: a full disk, a file size limit
             self.close()
             raise ManifestError(f"{self.path}: cannot write the manifest ({exc})") from None
@@ -221,6 +219,13 @@ class Manifest:
         self._db.close()
 
 
+def _execute_schema(db: sqlite3.Connection) -> None:
+    """The tables, if missing, inside the open transaction: one statement at a time, as
+    executescript would commit it."""
+    for statement in filter(str.strip, SCHEMA.split(";")):
+        db.execute(statement)
+
+
 def _create(path: Path) -> None:
     """A new, empty manifest at `path`, made whole in a temporary file beside it and linked into
     place (never over a file another process created first); ManifestError on a write error."""
@@ -229,8 +234,7 @@ def _create(path: Path) -> None:
         db = sqlite3.connect(temporary, isolation_level=None)
         try:
             db.execute("BEGIN")  # (a rollback journal here: a WAL would hold every page twice)
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                db.execute(statement)
+            _execute_schema(db)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             db.execute("COMMIT")
             db.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
