@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 # A stretch of text is encoded in parts of about this many characters: the token ids, their
 # byte ends and tiktoken's UTF-8 copy of the text, for the whole of 5 MB at once, were the
-# peak of split's memory (30 MB of 61 over the text).
-PART_CHARS = 1 << 20
+# peak of split's memory (30 MB of 61 over the text). Parts of 2^20 characters still held
+# 4 MB more at the peak than 2^18 (a part's copy takes 4 bytes a character once the text
+# has one character past U+FFFF), at the same CPU time (bench/RESULTS.md, 2026-12-04).
+PART_CHARS = 1 << 18
 # Spans this short on average are counted by their text (each distinct one encoded once):
 # 2 MB of 4-character headings encoded at 3 MB/s, a dictionary look-up per span is quicker;
 # ordinary Markdown has spans of hundreds of characters.
