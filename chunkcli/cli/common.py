@@ -237,11 +237,16 @@ T = TypeVar("T")
 
 def print_warnings(documents: Iterator[T], quiet: bool) -> Iterator[T]:
     """The documents, each PDF's conversion warnings printed as it passes (as convert prints
-    them): text a PDF lost is never silent in split either."""
-    for document in documents:
+    them): text a PDF lost is never silent in split either. (A map keeps no reference to the
+    document it passed on, as a generator's loop variable would: split frees each document's
+    text once it has what it needs of it.)"""
+
+    def warned(document: T) -> T:
         for warning in getattr(document, "warnings", ()):
             print_note(f"warning: {warning}", quiet)
-        yield document
+        return document
+
+    return map(warned, documents)
 
 
 def stderr_is_terminal() -> bool:

@@ -68,8 +68,10 @@ if TYPE_CHECKING:
     from chunkcli.model import Chunk, InputFailure
 
 # Chunk lines are written in pieces of about this many characters: a write (and a flush on
-# stdout) per line cost more than the lines, one piece per document held all its lines.
-WRITE_BATCH_CHARS = 1 << 20
+# stdout) per line cost more than the lines, one piece per document held all its lines;
+# pieces of 2^20 characters held 2 MB more than 2^18 at the peak of a 5 MB document, for no
+# time (the lines and their join take 4 bytes a character past U+FFFF).
+WRITE_BATCH_CHARS = 1 << 18
 
 
 @app.command()
