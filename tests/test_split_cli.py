@@ -232,7 +232,7 @@ def test_the_cli_chain_frees_each_document_before_it_is_split() -> None:
     it is split: its whole text, convert's boxes trailer and all, can be freed, and only the
     text without the trailer is held (a 5 MB document's peak: 13 MB less; docs/split.md)."""
     from chunkcli.cli.common import print_warnings
-    from chunkcli.model import InputDocument
+    from chunkcli.model import InputDocument, InputFailure
     from chunkcli.split.documents import chunk_streams
 
     class Tracked(InputDocument):  # (a subclass without slots can be weakly referenced)
@@ -253,6 +253,7 @@ def test_the_cli_chain_frees_each_document_before_it_is_split() -> None:
     streams = chunk_streams(print_warnings(read(), quiet=True), SplitOptions())
     stream = next(streams)  # (planned: the chain is suspended, as the CLI writes the chunks)
     assert seen[0]() is None
-    chunks = list(stream)  # type: ignore[arg-type]
+    assert not isinstance(stream, InputFailure)
+    chunks = list(stream)
     assert chunks == split_markdown(markdown, source="notes.md", source_sha256="0" * 64)
     assert "".join(chunk.body for chunk in chunks) == f"# Notes\n\n{body}\n"  # (no trailer)
