@@ -13,6 +13,12 @@ Quality columns, counted the same way for both (outside the timed part):
   over limit   chunks whose text counts more than N tokens (chunkcli: all flagged `oversize`)
   not at offsets  chunkcli: body != markdown[start:end]; LangChain has no offsets, so: chunk
                   text not found verbatim in the Markdown near the previous chunk
+chonkie runs twice: with the same cl100k_base Encoding (the comparison that counts: the same
+tokens), and with its default tokenizer, which counts characters (a row for its speed alone).
+--processes N times chunkcli split, its start-up (a 10-line file), `chunkcli --version` and the
+LangChain pipeline as whole processes, N times each in turn; --before TREE adds the same
+chunkcli rows for another checkout (a folder holding its `chunkcli` package), taken in the
+same turns, so that before and after share the machine's load.
 Prints a Markdown table (MB = 10^6 bytes of UTF-8).
 """
 
@@ -182,16 +188,26 @@ def run_langchain(markdown: str, max_tokens: int) -> Result:
 
 
 def run_chonkie(markdown: str, max_tokens: int) -> Result:
+    # The offline cl100k_base Encoding: chonkie wraps a tiktoken Encoding as its tokenizer.
+    return _run_chonkie(markdown, max_tokens, load_encoding("cl100k_base"), "cl100k")
+
+
+def run_chonkie_characters(markdown: str, max_tokens: int) -> Result:
+    """chonkie's default tokenizer counts characters: not the same chunks (a limit of
+    `max_tokens` characters), a row for its speed."""
+    return _run_chonkie(markdown, max_tokens, "character", "its default: characters")
+
+
+def _run_chonkie(markdown: str, max_tokens: int, tokenizer: object, counted: str) -> Result:
     from chonkie import RecursiveChunker
 
-    # The offline cl100k_base Encoding: chonkie wraps a tiktoken Encoding as its tokenizer.
-    chunker = RecursiveChunker(tokenizer=load_encoding("cl100k_base"), chunk_size=max_tokens)
+    chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size=max_tokens)  # type: ignore[arg-type]
     chunker.chunk(WARM_UP_MARKDOWN)
     began, began_cpu = time.perf_counter(), time.process_time()
     chunks = chunker.chunk(markdown)
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
     return Result(
-        "chonkie RecursiveChunker",
+        f"chonkie RecursiveChunker ({counted})",
         seconds,
         cpu_seconds,
         len(chunks),
@@ -253,26 +269,30 @@ LAUNCHER = (
 )
 
 
-def time_process(tool: str, command: list[str], output: Path) -> ProcessResult:
+def time_process(
+    tool: str, command: list[str], output: Path | None, tree: Path = REPO_ROOT
+) -> ProcessResult:
     began = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-S", "-c", LAUNCHER, *command],
         capture_output=True,
         text=True,
-        cwd=REPO_ROOT,  # `-m chunkcli` runs this tree's chunkcli (the working folder comes first)
+        cwd=tree,  # `-m chunkcli` runs that tree's chunkcli (the working folder comes first)
     )
     seconds = time.perf_counter() - began
-    code, cpu_seconds, peak_kb = done.stdout.split()
+    code, cpu_seconds, peak_kb = done.stdout.splitlines()[-1].split()  # (after the command's)
     if int(code) != 0:
         raise SystemExit(f"{tool}: exit {code}: {done.stderr.strip()[-300:]}")
-    return ProcessResult(
-        tool, seconds, float(cpu_seconds), int(peak_kb) / 1024, output.stat().st_size / 1e6
-    )
+    size = output.stat().st_size / 1e6 if output else 0.0
+    return ProcessResult(tool, seconds, float(cpu_seconds), int(peak_kb) / 1024, size)
 
 
-def run_processes(markdown: str, max_tokens: int, runs: int) -> list[ProcessResult]:
+def run_processes(
+    markdown: str, max_tokens: int, runs: int, before: Path | None = None
+) -> list[ProcessResult]:
     """Each tool as a whole process on the same file, `runs` times alternating; the least CPU
-    of each kept (load from other jobs only ever adds)."""
+    of each kept (load from other jobs only ever adds). With `before`, that checkout's chunkcli
+    rows too, each run just before this tree's."""
     with tempfile.TemporaryDirectory() as folder:
         source = Path(folder, "input.md")
         source.write_text(markdown, encoding="utf-8")
@@ -280,34 +300,36 @@ def run_processes(markdown: str, max_tokens: int, runs: int) -> list[ProcessResu
         tiny.write_text(WARM_UP_MARKDOWN, encoding="utf-8")
         # Bytecode compiled first, as `pip install` of a wheel does (PYTHONDONTWRITEBYTECODE
         # would have every run compile the tree's changed modules).
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO_ROOT / "chunkcli")],
-                       check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})  # fmt: skip
-        outputs = {
-            "chunkcli": Path(folder, "chunkcli.jsonl"),
-            "lc": Path(folder, "lc.jsonl"),
-            "floor": Path(folder, "floor.jsonl"),
-        }
-        commands = {
-            "chunkcli split (process)": (
-                [sys.executable, "-m", "chunkcli", "split", str(source), "-q",
-                 "--max-tokens", str(max_tokens), "-o", str(outputs["chunkcli"])],
-                outputs["chunkcli"],
-            ),
-            "chunkcli split of a 10-line file (its start-up)": (
-                [sys.executable, "-m", "chunkcli", "split", str(tiny), "-q",
-                 "--max-tokens", str(max_tokens), "-o", str(outputs["floor"])],
-                outputs["floor"],
-            ),
-            "LangChain header→recursive (process)": (
-                [sys.executable, "-c", LANGCHAIN_PROCESS, str(REPO_ROOT), str(source),
-                 str(outputs["lc"]), str(max_tokens)],
-                outputs["lc"],
-            ),
-        }  # fmt: skip
+        trees = [REPO_ROOT] if before is None else [before.resolve(), REPO_ROOT]
+        compiling = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+        for tree in trees:
+            command = [sys.executable, "-m", "compileall", "-q", str(tree / "chunkcli")]
+            subprocess.run(command, check=True, env=compiling)
+        commands: list[tuple[str, list[str], Path | None, Path]] = []
+        for tree in trees:
+            name = "" if before is None else (" before" if tree != REPO_ROOT else " after")
+            out, floor = Path(folder, f"chunkcli{len(commands)}.jsonl"), Path(folder, "floor.jsonl")
+            chunkcli = [sys.executable, "-m", "chunkcli"]
+            commands += [
+                (f"chunkcli split{name} (process)",
+                 [*chunkcli, "split", str(source), "-q", "--max-tokens", str(max_tokens),
+                  "-o", str(out)], out, tree),
+                (f"chunkcli split{name} of a 10-line file (its start-up)",
+                 [*chunkcli, "split", str(tiny), "-q", "--max-tokens", str(max_tokens),
+                  "-o", str(floor)], floor, tree),
+                (f"chunkcli{name} --version", [*chunkcli, "--version"], None, tree),
+            ]  # fmt: skip
+        lc = Path(folder, "lc.jsonl")
+        commands.append((
+            "LangChain header→recursive (process)",
+            [sys.executable, "-c", LANGCHAIN_PROCESS, str(REPO_ROOT), str(source), str(lc),
+             str(max_tokens)],
+            lc, REPO_ROOT,
+        ))  # fmt: skip
         best: dict[str, ProcessResult] = {}
         for _ in range(runs):
-            for tool, (command, output) in commands.items():
-                result = time_process(tool, command, output)
+            for tool, command, output, tree in commands:
+                result = time_process(tool, command, output, tree)
                 if tool not in best or result.cpu_seconds < best[tool].cpu_seconds:
                     best[tool] = result
     return list(best.values())
@@ -315,14 +337,16 @@ def run_processes(markdown: str, max_tokens: int, runs: int) -> list[ProcessResu
 
 def print_processes(results: Sequence[ProcessResult], megabytes: float) -> None:
     peer = next(r for r in results if r.tool.startswith("LangChain"))
-    floor = next(r for r in results if "start-up" in r.tool)
-    print(f"\nWhole processes on the same {megabytes:.2f} MB file (least CPU of the runs):\n")
+    floors = {("before" in r.tool): r for r in results if "start-up" in r.tool}
+    print(f"\nWhole processes on the same {megabytes:.2f} MB file (least CPU of the runs; "
+          f"load {os.getloadavg()[0]:.1f}):\n")  # fmt: skip
     print(
         "| process | CPU s | wall s | MB/s (CPU) | × LangChain (CPU) | × LangChain (wall) "
         "| peak RSS MB | RSS / input | (RSS − start-up) / input | output MB |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
+        floor = floors["before" in r.tool]  # (its own checkout's start-up)
         print(
             f"| {r.tool} | {r.cpu_seconds:.2f} | {r.seconds:.2f} "
             f"| {megabytes / r.cpu_seconds:.2f} | {peer.cpu_seconds / r.cpu_seconds:.2f} "
@@ -363,11 +387,12 @@ def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) ->
             f"| {wall} | {cpu} | {r.chunks} | {r.table_cuts} | {r.over_limit} "
             f"| {r.not_at_offsets} |"
         )
-    chonkie = base.get("chonkie RecursiveChunker")
+    chonkie = base.get("chonkie RecursiveChunker (cl100k)")
     ours = base.get("chunkcli split")
     if chonkie and ours:
         print(
-            f"\nchunkcli / chonkie (CPU, in process): {chonkie.cpu_seconds / ours.cpu_seconds:.2f}"
+            "\nchunkcli / chonkie with the same cl100k counts (CPU, in process): "
+            f"{chonkie.cpu_seconds / ours.cpu_seconds:.2f}"
         )
 
 
@@ -377,13 +402,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--target-mb", type=float, default=5.0)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--pdfs", type=int, default=12, help="corpus PDFs to convert")
-    parser.add_argument("--tools", default="chunkcli,langchain,chonkie")
+    parser.add_argument("--tools", default="chunkcli,langchain,chonkie,chonkie-characters")
     parser.add_argument(
         "--processes",
         type=int,
         default=0,
         metavar="RUNS",
         help="also time chunkcli split and LangChain as whole processes, RUNS times each",
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="TREE",
+        help="with --processes: also time the chunkcli of this checkout, in the same turns",
     )
     parser.add_argument("--markdown", type=Path, help="this file instead of the built text")
     parser.add_argument("--scaling", action="store_true", help="also time growing prefixes")
@@ -398,11 +429,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "chunkcli": run_chunkcli,
         "langchain": run_langchain,
         "chonkie": run_chonkie,
+        "chonkie-characters": run_chonkie_characters,
     }
     results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
     print_table(results, megabytes, args.max_tokens)
     if args.processes:
-        print_processes(run_processes(markdown, args.max_tokens, args.processes), megabytes)
+        results = run_processes(markdown, args.max_tokens, args.processes, args.before)
+        print_processes(results, megabytes)
     if args.scaling:
         print_scaling(markdown, args.max_tokens)
 

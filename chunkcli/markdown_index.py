@@ -312,7 +312,9 @@ def as_rows(rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int64
 
 
 COLUMN_TYPES = {"I": np.uint32, "q": np.int64, "B": np.uint8}
-OFFSETS_PIECE = 1 << 20  # characters read at a time for the line offsets
+# Characters read at a time for the line offsets: a piece's copy and its code points take
+# 8 bytes a character (text past U+FFFF); 2^20 held 4 MB more than this at split's peak.
+OFFSETS_PIECE = 1 << 18
 MAX_SHIFT = 255  # a text shift is one byte
 FEW_ROWS = 64  # fewer rows than this are read one by one (61,280 paragraphs of a line: 3.5 s)
 RECORD_BATCH = 65536  # records made a batch at a time: a batch's texts are all kept at once

@@ -351,11 +351,38 @@ def test_loading_the_cli_loads_no_document_machinery() -> None:
     PyMuPDF load only when a command runs (start-up cost, docs/conventions.md)."""
     code = (
         "import sys, chunkcli.cli;"
-        "heavy = ('chunkcli.split.run', 'chunkcli.check.run', 'markdown_it', 'pymupdf', 'numpy');"
+        "heavy = ('chunkcli.split.run', 'chunkcli.check.run', 'markdown_it', 'pymupdf', 'numpy',"
+        " 'rich.console');"
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_splitting_markdown_loads_no_pdf_machinery(tmp_path: Path) -> None:
+    """`split notes.md` runs without PyMuPDF, the OCR runners or rich's console (a quiet run
+    prints nothing), and does not ask Tesseract for its languages (--ocr-lang auto checks
+    none): what a Markdown-only run pays for at start-up (docs/conventions.md)."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\n## Pumps\n\nCheck the seals.\n", encoding="utf-8")
+    out = tmp_path / "chunks.jsonl"
+    code = (
+        "import runpy, subprocess, sys\n"
+        "ran = []\n"
+        "real = subprocess.run\n"
+        "subprocess.run = lambda argv, *a, **k: ran.append(argv[0]) or real(argv, *a, **k)\n"
+        f"sys.argv = ['chunkcli', 'split', {str(notes)!r}, '-q', '-o', {str(out)!r}]\n"
+        "try:\n"
+        "    runpy.run_module('chunkcli', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+        "heavy = ('pymupdf', 'fitz', 'chunkcli.convert.pipeline', 'chunkcli.convert.ocr.tesseract',"
+        " 'rich.console', 'PIL')\n"
+        "print(sorted(m for m in heavy if m in sys.modules), ran)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[] []"
+    assert out.read_text(encoding="utf-8").count("\n") == 1
 
 
 def test_help_lists_the_commands_in_the_order_of_the_work() -> None:

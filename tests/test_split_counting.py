@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -178,3 +179,26 @@ def test_loading_the_encoding_writes_nothing_outside_the_outputs(tmp_path: Path)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == [] and "TIKTOKEN_CACHE_DIR" not in env
+
+
+def test_release_rank_table_keeps_every_count_and_pickling() -> None:
+    """The CLI's split frees tiktoken's Python copy of the ranks (release_rank_table): the
+    counts of a document are the same after it, and the encoding still pickles (by name).
+    In a child process: the encoding is shared by everything in a process."""
+    code = (
+        "import pickle\n"
+        "from chunkcli.split import SplitOptions, split_markdown\n"
+        "from chunkcli.split.counting import release_rank_table\n"
+        "from chunkcli.tokens import load_encoding\n"
+        "text = '# T\\n\\n' + 'Words and more words, 123 ünïcödé 日本語.\\n\\n' * 400\n"
+        "options = SplitOptions(max_tokens=60)\n"
+        "before = [(c.start, c.end, c.tokens) for c in split_markdown(text, options)]\n"
+        "release_rank_table('cl100k_base')\n"
+        "encoding = load_encoding('cl100k_base')\n"
+        "after = [(c.start, c.end, c.tokens) for c in split_markdown(text, options)]\n"
+        "again = pickle.loads(pickle.dumps(encoding))\n"
+        "print(len(encoding._mergeable_ranks), before == after, len(before) > 10,\n"
+        "      again.encode_ordinary(text) == encoding.encode_ordinary(text))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "True", "True", "True"]

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.cells import cell_len
-from rich.console import Console
-from rich.markup import escape
 
 from chunkcli.check.options import CheckOptions
 from chunkcli.cli.common import (
@@ -267,6 +265,8 @@ def _check_text(
 def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
     """The report as the terminal (or COLUMNS) is wide: a table, or a block per document (the
     same blocks in `-o FILE`, PIPE_WIDTH columns unless COLUMNS says otherwise)."""
+    from rich.console import Console  # (rich's console loads only when a report is drawn)
+    from rich.markup import escape
 
     width = None if to_terminal else int(os.environ.get("COLUMNS", PIPE_WIDTH))
     console = Console(
@@ -299,6 +299,8 @@ def _check_table_text(reports: list[DocumentReport], to_terminal: bool) -> str:
 def _document_block(r: DocumentReport, width: int) -> list[str]:
     """One document for a narrow screen or a file: status and name (shortened from the left to
     fit one line), its figures, OCR pages, then each finding wrapped under it (rich markup)."""
+    from rich.markup import escape
+
     name = shorten_left(r.source, width - len(r.status) - 1)
     lines = [f"{_status_cell(r.status)} {escape(name)}"]
     figures = ", ".join([
@@ -379,6 +381,7 @@ def shorten_right(text: str, width: int) -> str:
 
 
 def _check_table(reports: list[DocumentReport]) -> object:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(show_lines=False, pad_edge=False)

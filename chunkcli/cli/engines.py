@@ -93,7 +93,7 @@ def convert_on_ray(
         job = ConvertJob(options, pool)
         summary = convert_to_folder(pdfs, out_dir, job, RaySettings(address, pool))
     for line in summary_lines(summary):
-        err_console.print(line, markup=False, soft_wrap=True)
+        err_console().print(line, markup=False, soft_wrap=True)
     if summary.failures:
         raise typer.Exit(EXIT_FAILED)
 

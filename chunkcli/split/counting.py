@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 # A stretch of text is encoded in parts of about this many characters: the token ids, their
 # byte ends and tiktoken's UTF-8 copy of the text, for the whole of 5 MB at once, were the
-# peak of split's memory (30 MB of 61 over the text).
-PART_CHARS = 1 << 20
+# peak of split's memory (30 MB of 61 over the text). Parts of 2^20 characters still held
+# 4 MB more at the peak than 2^18 (a part's copy takes 4 bytes a character once the text
+# has one character past U+FFFF), at the same CPU time (bench/RESULTS.md, 2026-12-04).
+PART_CHARS = 1 << 18
 # Spans this short on average are counted by their text (each distinct one encoded once):
 # 2 MB of 4-character headings encoded at 3 MB/s, a dictionary look-up per span is quicker;
 # ordinary Markdown has spans of hundreds of characters.
@@ -206,7 +208,7 @@ def _token_ends(markdown: str, encoding_name: str) -> TokenEnds | None:
     return ends
 
 
-@functools.lru_cache(maxsize=4)
+@functools.cache  # (kept for the process: release_rank_table needs them never read again)
 def _token_byte_lengths(encoding_name: str) -> npt.NDArray[np.int64]:
     """Length in bytes of every token of the encoding, by token id (computed once)."""
     import numpy as np
@@ -218,6 +220,22 @@ def _token_byte_lengths(encoding_name: str) -> npt.NDArray[np.int64]:
     for text, rank in encoding._special_tokens.items():
         lengths[rank] = len(text.encode("utf-8"))
     return lengths
+
+
+def release_rank_table(encoding_name: str) -> None:
+    """Free the Python dict of the encoding's 100,000-odd token ranks, for a process that only
+    counts with it (the CLI's split: it owns its process). tiktoken keeps that dict beside its
+    own tables in Rust only to pickle an encoding that is not in its registry (a registered
+    one pickles by name), and this module reads it once, for the token lengths, taken here
+    first. Measured: 13 MB of split's peak on a 5 MB text (125 -> 112 MB). An
+    unregistered encoding keeps its dict."""
+    import tiktoken.registry
+
+    _token_byte_lengths(encoding_name)
+    encoding = load_encoding(encoding_name)
+    registered = tiktoken.registry.ENCODINGS.get(encoding.name)
+    if registered is not None and registered is encoding:
+        registered._mergeable_ranks = {}
 
 
 def longest_token_bytes(encoding_name: str) -> int:

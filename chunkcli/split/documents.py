@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
-from chunkcli.split.run import chunk_stream
+from chunkcli.split.run import chunk_stream, document_text
 from chunkcli.tokens import load_encoding
 
 
@@ -34,12 +34,12 @@ def chunk_streams(
         if isinstance(document, InputFailure):
             yield document
             continue
-        yield chunk_stream(
-            document.markdown,
-            _named(document, options),
-            source=document.source,
-            source_sha256=document.sha256,
-        )
+        text = document_text(document.markdown)
+        named, source, sha256 = _named(document, options), document.source, document.sha256
+        # The whole text is freed here when nothing else holds the document (the CLI's input
+        # chain does not): only the text without its trailer is held while it is split.
+        del document
+        yield chunk_stream(text, named, source=source, source_sha256=sha256)
 
 
 def _named(document: InputDocument, options: SplitOptions) -> SplitOptions:
