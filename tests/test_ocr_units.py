@@ -250,7 +250,7 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
     hanging = tmp_path / "tesseract"
     hanging.write_text("#!/bin/sh\nexec sleep 30\n")
     hanging.chmod(0o755)
-    image = PageImage(b"", 200, np.zeros((1, 1), dtype=bool), 0.0)
+    image = PageImage(np.zeros((1, 1), dtype=np.uint8), 200, np.zeros((1, 1), dtype=bool), 0.0)
     soon = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() + 0.3)
     with pytest.raises(OcrFailed, match="^the file's time limit ran out while reading it$"):
         _words(image, "eng", soon, 3)
