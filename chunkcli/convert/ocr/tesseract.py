@@ -1,11 +1,10 @@
 """Tesseract as a program: a page image -> words with boxes and confidences.
 
-Tesseract runs as a subprocess reading the image on stdin (binary PGM: written without
-compressing, 0.07 s of CPU a page less than PNG, the same pixels, the same words) and writing
-TSV on stdout (one row per word: layout numbers, a pixel box, a 0-100 confidence). Each run is
-limited to one thread (OMP_THREAD_LIMIT=1): pages run in parallel instead, and the output does
-not depend on how OpenMP splits the work. Output depends on the Tesseract version and its
-language data.
+Tesseract runs as a subprocess reading the image on stdin (an 8-bit gray BMP, see
+read.PageImage.bmp) and writing TSV on stdout (one row per word: layout numbers, a pixel box, a
+0-100 confidence). Each run is limited to one thread (OMP_THREAD_LIMIT=1): pages run in
+parallel instead, and the output does not depend on how OpenMP splits the work. Output depends
+on the Tesseract version and its language data.
 """
 
 from __future__ import annotations
