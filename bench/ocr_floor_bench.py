@@ -74,6 +74,7 @@ class Prepared:
     document: Document
     pdf: Path
     pngs: tuple[Path, ...]
+    pages: tuple[int, ...]  # the pages read; chunkcli is given them (--pages) when not all
 
 
 def children_cpu() -> float:
@@ -111,7 +112,7 @@ def prepare(document: Document, corpus: Path, folder: Path) -> Prepared | None:
             png = folder / f"{document.name}-{number}.png"
             pixmap.save(png)
             pngs.append(png)
-    return Prepared(document, pdf, tuple(pngs))
+    return Prepared(document, pdf, tuple(pngs), pages)
 
 
 def run_floor(prepared: Prepared, jobs: int) -> tuple[float, float]:
@@ -133,6 +134,9 @@ def run_chunkcli(prepared: Prepared, tree: Path, jobs: int) -> tuple[float, floa
     env = {**os.environ, "PYTHONPATH": str(tree)}
     argv = [sys.executable, "-m", "chunkcli", "convert", str(prepared.pdf), "--jobs", str(jobs),
             "--timeout", "0", "-q"]  # fmt: skip
+    with pymupdf.open(prepared.pdf) as doc:
+        if len(prepared.pages) < doc.page_count:  # a partial scan: its text pages are not OCR
+            argv += ["--pages", ",".join(map(str, prepared.pages))]
     cpu, started = children_cpu(), time.perf_counter()
     done = subprocess.run(argv, capture_output=True, check=True, env=env, cwd=tree)
     return time.perf_counter() - started, children_cpu() - cpu, done.stdout
