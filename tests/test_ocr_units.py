@@ -298,3 +298,24 @@ def test_a_japanese_or_korean_text_layer_names_the_ocr_language() -> None:
     assert script_language("개인 주주 수는 전년 대비 증가했습니다" * 4) == "kor"
     assert script_language("English text leaves the choice to the pixels " * 10) is None
     assert script_language("表" * (MIN_SCRIPT_CHARS - 1) + " some English") is None
+
+
+def test_a_page_image_sampled_down_is_the_rounded_mean_of_its_squares() -> None:
+    """2 x 2 squares at half the dpi; a mean ending in .5 rounds to even (as numpy's round),
+    and the odd last row and column are left out. Tesseract's BMP is the same pixels."""
+    import numpy as np
+
+    from chunkcli.convert.ocr.read import PageImage
+
+    gray = np.array(
+        [[0, 1, 10, 10, 7], [1, 0, 10, 11, 7], [255, 255, 3, 4, 7], [254, 255, 4, 4, 7],
+         [9, 9, 9, 9, 9]], dtype=np.uint8,
+    )  # fmt: skip
+    image = PageImage(gray, 200, np.zeros((1, 1), dtype=bool), 0.0)
+    sample = image.sample(100)
+    assert sample.dpi == 100
+    assert sample.gray.tolist() == [[0, 10], [255, 4]]  # 0.5 -> 0, 10.25, 254.75, 3.75
+    assert image.sample(200) is image
+    bmp = image.bmp()
+    assert bmp[:2] == b"BM" and len(bmp) == 14 + 40 + 1024 + 5 * 8  # rows padded to 8 bytes
+    assert bmp[-8:-3] == bytes(gray[0])  # the top row is stored last

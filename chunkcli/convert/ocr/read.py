@@ -447,8 +447,15 @@ class PageImage:
         if step == 1:
             return self
         height, width = (size // step * step for size in self.gray.shape)
-        blocks = self.gray[:height, :width].reshape(height // step, step, width // step, step)
-        gray = blocks.mean(axis=(1, 3)).round().astype(np.uint8)
+        total = np.zeros((height // step, width // step), dtype=np.uint32)
+        for row in range(step):  # summed as step x step strided views: no float copy
+            for col in range(step):
+                total += self.gray[row:height:step, col:width:step]
+        cells = step * step
+        whole, rest = np.divmod(total, cells)
+        # rounded as numpy rounds the mean: halves to even
+        up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
+        gray = (whole + up).astype(np.uint8)
         return PageImage(gray, self.dpi // step, self.ink, self.dark_share)
 
 
