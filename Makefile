@@ -50,7 +50,7 @@ ray-deps: $(RAY_STAMP)
 OCR_DEBS := tesseract-ocr tesseract-ocr-osd tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-eng
 OCR_LANGS := osd jpn jpn_vert kor eng
 
-## ocr-deps: install Tesseract and its jpn/jpn_vert/kor/eng data when missing (never fails)
+## ocr-deps: install Tesseract and its osd/jpn/jpn_vert/kor/eng data when missing (never fails)
 ocr-deps:
 	@langs="$$(tesseract --list-langs 2>/dev/null)"; missing=""; \
 	for lang in $(OCR_LANGS); do printf '%s\n' "$$langs" | grep -qx "$$lang" || missing="$$missing $$lang"; done; \

@@ -147,15 +147,21 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--tree", type=Path, action="append",
-                        help="a chunkcli checkout to measure (repeatable; default: this one)")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        action="append",
+        help="a chunkcli checkout to measure (repeatable; default: this one)",
+    )
     parser.add_argument("--docs", default=",".join(d.name for d in DOCUMENTS))
     args = parser.parse_args()  # fmt: skip
     trees = [t.resolve() for t in args.tree or [ROOT]]
     wanted = args.docs.split(",")
     print(f"tesseract on PATH: {subprocess.run(['tesseract', '--version'], capture_output=True, check=True).stdout.decode().splitlines()[0]}; "
           f"--jobs {args.jobs}, {args.rounds} rounds; load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
-    print("| document | pages | tool | wall s | CPU s | wall ratio | CPU ratio | output as tree 1 |")
+    print(
+        "| document | pages | tool | wall s | CPU s | wall ratio | CPU ratio | output as tree 1 |"
+    )
     print("|---|---:|---|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="ocr-floor-") as tmp:
         for document in DOCUMENTS:

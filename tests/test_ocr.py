@@ -247,7 +247,7 @@ def test_script_detection_names_the_script_of_a_scanned_page(
     for kind in ("ja", "ko", "en"):
         with pymupdf.open(scans[kind][0]) as doc:
             image = render_page(doc[0], 200, 40_000_000).sample(100)
-        found[kind] = tesseract_script("tesseract", image.bmp(), 60.0)
+        found[kind] = tesseract_script("tesseract", image.png(), 60.0)
     assert found == {"ja": "Japanese", "ko": "Hangul", "en": "Latin"}
 
 

@@ -1,10 +1,10 @@
 """Tesseract as a program: a page image -> words with boxes and confidences.
 
-Tesseract runs as a subprocess reading the image on stdin (an 8-bit gray BMP, see
-read.PageImage.bmp) and writing TSV on stdout (one row per word: layout numbers, a pixel box, a
-0-100 confidence). Each run is limited to one thread (OMP_THREAD_LIMIT=1): pages run in
-parallel instead, and the output does not depend on how OpenMP splits the work. Output depends
-on the Tesseract version and its language data.
+Tesseract runs as a subprocess reading the image on stdin (PNG, see read.PageImage.png) and
+writing TSV on stdout (one row per word: layout numbers, a pixel box, a 0-100 confidence). Each
+run is limited to one thread (OMP_THREAD_LIMIT=1): pages run in parallel instead, and the
+output does not depend on how OpenMP splits the work. Output depends on the Tesseract version
+and its language data.
 """
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ def tesseract_languages(command: str) -> frozenset[str]:
 def run_tesseract(
     command: str, image: bytes, lang: str, dpi: int, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
-    """OCR one page image (PNM or PNG bytes; psm: Tesseract's page segmentation mode);
-    raises OcrFailed."""
+    """OCR one page image (PNG, or any format Leptonica reads; psm: Tesseract's page
+    segmentation mode); raises OcrFailed."""
     argv = [command, "stdin", "stdout", "-l", lang, "--dpi", str(dpi), "--psm", str(psm), "tsv"]
     done = _run(argv, image, timeout_s, command)
     return parse_tsv(done.stdout.decode("utf-8", "replace"))
