@@ -157,8 +157,9 @@ def main() -> None:
     args = parser.parse_args()  # fmt: skip
     trees = [t.resolve() for t in args.tree or [ROOT]]
     wanted = args.docs.split(",")
-    print(f"tesseract on PATH: {subprocess.run(['tesseract', '--version'], capture_output=True, check=True).stdout.decode().splitlines()[0]}; "
-          f"--jobs {args.jobs}, {args.rounds} rounds; load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+    version = subprocess.run(["tesseract", "--version"], capture_output=True, check=True)
+    print(f"tesseract on PATH: {version.stdout.decode().splitlines()[0]}; --jobs {args.jobs}, "
+          f"{args.rounds} rounds; load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
     print(
         "| document | pages | tool | wall s | CPU s | wall ratio | CPU ratio | output as tree 1 |"
     )
