@@ -47,10 +47,10 @@ ray-deps: $(RAY_STAMP)
 # OCR's default engine: Tesseract 5 and its language data, Debian packages. Installed with
 # apt-get when missing and permitted (root, or sudo without a password); otherwise the command to
 # run is printed and the target goes on (convert then marks scanned pages as it did before OCR).
-OCR_DEBS := tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-eng
-OCR_LANGS := jpn jpn_vert kor eng
+OCR_DEBS := tesseract-ocr tesseract-ocr-osd tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-eng
+OCR_LANGS := osd jpn jpn_vert kor eng
 
-## ocr-deps: install Tesseract and its jpn/jpn_vert/kor/eng data when missing (never fails)
+## ocr-deps: install Tesseract and its osd/jpn/jpn_vert/kor/eng data when missing (never fails)
 ocr-deps:
 	@langs="$$(tesseract --list-langs 2>/dev/null)"; missing=""; \
 	for lang in $(OCR_LANGS); do printf '%s\n' "$$langs" | grep -qx "$$lang" || missing="$$missing $$lang"; done; \

@@ -215,3 +215,78 @@ def test_a_picture_page_is_not_ocred(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "photo.pdf", [[Image(50, 50, 500, 700, seed=3)]])
     result = convert_pdf(pdf)
     assert result.image_only_pages == (1,) and result.document.notes == ()
+
+
+# --- the language, decided once per document ------------------------------------------------
+
+
+def logging_tesseract(folder: Path) -> tuple[str, Path]:
+    """A tesseract command that runs the real one and logs each run's thread limit and -l."""
+    log = folder / "runs.log"
+    command = folder / "tesseract"
+    command.write_text(
+        "#!/bin/sh\n"
+        'lang=""; prev=""\n'
+        'for a in "$@"; do [ "$prev" = "-l" ] && lang="$a"; prev="$a"; done\n'
+        f'[ -n "$lang" ] && echo "$OMP_THREAD_LIMIT $lang" >> {log}\n'
+        'exec tesseract "$@"\n'
+    )
+    command.chmod(0o755)
+    return str(command), log
+
+
+def test_script_detection_names_the_script_of_a_scanned_page(
+    scans: dict[str, tuple[Path, str]],
+) -> None:
+    import pymupdf
+
+    from chunkcli.convert.ocr.read import render_page
+    from chunkcli.convert.ocr.tesseract import tesseract_script
+
+    found = {}
+    for kind in ("ja", "ko", "en"):
+        with pymupdf.open(scans[kind][0]) as doc:
+            image = render_page(doc[0], 200, 40_000_000).sample(100)
+        found[kind] = tesseract_script("tesseract", image.png(), 60.0)
+    assert found == {"ja": "Japanese", "ko": "Hangul", "en": "Latin"}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_first_pages_reading_decides_the_language_and_each_page_is_rendered_once(
+    tmp_path: Path,
+    scans: dict[str, tuple[Path, str]],
+    monkeypatch: pytest.MonkeyPatch,
+    jobs: int,
+) -> None:
+    """Script detection takes vertical Japanese for jpn; page 1's reading says jpn_vert, and
+    every other page is read in that: the same output at one and two processes, each page
+    rendered once, each Tesseract on one thread."""
+    import pymupdf
+
+    from chunkcli.convert.ocr import read as ocr_read
+
+    with pymupdf.open(scans["vertical"][0]) as doc, pymupdf.open(scans["vertical"][0]) as page:
+        doc.insert_pdf(page)
+        doc.insert_pdf(page)
+        doc.save(tmp_path / "three.pdf")
+    rendered: list[int] = []
+    real_render = ocr_read.render_page
+
+    def counted(page: pymupdf.Page, dpi: int, max_pixels: int) -> ocr_read.PageImage:
+        rendered.append(page.number + 1)
+        return real_render(page, dpi, max_pixels)
+
+    monkeypatch.setattr(ocr_read, "render_page", counted)
+    command, log = logging_tesseract(tmp_path)
+    options = ConvertOptions(ocr=OcrOptions(jobs=jobs, tesseract_cmd=command))
+    result = convert_pdf(tmp_path / "three.pdf", options)
+    assert rendered == [1, 2, 3]
+    alone = convert_pdf(tmp_path / "three.pdf", ConvertOptions(ocr=OcrOptions(jobs=1)))
+    assert result.markdown == alone.markdown
+    assert [p.ocr.lang if p.ocr else "" for p in result.pages] == ["jpn_vert"] * 3
+    runs = log.read_text().split()
+    assert set(runs[0::2]) == {"1"}  # OMP_THREAD_LIMIT for every run
+    # At --jobs 2 page 2 was started on the guess (read in jpn, retried in jpn_vert) and is
+    # read again in jpn_vert: the price of a wrong guess, at most jobs - 1 pages.
+    again = ["jpn", "jpn_vert"] if jobs == 2 else []
+    assert sorted(runs[1::2]) == sorted(["osd", "jpn", *again, *["jpn_vert"] * 3])

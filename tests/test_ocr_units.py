@@ -250,7 +250,7 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
     hanging = tmp_path / "tesseract"
     hanging.write_text("#!/bin/sh\nexec sleep 30\n")
     hanging.chmod(0o755)
-    image = PageImage(b"", 200, np.zeros((1, 1), dtype=bool), 0.0)
+    image = PageImage(np.zeros((1, 1), dtype=np.uint8), 200, np.zeros((1, 1), dtype=bool), 0.0)
     soon = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() + 0.3)
     with pytest.raises(OcrFailed, match="^the file's time limit ran out while reading it$"):
         _words(image, "eng", soon, 3)
@@ -298,3 +298,21 @@ def test_a_japanese_or_korean_text_layer_names_the_ocr_language() -> None:
     assert script_language("개인 주주 수는 전년 대비 증가했습니다" * 4) == "kor"
     assert script_language("English text leaves the choice to the pixels " * 10) is None
     assert script_language("表" * (MIN_SCRIPT_CHARS - 1) + " some English") is None
+
+
+def test_a_page_image_sampled_down_is_the_rounded_mean_of_its_squares() -> None:
+    """2 x 2 squares at half the dpi; a mean ending in .5 rounds to even (as numpy's round),
+    and the odd last row and column are left out."""
+    import numpy as np
+
+    from chunkcli.convert.ocr.read import PageImage
+
+    gray = np.array(
+        [[0, 1, 10, 10, 7], [1, 0, 10, 11, 7], [255, 255, 3, 4, 7], [254, 255, 4, 4, 7],
+         [9, 9, 9, 9, 9]], dtype=np.uint8,
+    )  # fmt: skip
+    image = PageImage(gray, 200, np.zeros((1, 1), dtype=bool), 0.0)
+    sample = image.sample(100)
+    assert sample.dpi == 100
+    assert sample.gray.tolist() == [[0, 10], [255, 4]]  # 0.5 -> 0, 10.25, 254.75, 3.75
+    assert image.sample(200) is image

@@ -228,7 +228,7 @@ def _with_readings(
         pdf_page = doc[page.number - 1]
         text_page = text_page_of(pdf_page, page.number, list(reading.lines), find_tables)
         if find_tables:  # a scan's ruled tables are pixels: read their rules from the page
-            text_page = with_scanned_tables(pdf_page, text_page)
+            text_page = with_scanned_tables(text_page, reading.rules)
         result.append(dataclasses.replace(text_page, ocr=info))
     return tuple(result)
 

@@ -18,7 +18,6 @@ from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
 from chunkcli.convert.ocr.pictures import (
     PictureReading,
     lines_text,
-    page_pixel_rules,
     picture_language,
     read_picture,
     table_pictures,
@@ -109,12 +108,11 @@ def _figure_of(reading: PictureReading, region: BBox, number: int) -> Block:
     return Block(BlockKind.FIGURE, (), region, number, figure=figure)
 
 
-def with_scanned_tables(pdf_page: pymupdf.Page, page: Page) -> Page:
-    """An OCR'd page whose ruled tables are pixels (a scan has no drawings): rules read from
-    the page's pixels, then tables built from them and the OCR lines, as for a picture."""
+def with_scanned_tables(page: Page, rules: Sequence[Rule]) -> Page:
+    """An OCR'd page whose ruled tables are pixels (a scan has no drawings): tables built from
+    the rules OCR read in the page's pixels and its OCR lines, as for a picture."""
     if any(block.kind == BlockKind.TABLE for block in page.blocks):
         return page
-    rules = page_pixel_rules(pdf_page)
     if not rules:
         return page
     lines = [line for block in page.blocks for line in block.lines]

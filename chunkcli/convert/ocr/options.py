@@ -40,10 +40,12 @@ INSTALL_HINT = (
 class OcrSettings:
     """Thresholds of the OCR stage (measured with bench/ocr_bench.py; docs/convert.md, "OCR")."""
 
-    # Auto language detection OCRs the first page needing OCR once per candidate language at
-    # this resolution and keeps the most confident: at 100 dpi the right language led by 55+
-    # points of mean confidence on generated ja/ko/vertical-ja pages (91 vs 30, 93 vs 26, 91 vs
-    # 30) and English by 7 (eng 95 vs jpn 88); a quarter of the pixels of a 200 dpi run.
+    # Auto language detection looks at the first page needing OCR at this resolution (its
+    # rendering averaged down): Tesseract's script detection names the script (0.2-1.0 CPU s
+    # on the corpus' scans, ja/ko/en/vertical-ja pages named right), and when it cannot, each
+    # candidate language reads it and the most confident wins: at 100 dpi the right language
+    # led by 55+ points of mean confidence on generated ja/ko/vertical-ja pages (91 vs 30, 93
+    # vs 26, 91 vs 30) and English by 7 (eng 95 vs jpn 88); a quarter of the pixels of 200 dpi.
     detect_dpi: int = 100
     # A page read below this confidence is read again in the other candidate languages (auto)
     # or writing direction (jpn <-> jpn_vert) and the most confident reading kept: on generated

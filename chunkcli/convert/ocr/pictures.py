@@ -26,7 +26,7 @@ from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.read import POINTS_PER_INCH, page_confidence, script_language
 from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.convert.tables.raster import looks_like_ruled_table, rules_in_pixels
+from chunkcli.convert.tables.raster import GATE_DPI, looks_like_ruled_table, rules_in_pixels
 from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import BBox, Line
 
@@ -42,8 +42,6 @@ MIN_PICTURE_SHARE = 0.02
 # A picture with more text-layer lines than this over it already has its words (a chart
 # whose labels are text, a scan with an invisible OCR layer).
 MAX_TEXT_LINES_OVER = 1
-# The gate renders at this resolution (a tenth of the pixels of 300 dpi): ~1 ms a picture.
-GATE_DPI = 100
 # Pictures of tables are read at this resolution: their type is small (7-9 pt in DP-Bench's
 # table picture, whose cell values Tesseract misread at 200 dpi but read at 300).
 READ_DPI = 300
@@ -104,21 +102,6 @@ def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
         if looks_like_ruled_table(gray, POINTS_PER_INCH / GATE_DPI):
             found.append(region)
     return found
-
-
-def page_pixel_rules(page: pymupdf.Page) -> tuple[Rule, ...]:
-    """The rules drawn in a scanned page's pixels (at GATE_DPI), when they pass the table gate
-    (a ruled grid on a light background); none otherwise, or when MuPDF cannot draw it."""
-    rect = page.rect
-    region = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
-    try:
-        gray = _gray(page, region, GATE_DPI)
-    except MUPDF_ERRORS:
-        return ()
-    scale = POINTS_PER_INCH / GATE_DPI
-    if not looks_like_ruled_table(gray, scale):
-        return ()
-    return rules_in_pixels(gray, (region.x0, region.top), scale)
 
 
 def read_picture(

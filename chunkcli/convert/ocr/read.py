@@ -1,10 +1,18 @@
 """Pages of an open PDF -> OCR readings: render each page, pick the language, run the engine
 (Tesseract; or RapidOCR, which has one multilingual model and needs no language choice).
 
-Pages are rendered one at a time in this thread (MuPDF documents are not thread-safe) and read
-by up to `jobs` Tesseract processes at once (threads only wait for them; RapidOCR's ONNX
-sessions run in those threads, releasing the GIL). Readings come back by page number, so the
-result does not depend on `jobs`.
+Pages are rendered once each, one at a time in this thread (MuPDF documents are not
+thread-safe), and read by up to `jobs` Tesseract processes at once (threads only wait for them;
+RapidOCR's ONNX sessions run in those threads, releasing the GIL). Readings come back by page
+number, so the result does not depend on `jobs`.
+
+The language (--ocr-lang auto) is decided once per document, without reading a page twice:
+a Japanese or Korean text layer on other pages names it; otherwise Tesseract's script
+detection on the first page's image (at a quarter of its pixels) guesses it, and that page's
+own reading confirms the guess or replaces it (a vertical Japanese page read best as
+jpn_vert). The pages started before the first one's reading came back (at most `jobs` - 1)
+are read again when it replaced the guess, so every page is read in the languages the first
+page decided, whatever `jobs` is.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -37,13 +45,17 @@ from chunkcli.convert.ocr.rapidocr import (
     unreadable_languages,
 )
 from chunkcli.convert.ocr.tesseract import (
+    OSD_LANG,
     OcrFailed,
     OcrWord,
     run_tesseract,
     tesseract_languages,
+    tesseract_script,
     tesseract_version,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
+from chunkcli.convert.tables.raster import GATE_DPI, ruled_table_rules
+from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
 
@@ -63,6 +75,18 @@ INK_LEVEL = 128
 INK_CELL_PX = 8
 # Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
 OTHER_DIRECTION = {"jpn": "jpn_vert", "jpn_vert": "jpn"}
+# The candidate language that reads each script Tesseract's script detection names (its osd
+# data: "Han" is Chinese print, read by the Japanese model as the old detection chose too).
+# A script not listed (Cyrillic, Arabic, ...) leaves the choice to the candidates' confidence.
+SCRIPT_LANGUAGES = {
+    "Latin": "eng",
+    "Japanese": "jpn",
+    "Han": "jpn",
+    "Hiragana": "jpn",
+    "Katakana": "jpn",
+    "Korean": "kor",
+    "Hangul": "kor",
+}
 
 
 class OcrOutOfTime(OcrFailed):
@@ -78,6 +102,9 @@ class OcrReading:
     lines: tuple[Line, ...]
     confidence: float
     lang: str
+    # The rules of the page's ruled tables, read in its pixels (a scan has no drawings), from
+    # the image OCR read: the page is not rendered again for them.
+    rules: tuple[Rule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,17 +153,8 @@ def ocr_pages(
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            auto = options.lang == AUTO
-            known = script_language(text_layer) if auto else None
-            lang = (
-                (known if known in installed else None)
-                or _detect_language(doc[numbers[0] - 1], options, installed, pool)
-                if auto
-                else (options.lang)
-            )
-            langs = retry_languages(lang, auto, installed)
-            read = functools.partial(read_page, langs=langs, options=options)
-            readings, notes, skipped = _read_all(doc, numbers, read, options, pool, on_pages)
+            plan = _language_plan(options, installed, text_layer, pool)
+            readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -155,10 +173,10 @@ def _rapidocr_pages(
     version = rapidocr_version()
     if version is None:
         return OcrRun(missing=f"rapidocr is not installed (install: {RAPIDOCR_HINT})")
-    read = functools.partial(read_page_rapidocr, options=options)
+    plan = _LanguagePlan(functools.partial(_read_rapidocr, options=options), lambda _: ())
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            readings, notes, skipped = _read_all(doc, numbers, read, options, pool, on_pages)
+            readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -170,25 +188,54 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
     return "+".join(part for part in wanted if part not in installed)
 
 
+Langs = tuple[str, ...]  # a page's languages: the first one, then those a bad reading retries
+
+
+@dataclass(frozen=True, slots=True)
+class _LanguagePlan:
+    """How pages are read: `read` reads a rendered page in the given languages; `first`
+    gives those languages from the first page to read's image; `adopt`, when given, turns
+    that page's reading into the languages of all the others (None: they keep `first`'s)."""
+
+    read: Callable[[int, PageImage, Langs], OcrReading]
+    first: Callable[[PageImage], Langs]
+    adopt: Callable[[OcrReading, Langs], Langs] | None = None
+
+
+@dataclass(slots=True)
+class _Page:
+    """A page handed to the engine: the languages it is read in and, while the first page's
+    reading may still change them, its image (to read it again)."""
+
+    number: int
+    langs: Langs
+    future: Future[OcrReading]
+    image: PageImage | None
+
+
 def _read_all(
     doc: pymupdf.Document,
     numbers: Sequence[int],
-    read: Callable[[int, PageImage], OcrReading],
+    plan: _LanguagePlan,
     options: OcrOptions,
     pool: ThreadPoolExecutor,
     on_pages: PagesDone | None = None,
 ) -> tuple[list[OcrReading], list[str], list[int]]:
     """Render page by page, keeping at most two pages per engine process waiting: the
-    readings, one note per page that failed or was left unread, and the pages left unread."""
-    futures: list[tuple[int, Future[OcrReading]]] = []
+    readings, one note per page that failed or was left unread, and the pages left unread.
+    With `plan.adopt`, pages after the first `jobs` wait for the first page's reading (the
+    ones before it are read again when it changed their languages)."""
+    pages: list[_Page] = []
     notes: list[str] = []
     skipped: list[int] = []
     progress = _Progress(on_pages, len(numbers))
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
-    timed = functools.partial(_timed, read, durations)
+    timed = functools.partial(_timed, plan.read, durations)
+    langs: Langs | None = None
+    decided = plan.adopt is None
     for index, number in enumerate(numbers):
-        reason = _out_of_time(options, started, [f for _, f in futures], durations)
+        reason = _out_of_time(options, started, [p.future for p in pages], durations)
         if reason:
             notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
             skipped = list(numbers[index:])
@@ -201,22 +248,52 @@ def _read_all(
             continue
         if image.dark_share > options.settings.max_dark_share:
             continue  # a photograph or a dark picture, not text: it stays an image-only page
-        futures.append((number, pool.submit(timed, number, image)))
-        ahead = len(futures) - 2 * max(1, options.jobs)
+        if langs is None:
+            langs = plan.first(image)
+        elif not decided and len(pages) >= max(1, options.jobs):
+            langs, decided = _decided(pages, langs, plan, timed, pool), True
+        kept = None if decided or not pages else image  # the first page is never read again
+        pages.append(_Page(number, langs, pool.submit(timed, number, image, langs), kept))
+        ahead = len(pages) - 2 * max(1, options.jobs)
         if ahead > 0:
-            futures[ahead - 1][1].exception()  # wait: bounds the rendered images in memory
-        progress.tell([future for _, future in futures])
+            pages[ahead - 1].future.exception()  # wait: bounds the rendered images in memory
+        progress.tell([page.future for page in pages])
+    if not decided and langs is not None:
+        _decided(pages, langs, plan, timed, pool)
     readings = []
-    for number, future in futures:
+    for page in pages:
         try:
-            readings.append(future.result())
+            readings.append(page.future.result())
         except OcrOutOfTime as exc:  # cut by the time limit: marked like a page not started
-            notes.append(f"page {number}: not read by OCR: {exc}")
-            skipped.append(number)
+            notes.append(f"page {page.number}: not read by OCR: {exc}")
+            skipped.append(page.number)
         except OcrFailed as exc:
-            notes.append(f"page {number}: OCR failed: {exc}")
-        progress.tell([future for _, future in futures])
+            notes.append(f"page {page.number}: OCR failed: {exc}")
+        progress.tell([page.future for page in pages])
     return readings, notes, sorted(skipped)
+
+
+def _decided(
+    pages: list[_Page],
+    guess: Langs,
+    plan: _LanguagePlan,
+    timed: Callable[[int, PageImage, Langs], OcrReading],
+    pool: ThreadPoolExecutor,
+) -> Langs:
+    """The languages the first page's reading gives the others (the guess when it failed);
+    the pages already started in other languages are read again in them."""
+    assert plan.adopt is not None
+    try:
+        langs = plan.adopt(pages[0].future.result(), guess)
+    except OcrFailed:
+        langs = guess
+    for page in pages[1:]:
+        if page.image is not None and page.langs != langs:
+            page.future.cancel()  # its reading, if it runs, is not used
+            page.future = pool.submit(timed, page.number, page.image, langs)
+            page.langs = langs
+        page.image = None
+    return langs
 
 
 # The clock OCR's time limits read (tests replace it).
@@ -289,15 +366,16 @@ def next_page_fits(now: float, slowest: float, in_flight: int, jobs: int, deadli
 
 
 def _timed(
-    read: Callable[[int, PageImage], OcrReading],
+    read: Callable[[int, PageImage, Langs], OcrReading],
     durations: list[float],
     number: int,
     image: PageImage,
+    langs: Langs,
 ) -> OcrReading:
-    """read(number, image), its wall time appended to `durations` (failed readings too)."""
+    """read(number, image, langs), its wall time appended to `durations` (failed ones too)."""
     start = _clock()
     try:
-        return read(number, image)
+        return read(number, image, langs)
     finally:
         durations.append(_clock() - start)
 
@@ -322,25 +400,56 @@ class _Progress:
 
 @dataclass(frozen=True, slots=True)
 class PageImage:
-    """A rendered page: PNG bytes for the engine, and where its ink is (a coarse grid)."""
+    """A rendered page: its gray pixels, and where its ink is (a coarse grid)."""
 
-    png: bytes
+    gray: npt.NDArray[np.uint8]  # rows of pixels, 0 black .. 255 white
     dpi: int
     ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
     dark_share: float  # share of all pixels that are dark
 
+    def png(self) -> bytes:
+        """The image as PNG, what the engines are given. Tesseract reads other formats slower
+        than MuPDF writes PNG: on a 17-megapixel page PNG cost 0.10 s to write and 1.43 s of
+        Tesseract, an 8-bit BMP 0.01 s and 1.65 s, PGM 1.91 s (an A4 page: PNG 0.03 + 1.25 s,
+        BMP 1.30 s; the same words)."""
+        height, width = self.gray.shape
+        pixmap = pymupdf.Pixmap(pymupdf.csGRAY, width, height, self.gray.tobytes(), False)
+        pixmap.set_dpi(self.dpi, self.dpi)  # as MuPDF's rendering at that dpi says
+        return bytes(pixmap.tobytes("png"))
+
+    def sample(self, dpi: int) -> PageImage:
+        """The image at about `dpi` (the mean of squares of pixels; never finer than it is),
+        for a quick look at it: script detection reads a quarter of a 200 dpi page's pixels."""
+        import numpy as np
+
+        step = max(1, round(self.dpi / dpi))
+        if step == 1:
+            return self
+        height, width = (size // step * step for size in self.gray.shape)
+        total = np.zeros((height // step, width // step), dtype=np.uint32)
+        for row in range(step):  # summed as step x step strided views: no float copy
+            for col in range(step):
+                total += self.gray[row:height:step, col:width:step]
+        cells = step * step
+        whole, rest = np.divmod(total, cells)
+        # rounded as numpy rounds the mean: halves to even
+        up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
+        gray = (whole + up).astype(np.uint8)
+        return PageImage(gray, self.dpi // step, self.ink, self.dark_share)
+
 
 def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
-    """The page as a grayscale PNG at `dpi`, lowered so that it has at most `max_pixels`."""
+    """The page in gray at `dpi`, lowered so that it has at most `max_pixels`."""
     import numpy as np  # numpy (~0.1 s of CPU) loads when a page is rendered for OCR
 
     area_in2 = (page.rect.width / POINTS_PER_INCH) * (page.rect.height / POINTS_PER_INCH)
     if area_in2 > 0 and area_in2 * dpi * dpi > max_pixels:
         dpi = max(1, math.floor(math.sqrt(max_pixels / area_in2)))
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-    gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
-    dark = gray[:, : pixmap.width] < INK_LEVEL
-    return PageImage(pixmap.tobytes("png"), dpi, ink_cells(dark), float(dark.mean()))
+    rows = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
+    gray = np.ascontiguousarray(rows[:, : pixmap.width])
+    dark = gray < INK_LEVEL
+    return PageImage(gray, dpi, ink_cells(dark), float(dark.mean()))
 
 
 def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -393,7 +502,14 @@ def read_page(
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
-    return OcrReading(number, tuple(lines), round(confidence, 4), lang)
+    return OcrReading(number, tuple(lines), round(confidence, 4), lang, pixel_rules(image))
+
+
+def pixel_rules(image: PageImage) -> tuple[Rule, ...]:
+    """The rules of ruled tables in a page image (page points), seen at the gate's resolution
+    (tables/raster.py); none when they do not pass it."""
+    gate = image.sample(GATE_DPI)
+    return ruled_table_rules(gate.gray, (0.0, 0.0), POINTS_PER_INCH / gate.dpi)
 
 
 def _retry_words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
@@ -404,13 +520,23 @@ def _retry_words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> 
         return ()
 
 
+def _read_tesseract(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
+    return read_page(number, image, langs, options)  # looked up when called (tests replace it)
+
+
+def _read_rapidocr(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
+    del langs  # one model reads every script it knows
+    return read_page_rapidocr(number, image, options)
+
+
 def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> OcrReading:
     """OCR one rendered page with RapidOCR: no language or layout retries (one model reads
     every script it knows, and its detector finds the lines); vertical when most lines are."""
-    words = run_rapidocr(image.png)
+    words = run_rapidocr(image.png())
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, is_vertical(words), options.settings)
-    return OcrReading(number, tuple(lines), round(page_confidence(words), 4), MODEL_LANG)
+    confidence = round(page_confidence(words), 4)
+    return OcrReading(number, tuple(lines), confidence, MODEL_LANG, pixel_rules(image))
 
 
 def _confident_chars(words: Sequence[OcrWord]) -> float:
@@ -448,7 +574,7 @@ def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[
 def _tesseract_words(
     image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
-    return run_tesseract(options.tesseract_cmd, image.png, lang, image.dpi, psm, timeout_s)
+    return run_tesseract(options.tesseract_cmd, image.png(), lang, image.dpi, psm, timeout_s)
 
 
 # A text layer with at least this many kana, ideographs or Hangul names the language of the
@@ -479,17 +605,44 @@ def page_confidence(words: Sequence[OcrWord]) -> float:
     return sum(word.confidence * len(word.text) for word in words) / weights
 
 
-def _detect_language(
-    page: pymupdf.Page, options: OcrOptions, installed: frozenset[str], pool: ThreadPoolExecutor
+def _language_plan(
+    options: OcrOptions, installed: frozenset[str], text_layer: str, pool: ThreadPoolExecutor
+) -> _LanguagePlan:
+    """The languages pages are read in: --ocr-lang's; with auto, a Japanese or Korean text
+    layer's; else guessed from the first page's image and decided by its reading."""
+    read = functools.partial(_read_tesseract, options=options)
+    auto = options.lang == AUTO
+    known = script_language(text_layer) if auto else None
+    if not auto or known in installed:
+        langs = retry_languages(options.lang if not auto else str(known), auto, installed)
+        return _LanguagePlan(read, lambda _: langs)
+
+    def guess(image: PageImage) -> Langs:
+        lang = _guessed_language(image, options, installed, pool)
+        return retry_languages(lang, True, installed)
+
+    def adopt(reading: OcrReading, guessed: Langs) -> Langs:
+        if reading.lang == guessed[0] or reading.confidence < options.settings.retry_below:
+            return guessed  # the guess stood, or the page says nothing either way
+        return retry_languages(reading.lang, True, installed)
+
+    return _LanguagePlan(read, guess, adopt)
+
+
+def _guessed_language(
+    image: PageImage, options: OcrOptions, installed: frozenset[str], pool: ThreadPoolExecutor
 ) -> str:
-    """The installed candidate language Tesseract reads this page with most confidently,
-    at the (low) detection resolution; the first candidate when the page has no words."""
+    """The candidate language for the script Tesseract's script detection finds on the page
+    (at detect_dpi); when it finds none it knows, the candidate Tesseract reads the page
+    with most confidently there (the first candidate for a page without words)."""
+    sample = image.sample(options.settings.detect_dpi)
+    if OSD_LANG in installed:
+        script = tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s)
+        lang = SCRIPT_LANGUAGES.get(script or "")
+        if lang in installed:
+            return str(lang)
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
-    try:
-        image = render_page(page, options.settings.detect_dpi, options.settings.max_pixels)
-    except MUPDF_ERRORS:  # this page cannot be drawn: reading it will say so, page by page
-        return candidates[0]
-    runs = [pool.submit(_words, image, lang, options, AUTO_PSM) for lang in candidates]
+    runs = [pool.submit(_words, sample, lang, options, AUTO_PSM) for lang in candidates]
     scores = [_score(run) for run in runs]
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
     return candidates[best]

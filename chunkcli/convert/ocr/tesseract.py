@@ -1,9 +1,10 @@
-"""Tesseract as a program: a page image (PNG bytes) -> words with boxes and confidences.
+"""Tesseract as a program: a page image -> words with boxes and confidences.
 
-Tesseract runs as a subprocess reading the image on stdin and writing TSV on stdout (one row
-per word: layout numbers, a pixel box, a 0-100 confidence). Each run is limited to one thread
-(OMP_THREAD_LIMIT=1): pages run in parallel instead, and the output does not depend on how
-OpenMP splits the work. Output depends on the Tesseract version and its language data.
+Tesseract runs as a subprocess reading the image on stdin (PNG, see read.PageImage.png) and
+writing TSV on stdout (one row per word: layout numbers, a pixel box, a 0-100 confidence). Each
+run is limited to one thread (OMP_THREAD_LIMIT=1): pages run in parallel instead, and the
+output does not depend on how OpenMP splits the work. Output depends on the Tesseract version
+and its language data.
 """
 
 from __future__ import annotations
@@ -71,14 +72,44 @@ def tesseract_languages(command: str) -> frozenset[str]:
 
 
 def run_tesseract(
-    command: str, png: bytes, lang: str, dpi: int, psm: int, timeout_s: float
+    command: str, image: bytes, lang: str, dpi: int, psm: int, timeout_s: float
 ) -> tuple[OcrWord, ...]:
-    """OCR one page image (psm: Tesseract's page segmentation mode); raises OcrFailed."""
+    """OCR one page image (PNG, or any format Leptonica reads; psm: Tesseract's page
+    segmentation mode); raises OcrFailed."""
     argv = [command, "stdin", "stdout", "-l", lang, "--dpi", str(dpi), "--psm", str(psm), "tsv"]
+    done = _run(argv, image, timeout_s, command)
+    return parse_tsv(done.stdout.decode("utf-8", "replace"))
+
+
+# Tesseract's name for the script its orientation and script detection found ("Script: Latin").
+SCRIPT_LINE = "Script: "
+OSD_LANG = "osd"
+OSD_PSM = "0"
+
+
+def tesseract_script(command: str, image: bytes, timeout_s: float) -> str | None:
+    """The script Tesseract's orientation and script detection (osd data, psm 0) finds in a
+    page image ("Latin", "Japanese", "Han", "Korean", ...); None when it finds too few
+    characters to tell or fails."""
+    argv = [command, "stdin", "stdout", "-l", OSD_LANG, "--psm", OSD_PSM]
+    try:
+        done = _run(argv, image, timeout_s, command)
+    except OcrFailed:  # "Too few characters" exits 1: no answer, not a broken page
+        return None
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith(SCRIPT_LINE):
+            return line[len(SCRIPT_LINE) :].strip()
+    return None
+
+
+def _run(
+    argv: list[str], image: bytes, timeout_s: float, command: str
+) -> subprocess.CompletedProcess[bytes]:
+    """Tesseract run on `image` with one thread; raises OcrFailed when it fails or hangs."""
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     try:
         done = subprocess.run(
-            argv, input=png, capture_output=True, timeout=timeout_s, check=False, env=env
+            argv, input=image, capture_output=True, timeout=timeout_s, check=False, env=env
         )
     except subprocess.TimeoutExpired:
         raise OcrFailed(f"tesseract took longer than {timeout_s:g} s") from None
@@ -87,7 +118,7 @@ def run_tesseract(
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise OcrFailed(f"tesseract failed: {message[-1] if message else done.returncode}")
-    return parse_tsv(done.stdout.decode("utf-8", "replace"))
+    return done
 
 
 def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
