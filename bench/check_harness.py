@@ -309,6 +309,19 @@ def tables_of(parts: Sequence[str]) -> list[int]:
     ]  # fmt: skip
 
 
+def in_figures(parts: Sequence[str]) -> set[int]:
+    """The blocks inside figure blocks (`<!-- figure -->` ... `<!-- /figure -->`, their parts
+    separated by blank lines): a converter writes no heading there, so nothing is put there."""
+    inside, open_at = set(), None
+    for k, block in enumerate(parts):
+        if block.strip() == "<!-- figure -->":
+            open_at = k
+        elif block.strip() == "<!-- /figure -->":
+            inside.update(range(open_at, k + 1) if open_at is not None else ())
+            open_at = None
+    return inside
+
+
 def row_cells(row: str) -> list[str]:
     return [c.strip() for c in row.strip().strip("|").split("|")]
 
@@ -482,7 +495,7 @@ def inject_bad_title(doc: CleanDocument, rng: random.Random) -> str | None:
     if h1 is not None:
         parts[h1] = "# " + title
     else:
-        first = next((k for k, b in enumerate(parts) if not b.startswith("<!--")), len(parts))
+        first = next((k for k, b in enumerate(parts) if not MARKER.match(b)), len(parts))
         parts.insert(first, "# " + title)
     return join(parts)
 
@@ -535,10 +548,12 @@ def inject_promoted(doc: CleanDocument, rng: random.Random) -> str | None:
     parts = blocks(doc.markdown)
     headings = [(k, HEADING.match(b)) for k, b in enumerate(parts)]
     headings = [(k, m) for k, m in headings if m and "\n" not in parts[k]]
-    # (a caption stands between paragraphs, not inside a sentence that runs on into the next)
+    # (a caption stands between paragraphs, not inside a sentence that runs on into the next,
+    # nor inside a figure's block)
+    figures = in_figures(parts)
     prose = [
         k for k, b in enumerate(parts)
-        if is_prose(b) and len(b) > 60
+        if is_prose(b) and len(b) > 60 and k not in figures
         and (k == 0 or not is_prose(parts[k - 1]) or parts[k - 1].rstrip().endswith(ENDS))
     ]  # fmt: skip
     if not prose:

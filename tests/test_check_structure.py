@@ -379,3 +379,78 @@ def test_a_heading_whose_rest_makes_a_contents_entry_is_split() -> None:
         "headings.split"
     ]
     assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n작성 요령\n\n{table}") == []
+
+
+EN_BODY = "Check the tides beforehand and stay within the marked channels when you are out there."
+
+
+def test_a_letter_spaced_heading_wrapped_is_split() -> None:
+    assert split_codes(f"# Boats\n\n## H O W C A N Y O\n\nU H E L P ?\n\n{EN_BODY}\n") == [
+        "headings.split"
+    ]
+    assert split_codes(f"# 확약서\n\n### 보 안\n\n확 약 서(대표자용)\n\n{KO_BODY}\n") == [
+        "headings.split"
+    ]
+    # A letter-spaced heading over a sentence of words is whole.
+    assert split_codes(f"# Boats\n\n## H E L P\n\nUse the radio.\n\n{EN_BODY}\n") == []
+
+
+def test_a_rest_opening_with_and_in_korean_or_japanese_is_split() -> None:
+    table = (
+        "| 1. 회 사 명 |  | 2. 대표자 |  |\n| --- | --- | --- | --- |\n| 3. 사업 분야 |  |  |  |\n"
+    )
+    assert split_codes(f"# 서식\n\n#### 일반현황\n\n및 연혁\n\n{table}") == ["headings.split"]
+    assert split_codes(f"# 様式\n\n### 経営状況\n\n及び沿革\n\n{table}") == ["headings.split"]
+    # The same rest without its conjunction is a label before a table (left alone).
+    assert split_codes(f"# 서식\n\n#### 일반현황\n\n연혁\n\n{table}") == []
+
+
+def test_a_heading_and_rest_said_together_elsewhere_are_split() -> None:
+    head = "# 카드\n\n## 커피전문점·제과점·편의점 2%\n\n빅포인트 적립\n\n"
+    said = "적립한도 없이 커피전문점·제과점·편의점 2% 빅포인트 적립\n\n"
+    table = "| 업종 | 적립 대상 |\n| --- | --- |\n| 제과점 | 파리바게뜨, 뚜레쥬르 |\n"
+    assert split_codes(head + said + table) == ["headings.split"]
+    assert split_codes(head + "적립한도 없이 2% 적립\n\n" + table) == []
+    # A contents entry without leaders ("The MuPDF C API 5") makes no page number a rest.
+    contents = "# MuPDF\n\nThe MuPDF C API 5\n\n## The MuPDF C API\n\n5\n\nChapter 3\n"
+    assert split_codes(contents) == []
+
+
+def test_a_short_title_case_rest_in_lower_case_ending_a_sentence_is_split() -> None:
+    text = "Figure 2 shows Earth and the Moon drawn to scale on the same diagram, far apart."
+    assert split_codes(f"# Astronomy\n\n## Earth and Moon, Drawn\n\nto Scale.\n\n{text}\n") == [
+        "headings.split"
+    ]
+    # A sentence from the page before under a running head is no rest of it.
+    assert split_codes(f"# Book\n\n## CHAPTER 27. IMAGES\n\nmemory usage.\n\n{text}\n") == []
+
+
+def test_a_title_case_rest_with_a_bracketed_qualifier_is_split() -> None:
+    body = "A What country issued your passport? M If you are claiming the benefits of a treaty."
+    rest = "Information (If an item does not apply to you, enter “N/A.”)"
+    assert split_codes(f"# Form\n\n## Other\n\n{rest}\n\n{body}\n") == ["headings.split"]
+    # A qualifier alone after a heading is a subtitle set apart on purpose.
+    assert split_codes(f"# Report\n\n## 3.3 Roles\n\n(Web Annex A)\n\n{body}\n") == []
+
+
+def test_a_rest_ending_in_a_colon_as_the_documents_headings_do_is_split() -> None:
+    body = "In most situations, your physician or supplier will submit your claim to Medicare."
+    doc = f"# Medicare\n\n#### Part B\n\nServices:\n\n{body}\n\n#### Durable Equipment:\n\n{body}\n"
+    doc += f"\n#### Vaccinations:\n\n{body}\n"
+    assert split_codes(doc) == ["headings.split"]
+    # Where headings do not end in colons, a title-case word with a colon is a label.
+    assert split_codes(doc.replace("Equipment:", "Equipment")) == []  # (one is no style)
+
+
+def test_a_korean_rest_before_an_enumerated_item_is_split() -> None:
+    item = "가. 기능 요구사항(System Function Requirement)"
+    assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n{item}\n") == ["headings.split"]
+    assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
+
+
+def test_a_caption_made_heading_is_promoted_not_split() -> None:
+    body = "Results of the survey are shown below for every region in the study, year by year."
+    report = check_markdown(f"# Survey\n\n## Figure 3: Results of the\n\nsurvey\n\n{body}\n")
+    assert [i.code for i in report.issues if i.code.startswith("headings.")] == [
+        "headings.promoted"
+    ]
