@@ -445,7 +445,7 @@ def test_a_rest_ending_in_a_colon_as_the_documents_headings_do_is_split() -> Non
 def test_a_korean_rest_before_an_enumerated_item_is_split() -> None:
     item = "가. 기능 요구사항(System Function Requirement)"
     assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n{item}\n") == ["headings.split"]
-    assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
+    assert split_codes("# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
 
 
 def test_a_caption_made_heading_is_promoted_not_split() -> None:
