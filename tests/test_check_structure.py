@@ -166,6 +166,13 @@ def test_collapsed_rows_warn_and_a_real_single_row_passes() -> None:
     assert codes(f"# Fleet\n\n{single}") == []
 
 
+def test_a_one_row_table_of_legal_prose_citing_articles_is_no_collapsed_table() -> None:
+    old = "제15조(2050 탄소중립녹색성장 위원회의 설치) ① ∼ ④ (생 략) ⑤ 제1항에 따른 위원 3명"
+    new = "제15조(2050 탄소중립녹색성장 위원회의 설치) ① ∼ ④ (현행과 같음) ⑤ 위원 5명"
+    table = f"| 현 행 | 개 정 안 |\n|---|---|\n| {old} | {new} |\n"
+    assert codes(f"# 신ㆍ구조문대비표\n\n{table}") == []
+
+
 # --- 5 word boundaries -------------------------------------------------------------------------
 
 GLUED = "대한민국정부는국민의안전을위하여최선을다하고있습니다"  # 25 syllables, no space
@@ -454,3 +461,23 @@ def test_a_caption_made_heading_is_promoted_not_split() -> None:
     assert [i.code for i in report.issues if i.code.startswith("headings.")] == [
         "headings.promoted"
     ]
+
+
+def all_codes(markdown: str) -> list[str]:
+    return [issue.code for issue in check_markdown(markdown).issues]
+
+
+def test_a_page_with_no_boxes_line_held_only_furniture_and_is_not_missing_text() -> None:
+    """convert's boxes trailer lists the pages it wrote text on: a page missing from it held a
+    running head or page number only; a page listed there with nothing under its marker lost
+    its text after convert."""
+    text = "This page holds a paragraph of body text, long enough to be a page of its own text."
+    pages = (
+        f"<!-- page 1 -->\n\n# Report\n\n{text}\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\n{text}\n"
+    )
+    boxes = "<!-- boxes page={} crc=00000000 0,10,72,72,500,90 -->"
+    trailer = "\n" + "\n".join(boxes.format(n) for n in (1, 3)) + "\n"
+    assert "pages.missing-text" not in all_codes(pages + trailer)
+    lost = "\n" + "\n".join(boxes.format(n) for n in (1, 2, 3)) + "\n"
+    assert "pages.missing-text" in all_codes(pages + lost)
+    assert "pages.missing-text" in all_codes(pages)  # (no trailer: its neighbours have text)
