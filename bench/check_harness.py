@@ -1,7 +1,7 @@
 """check's recall and precision: clean documents, defects injected by program, check run on both.
 
     python bench/check_harness.py [--generated N] [--corpus DIR ...] [--cache DIR] [--seed S]
-                                  [--no-pdfs] [--list-clean]
+                                  [--no-pdfs] [--list-clean] [--any-cut]
 
 Clean documents are (1) generated Markdown in English, Korean and Japanese (headings, prose,
 tables, captions, page markers), (2) generated two-column PDFs converted here, and (3) the
@@ -24,7 +24,8 @@ The classes (what a converter does wrong, as it looks in the Markdown):
   data-header      the header row lost: the first data row (2+ cells with digits) is the header
   dropped-header   the header row removed (the first data row moves up) or its cells emptied
   bad-title        the title (first H1, or a new one) is a number, a URL or a sentence fragment
-  split-heading    a heading cut from its words: "## 3.2" + "Results ...", or wrapped mid-phrase
+  split-heading    a heading cut from its words: "## 3.2" + "Results ...", or where it wraps
+                   (the rest no wider than the first line and the word that did not fit)
   promoted         a figure/table caption or a contents entry ("2.1 Methods .... 14") as heading
   running-head     a running head line left at the top of every page (3+ pages)
   dropped-page     the text of one text page (100+ characters; not after a page ending in a
@@ -513,6 +514,33 @@ def _fragment(parts: Sequence[str], rng: random.Random) -> str | None:
     return " ".join(words[k : k + rng.randint(3, 7)]).rstrip(".,;:")
 
 
+SECTION_NUMBER = re.compile(r"^\d+(\.\d+)*\.?$")
+# Injected cuts are the ones a converter makes: after a section number set apart from its
+# title, or where a heading too long for its line wraps. A wrap puts on the second line what
+# did not fit on the first, so the rest is no wider than the first line and the word that did
+# not fit on it ("## Other" + "Information (If an item does not apply to you, enter “N/A.”)"
+# is no wrap: "Other Information" would have fitted). `--any-cut` cuts anywhere, as the harness
+# did before 2026-12-04.
+ANY_CUT = False
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes: wide (CJK) characters two, others one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_cuts(words: Sequence[str]) -> list[int]:
+    """The cuts of a heading's words where a line could have wrapped (see ANY_CUT)."""
+    cuts = []
+    for cut in range(1, len(words)):
+        if cut == 1 and re.match(r"^\d", words[0]):
+            continue  # (a number and its first word stay together; the number alone is below)
+        first, rest = " ".join(words[:cut]), " ".join(words[cut:])
+        if ANY_CUT or display_width(rest) <= display_width(first) + 1 + display_width(words[cut]):
+            cuts.append(cut)
+    return cuts
+
+
 def inject_split_heading(doc: CleanDocument, rng: random.Random) -> str | None:
     parts = blocks(doc.markdown)
     candidates = []
@@ -520,17 +548,17 @@ def inject_split_heading(doc: CleanDocument, rng: random.Random) -> str | None:
         match = HEADING.match(block)
         if match and len(match.group(1)) >= 2 and "\n" not in block:
             words = match.group(2).split()
-            if len(words) >= 3 or (len(words) >= 2 and re.match(r"^\d+(\.\d+)*\.?$", words[0])):
-                candidates.append((k, match.group(1), words))
+            numbered = len(words) >= 2 and SECTION_NUMBER.match(words[0]) is not None
+            cuts = wrap_cuts(words) if len(words) >= 3 or numbered else []
+            if cuts or numbered:
+                candidates.append((k, match.group(1), words, cuts, numbered))
     if not candidates:
         return None
-    k, hashes, words = rng.choice(candidates)
-    if re.match(r"^\d+(\.\d+)*\.?$", words[0]) and rng.random() < 0.5:
+    k, hashes, words, cuts, numbered = rng.choice(candidates)
+    if numbered and (not cuts or rng.random() < 0.5):
         cut = 1  # the number alone is the heading
     else:
-        cut = rng.randint(1, len(words) - 1)
-        if cut == 1 and re.match(r"^\d", words[0]):
-            cut = 2 if len(words) > 2 else 1
+        cut = rng.choice(cuts)
     parts[k : k + 1] = [f"{hashes} {' '.join(words[:cut])}", " ".join(words[cut:])]
     return join(parts)
 
@@ -725,7 +753,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--list-clean", action="store_true", help="every warn/fail on corpora")
     parser.add_argument("--classes", help="comma-separated class names (default: all)")
     parser.add_argument("--verbose", action="store_true", help="missed cases and false positives")
+    parser.add_argument("--any-cut", action="store_true", help="split headings at any word")
     args = parser.parse_args(argv)
+    global ANY_CUT
+    ANY_CUT = args.any_cut
     documents = generated_documents(args.generated, args.seed)
     if not args.no_pdfs:
         folder = args.cache / "generated"

@@ -398,6 +398,9 @@ def test_a_letter_spaced_heading_wrapped_is_split() -> None:
     assert split_codes(f"# 확약서\n\n### 보 안\n\n확 약 서(대표자용)\n\n{KO_BODY}\n") == [
         "headings.split"
     ]
+    assert split_codes(f"# 확약서\n\n### 보 안 확 약\n\n서(대표자용)\n\n{KO_BODY}\n") == [
+        "headings.split"
+    ]
     # A letter-spaced heading over a sentence of words is whole.
     assert split_codes(f"# Boats\n\n## H E L P\n\nUse the radio.\n\n{EN_BODY}\n") == []
 
@@ -428,7 +431,10 @@ def test_a_short_title_case_rest_in_lower_case_ending_a_sentence_is_split() -> N
     assert split_codes(f"# Astronomy\n\n## Earth and Moon, Drawn\n\nto Scale.\n\n{text}\n") == [
         "headings.split"
     ]
-    # A sentence from the page before under a running head is no rest of it.
+    # A sentence from the page before under a running head is no rest of it, nor a line that
+    # opens a block.
+    code = "## CHAPTER 32. COLORSPACE INTERNALS\n\nenum fz_colorspace_type {\n\n"
+    assert split_codes(f"# Book\n\n{code}{text}\n") == []
     assert split_codes(f"# Book\n\n## CHAPTER 27. IMAGES\n\nmemory usage.\n\n{text}\n") == []
 
 

@@ -80,8 +80,8 @@ OPEN_HEADING_END = re.compile(
 # 일부개정법률안(정태호 의원" + "대표발의)", "（利用者支払可能" + "延滞率見込額・極度額）"): a
 # heading with more of them opened than closed leads on (harness: 2 of the 22 split headings
 # missed, no new clean alarm).
-OPENING_BRACKETS = "([（【「『〈《［"
-CLOSING_BRACKETS = ")]）】」』〉》］"
+OPENING_BRACKETS = "([{（【「『〈《［"
+CLOSING_BRACKETS = ")]}）】」』〉》］"
 # Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based"), or,
 # in a script without case, with a conjunction that joins two nouns and starts no heading of
 # its own ("#### 일반현황" + "및 연혁", "及び" / "並びに" / "又は": the "and" and "or" of
@@ -332,7 +332,9 @@ def is_cut(text: str, rest: str, body_follows: bool, style: HeadingStyle) -> boo
         most_words, most_chars = NUMBERED_TAIL_MAX_WORDS, NUMBERED_TAIL_MAX_CHARS
     if len(rest) > most_chars or len(words) > most_words:
         return False
-    if letter_spaced(text) and letter_spaced(" ".join(words[:LETTER_SPACED_MIN])):
+    if leaves_open(rest):
+        return False  # (a block opens: "## CHAPTER 32. COLORSPACE" + "enum fz_colorspace {")
+    if letter_spaced(text) and LETTER_SPACED_START.match(rest):
         return True
     if rest.endswith(SENTENCE_STOPS):
         # (after a heading that leads on, or as a title-case rest that goes on in lower case,
@@ -367,6 +369,9 @@ def letter_spaced(text: str) -> bool:
     )
 
 
+# A rest that goes on letter-spaced: a letter alone, then a space, a bracket or the end ("서(대표
+# 자용)" after "### 보 안 확 약").
+LETTER_SPACED_START = re.compile(r"[^\W\d_](?:\s|[(（「『\[]|$)")
 # A leading section number, left out when a heading's words are looked at.
 SECTION_NUMBER_PREFIX = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+")
 # A bracketed qualifier at the end of a rest: "Information (If an item does not apply to you,
