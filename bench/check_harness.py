@@ -441,7 +441,10 @@ def is_numeric(cell: str) -> bool:
 
 def _data_tables(parts: Sequence[str]) -> list[tuple[int, list[str]]]:
     """Tables with 2+ body rows whose first body row is data: 2+ cells, and at least 60 % of
-    its non-empty cells, mostly digits."""
+    its non-empty cells, mostly digits; and filled as the row below it (the same cells empty).
+    (A row of dates over a stub left empty, "| | Jan 26, 2025 |
+    Jan 28, 2024 |" above "| Cost of revenue | $ 178 | $ 141 |", is a second header row:
+    moved up it is still a header, no defect; until 2026-12-04 such rows were cases.)"""
     found = []
     for i in tables_of(parts):
         rows = parts[i].split("\n")
@@ -449,9 +452,13 @@ def _data_tables(parts: Sequence[str]) -> list[tuple[int, list[str]]]:
             continue
         cells = [c for c in row_cells(rows[2]) if c]
         numeric = sum(map(is_numeric, cells))
-        if numeric >= 2 and numeric >= 0.6 * len(cells):
+        if numeric >= 2 and numeric >= 0.6 * len(cells) and _same_shape(rows[2], rows[3]):
             found.append((i, rows))
     return found
+
+
+def _same_shape(row: str, below: str) -> bool:
+    return [bool(c) for c in row_cells(row)] == [bool(c) for c in row_cells(below)]
 
 
 def inject_data_header(doc: CleanDocument, rng: random.Random) -> str | None:

@@ -129,6 +129,19 @@ def test_cell_types_of_data_headers() -> None:
     ]
 
 
+def test_values_with_intervals_and_footnote_marks_are_typed_by_their_value() -> None:
+    assays = [
+        "| Bio-RAD Monolisa HCV Ag-Ab ULTRA | 5 (525) | 28.6—95%a | 94.9% (89.9—99.8)b |",
+        "| EIKEN Lumispot HCV Ag | 2 (235) | 97.5—98.1%a | ND |",
+        "| Fujirebio Lumipulse Ortho HCV Ag | 1 (80) | 95% (90.2—99.8)b | ND |",
+        "| Abbott ARCHITECT HCV Ag | 3 (310) | 88.1% (80.2—93.4) | 99.5% (98.9—99.8)c |",
+    ]
+    header = "| Ortho-Clinical Diagnostics Ortho ELISA-Ag | 5 (1—177) | 93.2% (81.6—97.7) | 99.2% |"
+    assert data_header_codes(header, assays) == ["table.data-header"]
+    named = "| Assay | Studies (participants) | Sensitivity (95% CI) | Specificity (95% CI) |"
+    assert data_header_codes(named, assays) == []
+
+
 def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> None:
     counts = ["| Boxer | 1201 | 33,157.3 |", "| Directory | 4103 | 20,500.79 |"]
     assert data_header_codes("| Handgun journalist | 2024 | 77,619.6 |", counts) == [

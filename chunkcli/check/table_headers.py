@@ -37,8 +37,9 @@ CELL_TYPES = (
         r"[일日]?\.?"
         r"|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}"
         rf"|\d{{1,2}}\.?\s+{MONTH}\s+\d{{2,4}}|{MONTH}\s+\d{{1,2}},?\s+\d{{2,4}})$", re.I)),
-    # (a range of two too: "40% 이상 ~ 70% 미만", a band in a scoring table)
-    ("percent", re.compile(rf"^{PERCENT}(?:\s*[-–~]\s*{PERCENT})?$")),
+    # (a range of two too: "40% 이상 ~ 70% 미만", a band in a scoring table; "28.6—95%")
+    ("percent", re.compile(
+        rf"^(?:{PERCENT}|{PERCENT}\s*[-–—~]\s*{PERCENT}|\d[\d.,]*\s*[-–—~]\s*{PERCENT})$")),
     ("amount", re.compile(  # (a range of two values too: "0.1-0.3")
         rf"^(?:[A-Z]{{3}}\s*|[$€£¥₩]\s*)?{NUMBER}(?:\s*[-–~]\s*{NUMBER})?{UNIT}$", re.I)),
     ("code", re.compile(  # part numbers, CAS and EC numbers: "AB-1234", "79-06-1"
@@ -80,9 +81,18 @@ def check_table_headers(table: Table) -> list[Issue]:
     return data_header(table) + running_head_header(table) + collapsed_rows(table)
 
 
+# A value's footnote mark ("95%a", "(89.9—99.8)b") and a bracketed interval or count after it
+# ("94.9% (89.9—99.8)", "5 (525)": a value with its confidence interval or its sample size, in
+# scientific tables): the value's type is what counts (harness seeds 1-3: a row of such values
+# moved up as header went unseen).
+VALUE_NOTE = re.compile(r"(?<=[\d%)])[a-z†‡]$")
+VALUE_INTERVAL = re.compile(r"(?<=[\d%])\s*\([\d.,\s\-–—~%]+\)$")
+
+
 def cell_type(cell: str) -> str:
     """ "empty", "text", or the first of CELL_TYPES the cell matches."""
     text = " ".join(unicodedata.normalize("NFKC", cell).replace("*", "").split())
+    text = VALUE_INTERVAL.sub("", VALUE_NOTE.sub("", text))
     if not text:
         return "empty"
     if not any(ch.isdigit() for ch in text):
