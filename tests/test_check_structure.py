@@ -500,3 +500,12 @@ def test_a_page_with_no_boxes_line_held_only_furniture_and_is_not_missing_text()
     lost = "\n" + "\n".join(boxes.format(n) for n in (1, 2, 3)) + "\n"
     assert "pages.missing-text" in all_codes(pages + lost)
     assert "pages.missing-text" in all_codes(pages)  # (no trailer: its neighbours have text)
+
+
+def test_a_label_ending_in_a_colon_before_a_list_is_body_after_a_rest() -> None:
+    after = "Reagents:\n\n- Restriction digests from Part II, on ice\n- 10x loading dye\n"
+    assert split_codes(f"# Lab\n\n## III. Electrophorese\n\nDigests\n\n{after}") == [
+        "headings.split"
+    ]
+    # A label before a line of text opens nothing.
+    assert split_codes("# Lab\n\n## III. Electrophorese\n\nDigests\n\nReagents:\n\nDye\n") == []

@@ -286,7 +286,15 @@ def body_after(lines: LineView, position: int) -> bool:
     if line.kind != LineKind.PARAGRAPH or len(line.text) > BODY_MIN_CHARS:
         return True
     words = len(line.text.split())
-    return line.text.rstrip().endswith(SENTENCE_STOPS) and words >= BODY_SENTENCE_MIN_WORDS
+    if line.text.rstrip().endswith(SENTENCE_STOPS) and words >= BODY_SENTENCE_MIN_WORDS:
+        return True
+    return line.text.rstrip().endswith((":", "：")) and introduces_list(lines, position + 1)
+
+
+def introduces_list(lines: LineView, position: int) -> bool:
+    """Whether the line at `position` is a list item or table row: a label ending in a colon
+    before it opens the body ("## III. Electrophorese" + "Digests" + "Reagents:" + "- ...")."""
+    return position < len(lines) and lines.kind(position) in (LineKind.LIST, LineKind.TABLE)
 
 
 def is_cut_paragraph(
