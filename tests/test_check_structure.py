@@ -129,6 +129,19 @@ def test_cell_types_of_data_headers() -> None:
     ]
 
 
+def test_values_with_intervals_and_footnote_marks_are_typed_by_their_value() -> None:
+    assays = [
+        "| Bio-RAD Monolisa HCV Ag-Ab ULTRA | 5 (525) | 28.6—95%a | 94.9% (89.9—99.8)b |",
+        "| EIKEN Lumispot HCV Ag | 2 (235) | 97.5—98.1%a | ND |",
+        "| Fujirebio Lumipulse Ortho HCV Ag | 1 (80) | 95% (90.2—99.8)b | ND |",
+        "| Abbott ARCHITECT HCV Ag | 3 (310) | 88.1% (80.2—93.4) | 99.5% (98.9—99.8)c |",
+    ]
+    header = "| Ortho-Clinical Diagnostics Ortho ELISA-Ag | 5 (1—177) | 93.2% (81.6—97.7) | 99.2% |"
+    assert data_header_codes(header, assays) == ["table.data-header"]
+    named = "| Assay | Studies (participants) | Sensitivity (95% CI) | Specificity (95% CI) |"
+    assert data_header_codes(named, assays) == []
+
+
 def test_a_lone_year_in_a_header_is_a_number_and_a_series_names_columns() -> None:
     counts = ["| Boxer | 1201 | 33,157.3 |", "| Directory | 4103 | 20,500.79 |"]
     assert data_header_codes("| Handgun journalist | 2024 | 77,619.6 |", counts) == [
@@ -164,6 +177,13 @@ def test_collapsed_rows_warn_and_a_real_single_row_passes() -> None:
     assert codes(f"# Fleet\n\n{collapsed}") == ["table.collapsed-rows"]
     single = "| Year | Cars | Vans |\n|---|---|---|\n| 2021 | 15 | 5 |\n"
     assert codes(f"# Fleet\n\n{single}") == []
+
+
+def test_a_one_row_table_of_legal_prose_citing_articles_is_no_collapsed_table() -> None:
+    old = "제15조(2050 탄소중립녹색성장 위원회의 설치) ① ∼ ④ (생 략) ⑤ 제1항에 따른 위원 3명"
+    new = "제15조(2050 탄소중립녹색성장 위원회의 설치) ① ∼ ④ (현행과 같음) ⑤ 위원 5명"
+    table = f"| 현 행 | 개 정 안 |\n|---|---|\n| {old} | {new} |\n"
+    assert codes(f"# 신ㆍ구조문대비표\n\n{table}") == []
 
 
 # --- 5 word boundaries -------------------------------------------------------------------------
@@ -379,3 +399,113 @@ def test_a_heading_whose_rest_makes_a_contents_entry_is_split() -> None:
         "headings.split"
     ]
     assert split_codes(f"# 제안요청서\n\n{contents}{head}\n\n작성 요령\n\n{table}") == []
+
+
+EN_BODY = "Check the tides beforehand and stay within the marked channels when you are out there."
+
+
+def test_a_letter_spaced_heading_wrapped_is_split() -> None:
+    assert split_codes(f"# Boats\n\n## H O W C A N Y O\n\nU H E L P ?\n\n{EN_BODY}\n") == [
+        "headings.split"
+    ]
+    assert split_codes(f"# 확약서\n\n### 보 안\n\n확 약 서(대표자용)\n\n{KO_BODY}\n") == [
+        "headings.split"
+    ]
+    assert split_codes(f"# 확약서\n\n### 보 안 확 약\n\n서(대표자용)\n\n{KO_BODY}\n") == [
+        "headings.split"
+    ]
+    # A letter-spaced heading over a sentence of words is whole.
+    assert split_codes(f"# Boats\n\n## H E L P\n\nUse the radio.\n\n{EN_BODY}\n") == []
+
+
+def test_a_rest_opening_with_and_in_korean_or_japanese_is_split() -> None:
+    table = (
+        "| 1. 회 사 명 |  | 2. 대표자 |  |\n| --- | --- | --- | --- |\n| 3. 사업 분야 |  |  |  |\n"
+    )
+    assert split_codes(f"# 서식\n\n#### 일반현황\n\n및 연혁\n\n{table}") == ["headings.split"]
+    assert split_codes(f"# 様式\n\n### 経営状況\n\n及び沿革\n\n{table}") == ["headings.split"]
+    # The same rest without its conjunction is a label before a table (left alone).
+    assert split_codes(f"# 서식\n\n#### 일반현황\n\n연혁\n\n{table}") == []
+
+
+def test_a_heading_and_rest_said_together_elsewhere_are_split() -> None:
+    head = "# 카드\n\n## 커피전문점·제과점·편의점 2%\n\n빅포인트 적립\n\n"
+    said = "적립한도 없이 커피전문점·제과점·편의점 2% 빅포인트 적립\n\n"
+    table = "| 업종 | 적립 대상 |\n| --- | --- |\n| 제과점 | 파리바게뜨, 뚜레쥬르 |\n"
+    assert split_codes(head + said + table) == ["headings.split"]
+    assert split_codes(head + "적립한도 없이 2% 적립\n\n" + table) == []
+    # A contents entry without leaders ("The MuPDF C API 5") makes no page number a rest.
+    contents = "# MuPDF\n\nThe MuPDF C API 5\n\n## The MuPDF C API\n\n5\n\nChapter 3\n"
+    assert split_codes(contents) == []
+
+
+def test_a_short_title_case_rest_in_lower_case_ending_a_sentence_is_split() -> None:
+    text = "Figure 2 shows Earth and the Moon drawn to scale on the same diagram, far apart."
+    assert split_codes(f"# Astronomy\n\n## Earth and Moon, Drawn\n\nto Scale.\n\n{text}\n") == [
+        "headings.split"
+    ]
+    # A sentence from the page before under a running head is no rest of it, nor a line that
+    # opens a block.
+    code = "## CHAPTER 32. COLORSPACE INTERNALS\n\nenum fz_colorspace_type {\n\n"
+    assert split_codes(f"# Book\n\n{code}{text}\n") == []
+    assert split_codes(f"# Book\n\n## CHAPTER 27. IMAGES\n\nmemory usage.\n\n{text}\n") == []
+
+
+def test_a_title_case_rest_with_a_bracketed_qualifier_is_split() -> None:
+    body = "A What country issued your passport? M If you are claiming the benefits of a treaty."
+    rest = "Information (If an item does not apply to you, enter “N/A.”)"
+    assert split_codes(f"# Form\n\n## Other\n\n{rest}\n\n{body}\n") == ["headings.split"]
+    # A qualifier alone after a heading is a subtitle set apart on purpose.
+    assert split_codes(f"# Report\n\n## 3.3 Roles\n\n(Web Annex A)\n\n{body}\n") == []
+
+
+def test_a_rest_ending_in_a_colon_as_the_documents_headings_do_is_split() -> None:
+    body = "In most situations, your physician or supplier will submit your claim to Medicare."
+    doc = f"# Medicare\n\n#### Part B\n\nServices:\n\n{body}\n\n#### Durable Equipment:\n\n{body}\n"
+    doc += f"\n#### Vaccinations:\n\n{body}\n"
+    assert split_codes(doc) == ["headings.split"]
+    # Where headings do not end in colons, a title-case word with a colon is a label.
+    assert split_codes(doc.replace("Equipment:", "Equipment")) == []  # (one is no style)
+
+
+def test_a_korean_rest_before_an_enumerated_item_is_split() -> None:
+    item = "가. 기능 요구사항(System Function Requirement)"
+    assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n{item}\n") == ["headings.split"]
+    assert split_codes("# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
+
+
+def test_a_caption_made_heading_is_promoted_not_split() -> None:
+    body = "Results of the survey are shown below for every region in the study, year by year."
+    report = check_markdown(f"# Survey\n\n## Figure 3: Results of the\n\nsurvey\n\n{body}\n")
+    assert [i.code for i in report.issues if i.code.startswith("headings.")] == [
+        "headings.promoted"
+    ]
+
+
+def all_codes(markdown: str) -> list[str]:
+    return [issue.code for issue in check_markdown(markdown).issues]
+
+
+def test_a_page_with_no_boxes_line_held_only_furniture_and_is_not_missing_text() -> None:
+    """convert's boxes trailer lists the pages it wrote text on: a page missing from it held a
+    running head or page number only; a page listed there with nothing under its marker lost
+    its text after convert."""
+    text = "This page holds a paragraph of body text, long enough to be a page of its own text."
+    pages = (
+        f"<!-- page 1 -->\n\n# Report\n\n{text}\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\n{text}\n"
+    )
+    boxes = "<!-- boxes page={} crc=00000000 0,10,72,72,500,90 -->"
+    trailer = "\n" + "\n".join(boxes.format(n) for n in (1, 3)) + "\n"
+    assert "pages.missing-text" not in all_codes(pages + trailer)
+    lost = "\n" + "\n".join(boxes.format(n) for n in (1, 2, 3)) + "\n"
+    assert "pages.missing-text" in all_codes(pages + lost)
+    assert "pages.missing-text" in all_codes(pages)  # (no trailer: its neighbours have text)
+
+
+def test_a_label_ending_in_a_colon_before_a_list_is_body_after_a_rest() -> None:
+    after = "Reagents:\n\n- Restriction digests from Part II, on ice\n- 10x loading dye\n"
+    assert split_codes(f"# Lab\n\n## III. Electrophorese\n\nDigests\n\n{after}") == [
+        "headings.split"
+    ]
+    # A label before a line of text opens nothing.
+    assert split_codes("# Lab\n\n## III. Electrophorese\n\nDigests\n\nReagents:\n\nDye\n") == []

@@ -118,8 +118,9 @@ def check_pages(
 ) -> PageFindings:
     """Page issues from statuses (convert's verdicts) and from the text of each page.
 
-    `content_pages`, when the PDF was converted here, are the pages on which convert found text
-    that is not a running head or page number (so a page of furniture alone is not missing text).
+    `content_pages`, when the PDF was converted here or convert's boxes trailer lists them, are
+    the pages on which convert found text that is not a running head or page number (so a page
+    of furniture alone is not missing text: it is no defect of the conversion).
 
     `page_shares` gives each page's area as a share of an A4 page (capped at 1; unknown = 1), so
     that a one-line banner page is not expected to hold a page's worth of text.
@@ -369,7 +370,8 @@ def missing_text_issues(
     content_pages: frozenset[int] | None,
 ) -> list[Issue]:
     """A warning naming text pages with nothing at all under their marker although a
-    neighbouring page has text (without the PDF) or convert found text on them (with it): the
+    neighbouring page has text (without the PDF or convert's boxes trailer) or convert found
+    text on them (with either): the
     page's text was lost between the PDF and this Markdown. Pages in `skip` (emptied into a
     table continued from the page before) are left out."""
     with_text = {unit.page for unit in units if unit.page is not None and unit.text.strip()}

@@ -33,7 +33,12 @@ from chunkcli.check.tables import check_tables
 from chunkcli.check.titles import check_titles
 from chunkcli.check.word_boundaries import check_word_boundaries
 from chunkcli.gcpause import cycle_collector_paused
-from chunkcli.markdown_format import hidden_text_runs, ocr_confidences, ocr_skipped_pages
+from chunkcli.markdown_format import (
+    hidden_text_runs,
+    ocr_confidences,
+    ocr_skipped_pages,
+    parse_boxes,
+)
 from chunkcli.model import BlockKind, Chunk, ConvertResult, PageStatus
 from chunkcli.split.options import SplitMode, SplitOptions
 from chunkcli.split.run import split_markdown
@@ -96,6 +101,8 @@ def build_report(
     """Every check's issues on one document; `converted`, when the PDF was converted here,
     gives the pages' sizes and the hidden text removed, which the Markdown does not hold."""
     page_shares, hidden_sample, content_pages = _conversion_facts(converted)
+    if content_pages is None:
+        content_pages = written_pages(scan.text)
     pages = check_pages(scan, statuses, options, page_shares, content_pages)
     boilerplate = check_boilerplate(scan, chunks, options)
     confidences, skipped = ocr_confidences(scan.text), ocr_skipped_pages(scan.text)
@@ -156,6 +163,16 @@ def _conversion_facts(
         )
     )
     return shares, sample, content
+
+
+def written_pages(markdown: str) -> frozenset[int] | None:
+    """The pages convert wrote text on, as its boxes trailer lists them (one line for each page
+    with text: a page whose only text was a running head or page number, dropped as furniture,
+    has none); None without a trailer. (On the clean conversions of ../shared/corpus and
+    DP-Bench the pages with text under their marker and those with a boxes line were the same,
+    2,285 of 2,285 and 101 of 101.)"""
+    trailer = parse_boxes(markdown)
+    return None if trailer is None else frozenset(trailer.pages)
 
 
 def _split_as(mode: SplitMode, chunks: Sequence[Chunk], options: CheckOptions) -> bool:
