@@ -39,6 +39,8 @@ CHUNK_FIELDS = (
     "split_config",
     "metadata",
 )
+# The document's fields after "id", the same on every chunk of one document (written once).
+IDENTITY_FIELDS = CHUNK_FIELDS[1:7]
 # The typed fields of an item chunk (--mode items), written after `kind` on item chunks only,
 # so that the lines of every other chunk are what they were.
 ITEM_FIELDS = ("item_type", "period_start", "period_end", "item_index")
@@ -338,18 +340,10 @@ class _LineWriter:
             chunk.title,
         )
         if identity != self._identity:
-            names = (
-                "doc_id",
-                "doc_revision",
-                "source",
-                "source_sha256",
-                "markdown_sha256",
-                "title",
-            )
             self._identity = identity
             self._identity_json = "".join(
                 f", {_string(name)}: {_string(value)}"
-                for name, value in zip(names, identity, strict=True)
+                for name, value in zip(IDENTITY_FIELDS, identity, strict=True)
             )
         return self._identity_json
 
