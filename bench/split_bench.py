@@ -15,6 +15,8 @@ Quality columns, counted the same way for both (outside the timed part):
                   text not found verbatim in the Markdown near the previous chunk
 chonkie runs twice: with the same cl100k_base Encoding (the comparison that counts: the same
 tokens), and with its default tokenizer, which counts characters (a row for its speed alone).
+The tiktoken row encodes the whole text once with the same Encoding: the floor of any chunker
+whose token counts are exact.
 --processes N times chunkcli split, its start-up (a 10-line file), `chunkcli --version` and the
 LangChain pipeline as whole processes, N times each in turn; --before TREE adds the same
 chunkcli rows for another checkout (a folder holding its `chunkcli` package), taken in the
@@ -184,6 +186,25 @@ def run_langchain(markdown: str, max_tokens: int) -> Result:
         count_table_cuts(texts, markdown),
         sum(count(text) > max_tokens for text in texts),
         count_not_found(texts, markdown),
+    )
+
+
+def run_tiktoken_floor(markdown: str, max_tokens: int) -> Result:
+    """One encoding of the whole text with the same cl100k Encoding and nothing else: the floor
+    of any chunker whose counts are exact (a row, not a chunker)."""
+    encoding = load_encoding("cl100k_base")
+    encoding.encode_ordinary(WARM_UP_MARKDOWN)
+    began, began_cpu = time.perf_counter(), time.process_time()
+    tokens = encoding.encode_ordinary(markdown)
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
+    return Result(
+        "tiktoken encode_ordinary, whole text (floor)",
+        seconds,
+        cpu_seconds,
+        len(tokens) // max_tokens,
+        0,
+        0,
+        0,
     )
 
 
@@ -394,6 +415,10 @@ def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) ->
             "\nchunkcli / chonkie with the same cl100k counts (CPU, in process): "
             f"{chonkie.cpu_seconds / ours.cpu_seconds:.2f}"
         )
+    floor = base.get("tiktoken encode_ordinary, whole text (floor)")
+    for r in (chonkie, ours):
+        if floor and r:
+            print(f"{r.tool} / the tiktoken floor (CPU): {r.cpu_seconds / floor.cpu_seconds:.2f}x")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -402,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--target-mb", type=float, default=5.0)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--pdfs", type=int, default=12, help="corpus PDFs to convert")
-    parser.add_argument("--tools", default="chunkcli,langchain,chonkie,chonkie-characters")
+    parser.add_argument("--tools", default="chunkcli,langchain,chonkie,chonkie-characters,tiktoken")
     parser.add_argument(
         "--processes",
         type=int,
@@ -430,6 +455,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "langchain": run_langchain,
         "chonkie": run_chonkie,
         "chonkie-characters": run_chonkie_characters,
+        "tiktoken": run_tiktoken_floor,
     }
     results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
     print_table(results, megabytes, args.max_tokens)
