@@ -557,3 +557,50 @@ def test_the_provenance_hash_is_of_the_bytes_converted(
     provenance = parse_provenance(result.markdown)
     assert "The first version." in result.markdown
     assert provenance is not None and provenance.sha256 == hashlib.sha256(first).hexdigest()
+
+
+def _serif_column(top: float, lines: int, words: str = "the serif face") -> list[Text]:
+    body = f"the text of the section runs on in {words} of it all"
+    return [Text(50, top + 12 * i, body, font="tiro", size=9) for i in range(lines)]
+
+
+def test_capitals_in_a_sans_face_over_serif_text_name_a_section(tmp_path: Path) -> None:
+    # A section's name in the capitals of another face at nearly the body size, on two lines,
+    # over the text (olmocr-multi_column_miss.pdf): it is a heading and does not run into the
+    # first paragraph.
+    page = [
+        Text(50, 60, "CORPORATE SOCIAL RESPONSIBILITY:", font="helv", size=9.5),
+        Text(50, 71, "THE CONTEXT", font="helv", size=9.5),
+        *_serif_column(84, 4),
+        Text(50, 140, "REFERENCES", font="helv", size=9.5),
+        *_serif_column(154, 3),
+    ]
+    markdown = convert(make_pdf(tmp_path / "caps.pdf", [page]))
+    assert heading_lines(markdown) == [
+        "## CORPORATE SOCIAL RESPONSIBILITY: THE CONTEXT",
+        "## REFERENCES",
+    ]
+    assert "\nthe text of the section runs on" in markdown
+
+
+def test_capitals_that_name_no_section_stay_text(tmp_path: Path) -> None:
+    # Code in capitals in a face of its own (not monospace), a contents entry ending in its
+    # page number, and a line in capitals that stands on another page too (a running head
+    # the furniture pass kept, at another height on each page) are not headings.
+    def page(number: int, words: str) -> list[Text]:
+        drop = 20 * number
+        return [
+            *_serif_column(60, 3, f"{words} and more"),
+            Text(50, 100 + drop, "APPENDIX A. HOW TO CONTRIBUTE", font="helv", size=9.5),
+            *_serif_column(114 + drop, 3, words),
+            Text(50, 160 + drop, f"VERIFY_GROUP (CURRENT_USER, {number})", font="helv", size=9.5),
+            *_serif_column(174 + drop, 3, f"the {words}"),
+            Text(50, 220 + drop, f"PUZZLES {170 + number}", font="helv", size=9.5),
+            *_serif_column(234 + drop, 3, f"all {words}"),
+        ]
+
+    pages = [page(1, "a serif face"), page(2, "another face")]
+    markdown = convert(make_pdf(tmp_path / "caps-text.pdf", pages))
+    assert heading_lines(markdown) == []
+    assert "\nVERIFY_GROUP (CURRENT_USER, 1)\n" in markdown  # (its own paragraph)
+    assert markdown.count("\nAPPENDIX A. HOW TO CONTRIBUTE\n") == 2

@@ -23,6 +23,11 @@ _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 # characters: a Japanese line with a word in a Latin face is still a Mincho line, but a line
 # that is half Latin face is no evidence of a change of face.
 ONE_FACE_SHARE = 0.8
+# A line in capitals holds at least this many of them: a word, not a list's "A." or "II" ...
+MIN_CAPITALS = 4
+# ... and they are at least this share of its visible characters: words, not a reference's
+# "5719–5728. PMLR." (DP-Bench 01030000000193: its page numbers in another face).
+CAPITALS_SHARE = 0.5
 
 
 def face_name(line: Line) -> str:
@@ -50,14 +55,33 @@ def _face(font: str) -> str:
     return _SUBSET_PREFIX.sub("", font)
 
 
-def cjk_face_changes(last: Line, line: Line) -> bool:
-    """Two Japanese or Chinese lines, each set in one face, in different faces: a Gothic
-    heading above Mincho text (or the reverse), at the same size and weight, is not one
-    paragraph (cloud_policy_20210910.pdf: a heading filling its line ran into the text)."""
-    if KANA_HAN_RE.search(last.text) is None or KANA_HAN_RE.search(line.text) is None:
+def face_changes(last: Line, line: Line) -> bool:
+    """Two lines, each set in one face, in different faces, that a paragraph does not run
+    across: a Japanese or Chinese line and the next (a Gothic heading above Mincho text, at the
+    same size and weight: cloud_policy_20210910.pdf), or a line in capitals and one in lower
+    case (a section heading in the capitals of a sans face over serif text, at nearly the body
+    size: olmocr-multi_column_miss.pdf's "CORPORATE SOCIAL RESPONSIBILITY: THE CONTEXT" ran
+    into its first paragraph)."""
+    cjk = KANA_HAN_RE.search(last.text) is not None and KANA_HAN_RE.search(line.text) is not None
+    if not cjk and in_capitals(last) == in_capitals(line):
         return False
     (face_a, share_a), (face_b, share_b) = _face_and_share(last), _face_and_share(line)
     return min(share_a, share_b) >= ONE_FACE_SHARE and bool(face_a) and face_a != face_b
+
+
+def in_capitals(line: Line) -> bool:
+    """A line of words in capitals, not code (an identifier in a monospace face)."""
+    return not any(span.monospace for span in line.spans) and capitals_only(line.text)
+
+
+def capitals_only(text: str) -> bool:
+    """The letters that have a case are all capitals, and there are enough of them to be
+    words ("CONTEXT", not the "A" of a list or "II")."""
+    if any(c.islower() for c in text):
+        return False
+    capitals = sum(1 for c in text if c.isupper())
+    visible = len(text) - text.count(" ")
+    return capitals >= MIN_CAPITALS and capitals >= CAPITALS_SHARE * visible
 
 
 def body_face(document: Document, body_size: float) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from chunkcli.charclasses import SENTENCE_END_CHARS, UNUSABLE_CHAR
-from chunkcli.convert.layout.faces import body_face, set_apart
+from chunkcli.convert.layout.faces import body_face, capitals_only, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
 from chunkcli.convert.layout.settings import FurnitureSettings
@@ -133,6 +133,10 @@ MIN_FOLLOWING_LETTERS = 10
 # characters (DP-Bench: "IMPLEMENTATION", "THE TEXTBOOK'S DIFFERENT LEVELS OF RIGOR" in bold
 # over serif text, 13 of its 107 documents with headings set them so) ...
 MAX_BOLD_HEADING_LINES = 2
+# Code in capitals, in a face of its own but not a monospace one, is no section name
+# (docling-redp5110_sampled.pdf: "VERIFY_GROUP_FOR_USER (CURRENT_USER, 'MGR')",
+# "ALTER TABLE BANK_SCHEMA.CUSTOMERS" in a sans face over serif text).
+CODE_MARK = re.compile(r"[_=(){}\[\];<>/\\]")
 MAX_BOLD_HEADING_CHARS = 80
 # ... in a document whose bold lines carry at most this share of its body-size text (a form
 # or a slide set in bold throughout marks nothing by it).
@@ -162,6 +166,14 @@ class _Candidate:
     text: str
     size: float
     pattern: tuple[str, int] | None
+
+
+@dataclass(frozen=True)
+class _Marks:
+    """What sets a heading apart in this document, besides size and numbering."""
+
+    bold: bool  # bold at body size marks headings (it is not the text's own weight)
+    repeated: frozenset[str]  # short blocks standing on more than one page: no section names
 
 
 def label_headings(document: Document) -> Document:
@@ -420,11 +432,14 @@ def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
     text_sizes = _body_like_sizes(document)
     face = body_face(document, body)
-    bold_marks = _bold_share(document, body) <= MAX_BOLD_TEXT_SHARE
+    marks = _Marks(
+        bold=_bold_share(document, body) <= MAX_BOLD_TEXT_SHARE,
+        repeated=_repeated_short_blocks(document),
+    )
     for page_index, page in enumerate(document.pages):
         contents_page: bool | None = None  # read only when a candidate ends in a number
         for block_index, block in enumerate(page.blocks):
-            candidate = _candidate(block, body, face, bold_marks, page_index, block_index)
+            candidate = _candidate(block, body, face, marks, page_index, block_index)
             if candidate is None:
                 continue
             if PAGE_NUMBER_TAIL.search(candidate.text):
@@ -631,7 +646,7 @@ def _candidate(
     block: Block,
     body: float,
     face: str,
-    bold_marks: bool,
+    marks: _Marks,
     page_index: int,
     block_index: int,
 ) -> _Candidate | None:
@@ -665,8 +680,13 @@ def _candidate(
     if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
     pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
-    bold_heading = bold_marks and _bold_heading(block, text)
-    if not larger and pattern is None and not bold_heading:
+    bold_heading = marks.bold and _bold_heading(block, text)
+    if (
+        not larger
+        and pattern is None
+        and not bold_heading
+        and not _caps_heading(block, face, marks.repeated)
+    ):
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
 
@@ -683,6 +703,36 @@ def _bold_heading(block: Block, text: str) -> bool:
         and not text[0].islower()
         and not text.endswith("-")
     )
+
+
+def _caps_heading(block: Block, face: str, repeated: frozenset[str]) -> bool:
+    """An unnumbered line or two at body size in capitals, set in another face than the body
+    (or bold): a section's name in the capitals of a sans face over serif text. Whether text
+    follows is asked later, as for bold ones. Not a contents entry ("PUZZLES 175"), nor a
+    line that stands on other pages too (a running head the furniture pass left:
+    "APPENDIX A. HOW TO CONTRIBUTE TO MUPDF" atop each page of the appendix)."""
+    text = block.text.strip()
+    return (
+        len(block.lines) <= MAX_BOLD_HEADING_LINES
+        and len(text) <= MAX_BOLD_HEADING_CHARS
+        and all(set_apart(line, face) for line in block.lines)
+        and not any(span.monospace for line in block.lines for span in line.spans)
+        and CODE_MARK.search(text) is None
+        and capitals_only(text)
+        and not text.endswith("-")
+        and not text[-1].isdigit()
+        and text not in repeated
+    )
+
+
+def _repeated_short_blocks(document: Document) -> frozenset[str]:
+    """The texts of blocks of one or two lines that stand on more than one page."""
+    pages_of: dict[str, set[int]] = {}
+    for page in document.pages:
+        for block in page.blocks:
+            if len(block.lines) <= MAX_BOLD_HEADING_LINES:
+                pages_of.setdefault(block.text.strip(), set()).add(page.number)
+    return frozenset(text for text, pages in pages_of.items() if len(pages) > 1)
 
 
 def _footnote_mark(line: Line) -> bool:

@@ -14,7 +14,7 @@ from statistics import median
 
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
 from chunkcli.convert.edges import high_decile, low_decile
-from chunkcli.convert.layout.faces import cjk_face_changes
+from chunkcli.convert.layout.faces import face_changes
 from chunkcli.convert.layout.numbering import numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
@@ -259,7 +259,7 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
     last = block.lines[-1]
     if column is None or line.vertical != last.vertical:
         return False
-    if not _same_size(line, last) or line.bold != last.bold or cjk_face_changes(last, line):
+    if not _same_size(line, last) or line.bold != last.bold or face_changes(last, line):
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
