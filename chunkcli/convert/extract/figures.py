@@ -6,6 +6,8 @@ of one picture that touch (a chart cut into tiles) are one figure. A figure whos
 text-layer lines over it is left alone: its words are already there, in the text's order. One
 without them is read by OCR, the region alone (convert/ocr/pictures.py), unless `--ocr never`;
 its words are kept only when the reading is confident (a photo gives a few unsure "words").
+A page whose figures are read counts as a page read by OCR, in progress and in the file's
+time limit (PicturePages).
 
 A caption is a line beside the figure that names it ("Figure 3", "Fig. 3", "図3", "図表1-1",
 "그림 3"), directly above or below the picture, with the lines that continue it. It moves into
@@ -21,6 +23,7 @@ words over it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
@@ -33,9 +36,9 @@ from chunkcli.convert.extract.vector_figures import near_groups
 from chunkcli.convert.ocr.options import OcrEngine, OcrMode, OcrOptions
 from chunkcli.convert.ocr.pictures import (
     FigureReading,
+    PicturePages,
     picture_language,
     read_figure,
-    within_time,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.model import (
@@ -79,12 +82,14 @@ def with_figures(
     doc: pymupdf.Document,
     pages: tuple[Page, ...],
     ocr: OcrOptions | None,
+    count: PicturePages,
     settings: FigureSettings = FigureSettings(),
     *,
     keep_empty: bool = False,
 ) -> tuple[tuple[Page, ...], tuple[str, ...]]:
     """The pages with a figure block for each content picture on a text page, and notes on
-    figures that could not be read (a broken image stream: that figure only).
+    figures that could not be read (a broken image stream: that figure only). A page whose
+    figures OCR reads is `count`ed as a page read by OCR (progress, the file's time limit).
 
     A figure with neither caption nor words (a photo, a drawing without labels) carries
     nothing to index and, placed beside a column, would cut its paragraph in two: it is
@@ -93,7 +98,7 @@ def with_figures(
     if not placed:
         return pages, ()
     uses = Counter(key for found in placed.values() for key in {k for k, _ in found})
-    reader = _Reader(ocr, pages)
+    reader = _Reader(ocr, pages, count)
     notes: list[str] = []
     result = []
     for page in pages:
@@ -108,7 +113,9 @@ def with_figures(
             result.append(page)
             continue
         pdf_page = doc[page.number - 1]
-        page = _with_figure_blocks(pdf_page, page, regions, reader, settings, notes)
+        read_here = bool(regions) and reader.options is not None
+        with count.reading(page.number) if read_here else contextlib.nullcontext():
+            page = _with_figure_blocks(pdf_page, page, regions, reader, settings, notes)
         result.append(page if keep_empty else _without_empty_figures(page))
     if reader.skipped:
         notes.append(f"{reader.skipped} figure(s) not read by OCR: the time limit ran out")
@@ -118,7 +125,8 @@ def with_figures(
 class _Reader:
     """Reads figures' words by OCR when the options allow it, in one language a document."""
 
-    def __init__(self, ocr: OcrOptions | None, pages: Sequence[Page]) -> None:
+    def __init__(self, ocr: OcrOptions | None, pages: Sequence[Page], count: PicturePages) -> None:
+        self.count = count
         usable = ocr is not None and ocr.mode != OcrMode.NEVER and ocr.engine == OcrEngine.TESSERACT
         self.options = ocr if usable else None
         self.pages = pages
@@ -128,7 +136,7 @@ class _Reader:
     def read(self, pdf_page: pymupdf.Page, region: BBox) -> FigureReading | None:
         if self.options is None:
             return None
-        options = within_time(self.options)  # what is left of the file's --timeout
+        options = self.count.within_time(self.options)  # what is left of the file's limit
         if options is None:
             self.skipped += 1
             return None

@@ -43,6 +43,7 @@ from chunkcli.convert.extract.vector_figures import vector_figures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
+from chunkcli.convert.ocr.pictures import PicturePages
 from chunkcli.convert.ocr.read import PagesDone, ocr_pages
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.convert.source import MUPDF_ERRORS
@@ -151,7 +152,8 @@ def extract_document(
 ) -> Document:
     """Read the pages `options` select of an open PDF into a Document of raw blocks; with
     `options.ocr`, pages without a usable text layer (or every page, OcrMode.FORCE) are read by
-    OCR (`on_ocr_pages` hears how many of them are done, for progress). Hidden text is removed
+    OCR (`on_ocr_pages` hears how many of them are done, for progress; then the text pages
+    whose pictures OCR reads, see PicturePages). Hidden text is removed
     unless `options.keep_hidden_text` (see extract/hidden.py)."""
     pages, find_tables, ocr = options.pages, options.tables, options.ocr
     keep_hidden = options.keep_hidden_text
@@ -174,10 +176,12 @@ def extract_document(
             for p in extracted
         )
         notes, missing = notes + run.notes, run.missing
+    # Text pages whose pictures OCR reads count as pages read by OCR, after those.
+    count = PicturePages(on_ocr_pages, len(wanted), len(wanted))
     if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
-        extracted = with_table_pictures(doc, extracted, ocr)
+        extracted = with_table_pictures(doc, extracted, ocr, count)
     keep_empty = options.images is not None  # (an empty figure's block links its picture)
-    extracted, figure_notes = with_figures(doc, extracted, ocr, keep_empty=keep_empty)
+    extracted, figure_notes = with_figures(doc, extracted, ocr, count, keep_empty=keep_empty)
     notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)

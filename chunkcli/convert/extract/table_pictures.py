@@ -16,12 +16,12 @@ import pymupdf
 
 from chunkcli.convert.ocr.options import OcrEngine, OcrOptions
 from chunkcli.convert.ocr.pictures import (
+    PicturePages,
     PictureReading,
     lines_text,
     picture_language,
     read_picture,
     table_pictures,
-    within_time,
 )
 from chunkcli.convert.tables import tables_from_rules
 from chunkcli.convert.tables.rules import Rule
@@ -47,10 +47,11 @@ CROSSING_PT = 2.0
 
 
 def with_table_pictures(
-    doc: pymupdf.Document, pages: tuple[Page, ...], ocr: OcrOptions
+    doc: pymupdf.Document, pages: tuple[Page, ...], ocr: OcrOptions, count: PicturePages
 ) -> tuple[Page, ...]:
     """The pages, each picture of a table on a text page added as a table block (and the
-    picture's other words, such as its title, as lines)."""
+    picture's other words, such as its title, as lines). A page whose pictures are read is
+    `count`ed as a page read by OCR."""
     if ocr.engine != OcrEngine.TESSERACT:
         return pages
     lang: str | None = ""
@@ -67,17 +68,23 @@ def with_table_pictures(
         if not regions or lang is None:
             result.append(page)
             continue
-        result.append(_with_pictures(pdf_page, page, regions, lang, ocr))
+        with count.reading(page.number):
+            result.append(_with_pictures(pdf_page, page, regions, lang, ocr, count))
     return tuple(result)
 
 
 def _with_pictures(
-    pdf_page: pymupdf.Page, page: Page, regions: Sequence[BBox], lang: str, ocr: OcrOptions
+    pdf_page: pymupdf.Page,
+    page: Page,
+    regions: Sequence[BBox],
+    lang: str,
+    ocr: OcrOptions,
+    count: PicturePages,
 ) -> Page:
     page_box = BBox(0.0, 0.0, page.width, page.height)
     added: list[Block] = []
     for region in regions:
-        bounded = within_time(ocr)  # what is left of the file's --timeout
+        bounded = count.within_time(ocr)  # what is left of the file's time limit
         if bounded is None:
             break  # (extract/figures.py reads the picture no more and says so)
         reading = read_picture(pdf_page, region, lang, bounded)

@@ -12,18 +12,25 @@ The caller builds the table from the rules and the words (tables.detect.tables_f
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pymupdf
 
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
-from chunkcli.convert.ocr.read import POINTS_PER_INCH, page_confidence, script_language
+from chunkcli.convert.ocr.read import (
+    POINTS_PER_INCH,
+    PagesDone,
+    page_confidence,
+    script_language,
+    with_page_time,
+)
 from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import GATE_DPI, looks_like_ruled_table, rules_in_pixels
@@ -151,6 +158,42 @@ def within_time(options: OcrOptions) -> OcrOptions | None:
     if left < options.page_timeout_s:
         return dataclasses.replace(options, page_timeout_s=left)
     return options
+
+
+@dataclass(slots=True)
+class PicturePages:
+    """Text pages whose pictures OCR reads (a table pasted as a picture, a figure), counted as
+    pages read by OCR after the `done` pages without a text layer, as page OCR counts them:
+    in progress (`on_pages` hears the pages to read grow before such a page is read, and the
+    page done after it) and in the file's time limit (each adds options.page_time_s to the
+    deadline, as batch.py grows the file's limit with the pages it hears of). A page counts
+    once, whichever stage reads its pictures."""
+
+    on_pages: PagesDone | None
+    done: int = 0  # pages read by OCR so far
+    to_read: int = 0  # pages OCR is given so far
+    counted: set[int] = field(default_factory=set)
+
+    @contextlib.contextmanager
+    def reading(self, number: int) -> Iterator[None]:
+        """Around the reading of page `number`'s pictures."""
+        new = number not in self.counted
+        if new:
+            self.counted.add(number)
+            self.to_read += 1
+            self._tell()
+        yield
+        if new:
+            self.done += 1
+            self._tell()
+
+    def within_time(self, options: OcrOptions) -> OcrOptions | None:
+        """within_time, with the deadline moved by the pages OCR is given so far."""
+        return within_time(with_page_time(options, self.to_read))
+
+    def _tell(self) -> None:
+        if self.on_pages is not None:
+            self.on_pages(self.done, self.to_read)
 
 
 def read_figure(

@@ -120,9 +120,11 @@ class OcrRun:
     missing: str = ""  # why nothing ran: no engine or no language data (what to install)
 
 
-# Called with the number of pages read so far (0 first, then 1, 2, ...; in page order) and the
-# number of pages to read, from this thread. The first call, (0, pages to read), comes before
-# any reading: a time limit grows by then (batch.py, workers.py).
+# Called with the number of pages read by OCR so far (0 first, then 1, 2, ...; in page order)
+# and the number of pages to read, from this thread. The first call, (0, pages to read), comes
+# before any reading: a time limit grows by then (batch.py, workers.py). The pages without a
+# text layer are counted first; then text pages whose figures OCR reads (extract/figures.py)
+# add to both numbers, the second before the first of them is read.
 PagesDone = Callable[[int, int], None]
 
 
@@ -141,7 +143,7 @@ def ocr_pages(
         return OcrRun()
     if on_pages is not None:
         on_pages(0, len(numbers))
-    options = _with_reserve(_with_page_time(options, len(numbers)), doc.page_count)
+    options = _with_reserve(with_page_time(options, len(numbers)), doc.page_count)
     if options.engine == RAPIDOCR:
         return _rapidocr_pages(doc, numbers, options, on_pages)
     version = tesseract_version(options.tesseract_cmd)
@@ -307,9 +309,10 @@ AFTER_OCR_S = 1.0
 AFTER_OCR_S_PER_PAGE = 0.02
 
 
-def _with_page_time(options: OcrOptions, pages_to_read: int) -> OcrOptions:
+def with_page_time(options: OcrOptions, pages_to_read: int) -> OcrOptions:
     """The options with the deadline moved by the time each page to read is allowed (the
-    file's limit grows the same way: WorkerPool.limit_s)."""
+    file's limit grows the same way: WorkerPool.limit_s). Text pages whose pictures are read
+    count too (ocr/pictures.PicturePages)."""
     if options.deadline <= 0 or options.page_time_s <= 0:
         return options
     deadline = options.deadline + options.page_time_s * pages_to_read
