@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from pdf_factory import Text, grid_table, make_pdf, wrapped_paragraph
 
 from chunkcli.check import CheckOptions, check_conversion, check_markdown
@@ -28,6 +29,7 @@ NEW_CODES = (
     "table.counts-differ",
     "text.glued-words",
     "text.hyphenated-words",
+    "text.ideograph-variants",
     "reading-order.columns",
 )
 
@@ -214,7 +216,28 @@ def test_one_glued_korean_sentence_fails() -> None:
     """Issue 25: one long glued sentence is enough (it was 3 runs on a page)."""
     (issue,) = found(f"# 보고서\n\n<!-- page 1 -->\n\n{SPACED}. {GLUED}.\n")
     assert (issue.code, issue.severity, issue.line) == ("text.glued-words", Severity.FAIL, 5)
-    assert "1 Hangul run of 15+" in issue.message
+    assert "1 Hangul run without a space" in issue.message
+
+
+SHORT_WORDS = "올해 모든 학교는 안전 교육을 두 번 이상 열고 그 결과를 알려야 합니다"
+
+
+def glued_into_text(run: str) -> str:
+    body = f"{SPACED}. {SHORT_WORDS}."
+    return f"# 보고서\n\n<!-- page 1 -->\n\n{body} {body}\n\n{body} 그래서 {run} 열어야 합니다.\n"
+
+
+def test_a_short_glued_sentence_fails_by_the_documents_own_spacing() -> None:
+    """14 and 10 syllables, under the 15 a run needs alone: words the document writes apart,
+    ending in the particles it ends words with (는, 을)."""
+    for run in ("모든학교는안전교육을두번이상", "학교는안전교육을두번"):
+        (issue,) = found(glued_into_text(run))
+        assert (issue.code, issue.line) == ("text.glued-words", 7)
+        assert f'"{run}"' in issue.message
+
+
+def test_a_compound_as_long_passes_in_the_same_text() -> None:
+    assert codes(glued_into_text(COMPOUND)) == []
 
 
 def test_words_kept_hyphenated_warn() -> None:
@@ -232,6 +255,39 @@ def test_real_compounds_and_a_single_break_pass() -> None:
     assert codes(f"# Notes\n\n{compounds}\n") == []
     one = "The ex-periment and the experiment differ."
     assert codes(f"# Notes\n\n{one}\n") == []
+
+
+def test_a_word_broken_into_two_words_counts_beside_a_sure_break() -> None:
+    """ "some-what" and "sum-mary" the list cannot tell from compounds (their halves are words
+    as common as the joined word): in a paragraph with a sure break they are breaks too."""
+    sure = "The ex-periment ran some-what late, as the sum-mary says."
+    (issue,) = found(f"# Notes\n\n{sure}\n")
+    assert issue.message.startswith("3 words kept hyphenated")
+    apart = "The ex-periment ran late.\n\nIt was some-what late, as the sum-mary says."
+    assert codes(f"# Notes\n\n{apart}\n") == []
+
+
+def test_a_break_before_a_suffix_is_a_kept_hyphen() -> None:
+    """ "ness" and "less" are words of the list, but no suffix English sets apart."""
+    (issue,) = found("# Notes\n\nIts kind-ness was time-less.\n")
+    assert issue.message.startswith("2 words kept hyphenated")
+
+
+RADICAL_LINES = (
+    "平成 29 年 1 \u2f49 20 \u2f47",  # 月 and 日 as OCR spaces them
+    "(\u2f00) 総則",  # 一 as a list number
+    "\u2f06",  # 二 alone: a section number
+)
+
+
+@pytest.mark.parametrize("line", RADICAL_LINES)
+def test_a_kangxi_radical_set_apart_in_text_warns(line: str) -> None:
+    (issue,) = found(f"# 規則\n\n{line}\n")
+    assert (issue.code, issue.line) == ("text.ideograph-variants", 3)
+
+
+def test_a_line_of_radicals_alone_passes() -> None:
+    assert codes("# 部首\n\n\u2f00 \u2f01 \u2f02 \u2f03\n") == []
 
 
 # --- 6 headings placed mid-sentence ------------------------------------------------------------
