@@ -530,6 +530,45 @@ def test_a_korean_rest_before_an_enumerated_item_is_split() -> None:
     assert split_codes("# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
 
 
+def test_title_case_with_quotes_long_prepositions_and_dashed_numbers_is_split() -> None:
+    """Title case as headings write it: a quoted word, a long preposition in lower case, a
+    number ending in a dash, an abbreviation with stops."""
+    body = "As you know from your reading and class discussion, clay minerals have layers."
+    for head, rest in (
+        ("The “Mineralogy”", "Method"),
+        ("8 Choosing between Observer", "Models and Rejecting Participants"),
+        ("02- Prepare", "Your Content"),
+        ("Tax on Income Not Effectively Connected", "With a U.S. Trade or Business"),
+    ):
+        assert split_codes(f"# Guide\n\n## {head}\n\n{rest}\n\n{body}\n") == ["headings.split"]
+    # A title-case rest is judged by the heading's last word: capitals go on in capitals.
+    items = "- Print your name as shown on your Medicare card\n- Print your date of birth\n"
+    caps = "# Form\n\n## Section 1 – PATIENT\n\nINFORMATION\n\n"
+    assert split_codes(caps + items) == ["headings.split"]
+    assert split_codes(caps.replace("INFORMATION", "Patient Details") + items) == []
+
+
+def test_a_slash_or_a_modal_verb_leads_on() -> None:
+    """Leading on, the rest needs neither body text after it nor title case."""
+    body = "Use the right tools, and learn the basics of tagging before you make the document."
+    assert split_codes(f"# Talk\n\n## How to get Tagged /\n\nAccessible PDF\n\n{body}\n") == [
+        "headings.split"
+    ]
+    flyer = "# Flyer\n\n#### WHAT YOU CAN\n\nDO\n\nCC0, 2022\n"
+    assert split_codes(flyer) == ["headings.split"]
+    assert split_codes(flyer.replace("CAN", "DO").replace("DO\n\nCC0", "TODAY\n\nCC0")) == []
+
+
+def test_a_japanese_rest_opening_with_a_particle_or_an_iroha_number_is_split() -> None:
+    body = "この規格は、ベビーフードに用いる容器における衛生基準を定めることを目的とする。"
+    assert split_codes("# 資料\n\n## “Yigal”\n\nの出現頻度 (95年)\n\n時間\n") == ["headings.split"]
+    assert split_codes(f"# 規格\n\n## ル .\n\nベビーフード容器包装の品質規格\n\n{body}\n") == [
+        "headings.split"
+    ]
+    # A rest in kana that begins with the same kana is a word of its own ("はじめに").
+    assert split_codes("# 資料\n\n## 第1部\n\nはじめに\n\n時間\n") == []
+
+
 def test_a_caption_made_heading_is_promoted_not_split() -> None:
     body = "Results of the survey are shown below for every region in the study, year by year."
     report = check_markdown(f"# Survey\n\n## Figure 3: Results of the\n\nsurvey\n\n{body}\n")
