@@ -361,6 +361,43 @@ def test_columns_read_in_order_pass(tmp_path: Path) -> None:
     assert column_issues(ConvertResult(result.document, row_by_row(result, set()))) == []
 
 
+def read_across(result: ConvertResult) -> ConvertResult:
+    """The conversion with its one page read across, row by row, as one paragraph."""
+    lines = [line for block in result.document.pages[0].blocks for line in block.lines]
+    lines = [line for line in lines if line.size < 14]  # (not the title)
+    lines.sort(key=lambda line: (round(line.bbox.top), line.bbox.x0))
+    text = " ".join(line.text for line in lines)
+    return ConvertResult(result.document, f"# Title\n\n<!-- page 1 -->\n\n{text}\n")
+
+
+def test_prose_read_across_into_an_index_with_main_entries_warns(tmp_path: Path) -> None:
+    """The index's main entries start left of its sub-entries, inside the gutter: they cross
+    no gutter (they were taken for lines of one column running across it)."""
+    items: list[object] = [Text(LEFT_X, 70, "Index", size=16, bold=True)]
+    items += wrapped_paragraph(LEFT_X, 120, WIDTH, PROSE * 3, size=10)
+    for n, main in enumerate(("patents:", "piracy:", "radio:", "remix:")):
+        items.append(Text(RIGHT_X, 120 + 36 * n, main, size=10))
+        for k, sub in enumerate(("duration of, 54–55, 242", "on film technology, 53–55")):
+            items.append(Text(RIGHT_X + 12, 120 + 36 * n + 12 * (k + 1), sub, size=10))
+    result = convert_pdf(make_pdf(tmp_path / "index.pdf", [items]))  # type: ignore[list-item]
+    assert column_issues(result) == []
+    (issue,) = column_issues(read_across(result))
+    assert (issue.severity, issue.page) == (Severity.FAIL, 1)  # (10+ pairs)
+    assert '+ "duration of, 54–55, 242"' in issue.message
+
+
+def test_prose_read_across_into_an_infobox_of_short_lines_warns(tmp_path: Path) -> None:
+    """Labels of 6-10 characters beside a paragraph: one line of the pair is long enough."""
+    items: list[object] = [Text(LEFT_X, 70, "Edgar", size=16, bold=True)]
+    items += wrapped_paragraph(LEFT_X, 120, 280, PROSE * 3, size=12)
+    for k, value in enumerate(("Wessex", "Edmund I", "Ælfgifu", "Wulfthryth")):
+        items.append(Text(430, 134 + 20 * k, value, size=10))
+    result = convert_pdf(make_pdf(tmp_path / "edgar.pdf", [items]))  # type: ignore[list-item]
+    assert column_issues(result) == []
+    (issue,) = column_issues(read_across(result))
+    assert '+ "Wessex"' in issue.message
+
+
 # --- 4 table counts against pdfplumber ---------------------------------------------------------
 
 ROWS = [["Model", "Voltage", "Current"], ["PS-100", "5", "2.0"], ["PS-200", "12", "1.5"]]
