@@ -368,22 +368,9 @@ def is_prose_block(block: Block) -> bool:
     return sum(widths) >= PROSE_LINE_MIN_WIDTH * len(widths)
 
 
-def same_rows(left: Block, right: Block) -> bool:
-    """Whether every line of `left` shares its row with the line of `right` at its place (as
-    many lines each): the keys and values of a table set as text ("clean" beside "-- rewrite
-    pdf file", "convert" beside "-- convert document" ...), which read across, row by row, as
-    the table does (mupdf_explored's command table was 8 of the 14 interleave misses at seeds
-    1-20 until 2026-12-04)."""
-    return len(left.lines) == len(right.lines) and all(
-        min(a.bbox.bottom, b.bbox.bottom) - max(a.bbox.top, b.bbox.top)
-        > 0.6 * min(a.bbox.height, b.bbox.height)
-        for a, b in zip(left.lines, right.lines, strict=True)
-    )
-
-
 def side_by_side_paragraphs(document: Document) -> Iterator[tuple[Block, Block]]:
     """(left, right) paragraph blocks of one page whose lines share 3+ rows of the page, at
-    least one of them prose, not the two columns of a table set as text (same_rows)."""
+    least one of them prose."""
     for page in document.pages:
         paragraphs = [
             b
@@ -397,8 +384,6 @@ def side_by_side_paragraphs(document: Document) -> Iterator[tuple[Block, Block]]
                 if left is right or right.bbox.x0 <= left.bbox.x1:
                     continue
                 if not (is_prose_block(left) or is_prose_block(right)):
-                    continue
-                if same_rows(left, right):
                     continue
                 rows = sum(
                     1 for a in left.lines for b in right.lines
