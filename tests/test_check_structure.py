@@ -386,16 +386,21 @@ def test_prose_read_across_into_an_index_with_main_entries_warns(tmp_path: Path)
     assert '+ "duration of, 54–55, 242"' in issue.message
 
 
-def test_prose_read_across_into_an_infobox_of_short_lines_warns(tmp_path: Path) -> None:
-    """Labels of 6-10 characters beside a paragraph: one line of the pair is long enough."""
-    items: list[object] = [Text(LEFT_X, 70, "Edgar", size=16, bold=True)]
-    items += wrapped_paragraph(LEFT_X, 120, 280, PROSE * 3, size=12)
-    for k, value in enumerate(("Wessex", "Edmund I", "Ælfgifu", "Wulfthryth")):
-        items.append(Text(430, 134 + 20 * k, value, size=10))
-    result = convert_pdf(make_pdf(tmp_path / "edgar.pdf", [items]))  # type: ignore[list-item]
+def test_a_line_both_columns_hold_read_down_its_column_passes(tmp_path: Path) -> None:
+    """ "Dvul, vulnerability dataset" over "1vul, vulnerability judge" in the right column,
+    beside the left column's own "1vul, vulnerability judge": adjacent in the Markdown by the
+    right column's order, not by reading across (odl-2408.02509v1's two algorithms)."""
+    left = ("vul, validation dataset", "1vul, vulnerability judge", "nP, attack string pool size")
+    right = ("n, number of elements to keep", "Dvul, vulnerability dataset")
+    right += ("1vul, vulnerability judge",)
+    items: list[object] = [Text(LEFT_X, 70, "Algorithms", size=16, bold=True)]
+    items += wrapped_paragraph(LEFT_X, 100, WIDTH, PROSE, size=10)
+    items += wrapped_paragraph(RIGHT_X, 100, WIDTH, PROSE, size=10)
+    items += [Text(LEFT_X + 20, 180 + 12 * k, text, size=10) for k, text in enumerate(left)]
+    items += [Text(RIGHT_X + 20, 180 + 12 * k, text, size=10) for k, text in enumerate(right)]
+    result = convert_pdf(make_pdf(tmp_path / "algorithms.pdf", [items]))  # type: ignore[list-item]
+    assert "Dvul, vulnerability dataset 1vul, vulnerability judge" in result.markdown
     assert column_issues(result) == []
-    (issue,) = column_issues(read_across(result))
-    assert '+ "Wessex"' in issue.message
 
 
 # --- 4 table counts against pdfplumber ---------------------------------------------------------

@@ -25,13 +25,12 @@ SAME_ROW_OVERLAP = 0.3
 # space between two words of one line: a word space is 0.25-0.5 em). DP-Bench's book pages set
 # 11 pt type with 12 pt gutters (01030000000011-13); 1.5 missed them.
 GUTTER_SIZES = 1.0
-# Lines this short ("3", "Fig. 2") match by chance; a pair counts when one of its lines has this
-# many characters ...
+# Lines this short ("3", "Fig. 2") match by chance; only lines with this many characters count.
+# (4 for one line of the pair was tried, 2026-12-04: an infobox's labels beside a paragraph,
+# "House", "Father", were found, but so were words of the other column's text by chance,
+# "cirrhosis" beside "are present." of "signs of cirrhosis are present", "대표발의)" beside a
+# line of bills: 3 of 4 new clean false alarms.)
 MIN_LINE_CHARS = 12
-# ... and the other at least this many: a paragraph read across into an infobox's labels beside
-# it ("... for over a" + "House" + "century when Edgar ...") is interleaved too (harness: the
-# misses at 4 of seeds 1-20, olmocr-edgar-rotated90).
-MIN_PAIRED_LINE_CHARS = 4
 # A gutter is a white channel down the page: no other line runs across it (from before the end
 # of the left-hand line to past the start of the right-hand one) within this many line heights
 # above or below. Pieces of one line (a run-in head and its text, justified text split at wide
@@ -59,9 +58,11 @@ def check_columns(
     found: list[tuple[int, str, str]] = []
     for page in document.pages:
         texts = paragraphs.get(page.number, [])
+        following = next_lines(page.blocks)
         for left, right in side_by_side(page.blocks):
             a, b = flat(left), flat(right)
-            if any(f"{a} {b}" in text or f"{b} {a}" in text for text in texts):
+            joined = [f"{x} {y}" for x, y in ((a, b), (b, a)) if y not in following.get(x, ())]
+            if any(pair in text for pair in joined for text in texts):
                 found.append((page.number, a, b))
     if len(found) < limits.interleaved_warn:
         return []
@@ -83,6 +84,18 @@ def flat(line: Line) -> str:
     return " ".join(line.text.split())
 
 
+def next_lines(blocks: tuple[Block, ...]) -> dict[str, set[str]]:
+    """Each line's text -> the text of the line after it in its block: two lines side by side
+    whose texts follow each other in one column ("Dvul, vulnerability dataset" over "1vul,
+    vulnerability judge", a line the other column holds too) are adjacent in the Markdown by
+    that column's own order, not by reading across."""
+    following: dict[str, set[str]] = defaultdict(set)
+    for block in blocks:
+        for line, after in zip(block.lines, block.lines[1:], strict=False):
+            following[flat(line)].add(flat(after))
+    return following
+
+
 def side_by_side(blocks: tuple[Block, ...]) -> Iterator[tuple[Line, Line]]:
     """(left, right) pairs of text lines in one row of the page with a gutter between them."""
     lines = [
@@ -90,7 +103,7 @@ def side_by_side(blocks: tuple[Block, ...]) -> Iterator[tuple[Line, Line]]:
         for block in blocks
         if block.kind not in SKIPPED_KINDS and len(block.lines) >= MIN_BLOCK_LINES
         for line in block.lines
-        if not line.vertical and len(line.text.strip()) >= MIN_PAIRED_LINE_CHARS
+        if not line.vertical and len(line.text.strip()) >= MIN_LINE_CHARS
     ]
     every = [line for block in blocks for line in block.lines if not line.vertical]
     lines.sort(key=lambda line: (line.bbox.top, line.bbox.x0))
@@ -106,7 +119,6 @@ def side_by_side(blocks: tuple[Block, ...]) -> Iterator[tuple[Line, Line]]:
             gap = second.bbox.x0 - first.bbox.x1
             if (
                 shorter > 0
-                and max(len(first.text.strip()), len(second.text.strip())) >= MIN_LINE_CHARS
                 and overlap >= SAME_ROW_OVERLAP * shorter
                 and (gap >= GUTTER_SIZES * max(first.size, second.size))
                 and gutter_is_clear(first, second, every)
