@@ -581,6 +581,7 @@ def test_title_case_with_quotes_long_prepositions_and_dashed_numbers_is_split() 
         ("8 Choosing between Observer", "Models and Rejecting Participants"),
         ("02- Prepare", "Your Content"),
         ("Tax on Income Not Effectively Connected", "With a U.S. Trade or Business"),
+        ("1.5. Migrant Workers More at Risk of COVID-19", "Infection"),  # (by the heading)
     ):
         assert split_codes(f"# Guide\n\n## {head}\n\n{rest}\n\n{body}\n") == ["headings.split"]
     # A title-case rest is judged by the heading's last word: capitals go on in capitals.

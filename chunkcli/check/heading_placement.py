@@ -412,12 +412,13 @@ def without_qualifier(rest: str) -> str:
 
 
 def same_case(text: str, rest: str) -> bool:
-    """The rest and the heading's last word of two letters or more both in capitals, or both
-    with lower-case letters (a wrap goes on as the words before it: "## Section 1 – PATIENT" +
-    "INFORMATION"; "Part B" + "Services" by "Part")."""
+    """The rest and the heading, or the heading's last word of two letters or more, both in
+    capitals or both with lower-case letters (a wrap goes on as the words before it: "##
+    Section 1 – PATIENT" + "INFORMATION"; "Part B" + "Services" by "Part"; "Risk of COVID-19"
+    + "Infection" by the heading)."""
     lettered = [word for word in text.split() if sum(ch.isalpha() for ch in word) >= 2]
-    last = lettered[-1] if lettered else text
-    return any(ch.islower() for ch in last) == any(ch.islower() for ch in rest)
+    rest_lower = any(ch.islower() for ch in rest)
+    return any(any(ch.islower() for ch in part) == rest_lower for part in (text, *lettered[-1:]))
 
 
 def is_caseless_phrase(rest: str) -> bool:
