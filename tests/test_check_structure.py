@@ -584,11 +584,13 @@ def test_title_case_with_quotes_long_prepositions_and_dashed_numbers_is_split() 
         ("1.5. Migrant Workers More at Risk of COVID-19", "Infection"),  # (by the heading)
     ):
         assert split_codes(f"# Guide\n\n## {head}\n\n{rest}\n\n{body}\n") == ["headings.split"]
-    # A title-case rest is judged by the heading's last word: capitals go on in capitals.
+    # A title-case rest goes on in the case of the heading or of its last word: capitals after
+    # a last word in capitals; not title case after a heading all in capitals.
     items = "- Print your name as shown on your Medicare card\n- Print your date of birth\n"
     caps = "# Form\n\n## Section 1 – PATIENT\n\nINFORMATION\n\n"
     assert split_codes(caps + items) == ["headings.split"]
-    assert split_codes(caps.replace("INFORMATION", "Patient Details") + items) == []
+    all_caps = "# Form\n\n## SECTION 1 – PATIENT\n\nPrint Your Name\n\n"
+    assert split_codes(all_caps + items) == []
 
 
 def test_a_slash_or_a_modal_verb_leads_on() -> None:
