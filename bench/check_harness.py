@@ -1,6 +1,6 @@
 """check's recall and precision: clean documents, defects injected by program, check run on both.
 
-    python bench/check_harness.py [--generated N] [--corpus DIR ...] [--cache DIR] [--seed S]
+    python bench/check_harness.py [--generated N] [--corpus DIR ...] [--cache DIR] [--seed S|A-B]
                                   [--no-pdfs] [--list-clean] [--any-cut]
 
 Clean documents are (1) generated Markdown in English, Korean and Japanese (headings, prose,
@@ -767,25 +767,16 @@ def summary_lines(score: Score) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--generated", type=int, default=40, help="generated Markdown documents")
-    parser.add_argument("--generated-pdfs", type=int, default=6, help="generated 2-column PDFs")
-    parser.add_argument("--corpus", type=Path, action="append", help="folders of PDFs")
-    parser.add_argument("--no-pdfs", action="store_true", help="generated Markdown only")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--list-clean", action="store_true", help="every warn/fail on corpora")
-    parser.add_argument("--classes", help="comma-separated class names (default: all)")
-    parser.add_argument("--verbose", action="store_true", help="missed cases and false positives")
-    parser.add_argument("--any-cut", action="store_true", help="split headings at any word")
-    args = parser.parse_args(argv)
-    global ANY_CUT
-    ANY_CUT = args.any_cut
-    documents = generated_documents(args.generated, args.seed)
+def seed_range(text: str) -> list[int]:
+    """ "4" -> [4]; "1-20" -> [1, ..., 20]."""
+    first, _, last = text.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def clean_documents(args: argparse.Namespace, seed: int) -> list[CleanDocument]:
+    documents = generated_documents(args.generated, seed)
     if not args.no_pdfs:
-        folder = args.cache / "generated"
-        pdfs = generated_pdfs(args.generated_pdfs, args.seed, folder)
+        pdfs = generated_pdfs(args.generated_pdfs, seed, args.cache / "generated")
         documents += [
             dataclasses.replace(d, origin="generated-pdf")
             for d in converted_documents(pdfs, args.cache, "generated-pdf")
@@ -793,24 +784,95 @@ def main(argv: Sequence[str] | None = None) -> int:
         for corpus in args.corpus or DEFAULT_CORPORA:
             paths = sorted(p for p in corpus.glob("*.pdf") if p.is_file())
             documents += converted_documents(paths, args.cache, corpus.parent.name)
+    return documents
+
+
+def across_seeds_lines(scores: dict[int, Score], classes: Sequence[DefectClass]) -> list[str]:
+    """Per class: cases (fewest-most a seed), recall min and mean and the seeds under 0.95;
+    per expected code: precision min and mean (seeds where it was reported)."""
+    lines = [f"{'class':16} {'cases':>9} {'recall min':>10} {'mean':>6}  seeds < 0.95"]
+    for defect in classes:
+        recalls = {
+            seed: s.detected[defect.name] / s.cases[defect.name]
+            for seed, s in scores.items()
+            if s.cases[defect.name]
+        }
+        if not recalls:
+            continue
+        cases = [s.cases[defect.name] for s in scores.values()]
+        low = ", ".join(f"{seed}: {r:.3f}" for seed, r in recalls.items() if r < 0.95)
+        lines.append(
+            f"{defect.name:16} {min(cases):>4}-{max(cases):<4} {min(recalls.values()):10.3f} "
+            f"{sum(recalls.values()) / len(recalls):6.3f}  {low}"
+        )
+    lines.append("")
+    lines.append(f"{'code':28} {'TP':>6} {'FP':>4} {'prec min':>8} {'mean':>6}")
+    codes = sorted({code for defect in classes for code in defect.expected})
+    for code in codes:
+        per_seed = [
+            s.true_pos[code] / (s.true_pos[code] + s.false_pos[code])
+            for s in scores.values()
+            if s.true_pos[code] + s.false_pos[code]
+        ]
+        if not per_seed:
+            continue
+        tp = sum(s.true_pos[code] for s in scores.values())
+        fp = sum(s.false_pos[code] for s in scores.values())
+        lines.append(
+            f"{code:28} {tp:6d} {fp:4d} {min(per_seed):8.3f} {sum(per_seed) / len(per_seed):6.3f}"
+        )
+    others = Counter[str]()
+    for s in scores.values():
+        others.update({code: n for code, n in s.false_pos.items() if code not in codes})
+    if others:
+        lines.append("codes no class expects, false positives over all seeds: " + ", ".join(
+            f"{code} {n}" for code, n in sorted(others.items())))  # fmt: skip
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--generated", type=int, default=40, help="generated Markdown documents")
+    parser.add_argument("--generated-pdfs", type=int, default=6, help="generated 2-column PDFs")
+    parser.add_argument("--corpus", type=Path, action="append", help="folders of PDFs")
+    parser.add_argument("--no-pdfs", action="store_true", help="generated Markdown only")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--seed", default="1", help="a seed, or a range: 1-20")
+    parser.add_argument("--list-clean", action="store_true", help="every warn/fail on corpora")
+    parser.add_argument("--classes", help="comma-separated class names (default: all)")
+    parser.add_argument("--verbose", action="store_true", help="missed cases and false positives")
+    parser.add_argument("--any-cut", action="store_true", help="split headings at any word")
+    args = parser.parse_args(argv)
+    global ANY_CUT
+    ANY_CUT = args.any_cut
     wanted = args.classes.split(",") if args.classes else [c.name for c in CLASSES]
-    score = evaluate(documents, [c for c in CLASSES if c.name in wanted], args.seed)
-    print(f"{len(documents)} clean documents: {dict(Counter(d.origin for d in documents))}")
-    print("\n".join(summary_lines(score)))
-    rate = score.checked_bytes / score.check_seconds / 1e6 if score.check_seconds else 0.0
-    print(
-        f"\ncheck: {score.checked_bytes / 1e6:.1f} MB in {score.check_seconds:.1f} s "
-        f"= {rate:.2f} MB/s"
-    )
-    if args.verbose:
-        for name, docs in sorted(score.missed.items()):
-            print(f"missed {name}: {', '.join(docs)}")
-        for code, cases in sorted(score.wrong.items()):
-            print(f"false positive {code}: {', '.join(cases)}")
-    if args.list_clean:
-        for origin, name, code, message in score.clean_findings:
-            if not origin.startswith("generated"):
-                print(f"{origin} {name}: {code}: {message[:160]}")
+    classes = [c for c in CLASSES if c.name in wanted]
+    seeds = seed_range(args.seed)
+    scores: dict[int, Score] = {}
+    for seed in seeds:
+        documents = clean_documents(args, seed)
+        score = scores[seed] = evaluate(documents, classes, seed)
+        print(f"== seed {seed}: {len(documents)} clean documents: "
+              f"{dict(Counter(d.origin for d in documents))}")  # fmt: skip
+        print("\n".join(summary_lines(score)))
+        rate = score.checked_bytes / score.check_seconds / 1e6 if score.check_seconds else 0.0
+        print(
+            f"\ncheck: {score.checked_bytes / 1e6:.1f} MB in {score.check_seconds:.1f} s "
+            f"= {rate:.2f} MB/s"
+        )
+        if args.verbose:
+            for name, docs in sorted(score.missed.items()):
+                print(f"missed {name}: {', '.join(docs)}")
+            for code, cases in sorted(score.wrong.items()):
+                print(f"false positive {code}: {', '.join(cases)}")
+        if args.list_clean:
+            for origin, name, code, message in score.clean_findings:
+                if not origin.startswith("generated"):
+                    print(f"{origin} {name}: {code}: {message[:160]}")
+        sys.stdout.flush()
+    if len(seeds) > 1:
+        print(f"\n== seeds {seeds[0]}-{seeds[-1]}")
+        print("\n".join(across_seeds_lines(scores, classes)))
     return 0
 
 

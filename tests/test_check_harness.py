@@ -12,10 +12,12 @@ import pytest
 from bench.check_harness import (
     CLASSES,
     Score,
+    across_seeds_lines,
     converted_documents,
     evaluate,
     generated_documents,
     generated_pdfs,
+    seed_range,
 )
 
 SEED = 5
@@ -62,3 +64,18 @@ def test_generated_pdfs_are_two_columns(tmp_path: Path) -> None:
     assert document.converted is not None
     columns = {block.column for page in document.converted.document.pages for block in page.blocks}
     assert len(columns) == 2  # (left and right: columns are numbered by layout)
+
+
+def test_seed_ranges_and_the_summary_across_seeds() -> None:
+    assert seed_range("4") == [4]
+    assert seed_range("1-3") == [1, 2, 3]
+    first, second = Score(), Score()
+    for score, found in ((first, 9), (second, 10)):
+        score.cases["kangxi"] = 10
+        score.detected["kangxi"] = found
+        score.true_pos["text.ideograph-variants"] = found
+    second.false_pos["text.ideograph-variants"] = 1
+    kangxi = next(c for c in CLASSES if c.name == "kangxi")
+    lines = across_seeds_lines({1: first, 2: second}, [kangxi])
+    assert lines[1].split() == ["kangxi", "10-10", "0.900", "0.950", "1:", "0.900"]
+    assert lines[4].split() == ["text.ideograph-variants", "19", "1", "0.909", "0.955"]

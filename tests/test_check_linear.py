@@ -187,6 +187,8 @@ WORD_LINES = (
     "xyzz",
     "",
     "한국어를정말로띄어쓰기없이길게이어서쓴문장",
+    "밀폐공간으로유입을방지할것",
+    "밀폐 공간으로 유입을 방지할 것",
     "```",
     "code ab-cd",
     "Title-ish",
@@ -203,11 +205,11 @@ def test_word_boundaries_searched_in_the_markdown_first_find_what_the_lines_give
     lines: list[str],
 ) -> None:
     scan = scan_markdown("\n".join(lines))
-    limits = FindingLimits(hyphenated_min=2, glued_runs_per_page=1)
+    limits = FindingLimits(hyphenated_min=2)
     rows = array("q", [line.number - 1 for line in scan.lines if line.kind in PROSE_KINDS])
     prose = LineView(scan.index, rows)
     assert list(prose) == list(scan.lines.only(PROSE_KINDS))
-    expected = glued_hangul(prose, limits) + hyphenated_words(prose, limits)
+    expected = glued_hangul(prose) + hyphenated_words(prose, limits)
     assert check_word_boundaries(scan, limits) == expected
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from pdf_factory import Text, grid_table, make_pdf, wrapped_paragraph
 
 from chunkcli.check import CheckOptions, check_conversion, check_markdown
@@ -28,6 +29,7 @@ NEW_CODES = (
     "table.counts-differ",
     "text.glued-words",
     "text.hyphenated-words",
+    "text.ideograph-variants",
     "reading-order.columns",
 )
 
@@ -214,7 +216,28 @@ def test_one_glued_korean_sentence_fails() -> None:
     """Issue 25: one long glued sentence is enough (it was 3 runs on a page)."""
     (issue,) = found(f"# 보고서\n\n<!-- page 1 -->\n\n{SPACED}. {GLUED}.\n")
     assert (issue.code, issue.severity, issue.line) == ("text.glued-words", Severity.FAIL, 5)
-    assert "1 Hangul run of 15+" in issue.message
+    assert "1 Hangul run without a space" in issue.message
+
+
+SHORT_WORDS = "올해 모든 학교는 안전 교육을 두 번 이상 열고 그 결과를 알려야 합니다"
+
+
+def glued_into_text(run: str) -> str:
+    body = f"{SPACED}. {SHORT_WORDS}."
+    return f"# 보고서\n\n<!-- page 1 -->\n\n{body} {body}\n\n{body} 그래서 {run} 열어야 합니다.\n"
+
+
+def test_a_short_glued_sentence_fails_by_the_documents_own_spacing() -> None:
+    """14 and 10 syllables, under the 15 a run needs alone: words the document writes apart,
+    ending in the particles it ends words with (는, 을)."""
+    for run in ("모든학교는안전교육을두번이상", "학교는안전교육을두번"):
+        (issue,) = found(glued_into_text(run))
+        assert (issue.code, issue.line) == ("text.glued-words", 7)
+        assert f'"{run}"' in issue.message
+
+
+def test_a_compound_as_long_passes_in_the_same_text() -> None:
+    assert codes(glued_into_text(COMPOUND)) == []
 
 
 def test_words_kept_hyphenated_warn() -> None:
@@ -232,6 +255,39 @@ def test_real_compounds_and_a_single_break_pass() -> None:
     assert codes(f"# Notes\n\n{compounds}\n") == []
     one = "The ex-periment and the experiment differ."
     assert codes(f"# Notes\n\n{one}\n") == []
+
+
+def test_a_word_broken_into_two_words_counts_beside_a_sure_break() -> None:
+    """ "some-what" and "sum-mary" the list cannot tell from compounds (their halves are words
+    as common as the joined word): in a paragraph with a sure break they are breaks too."""
+    sure = "The ex-periment ran some-what late, as the sum-mary says."
+    (issue,) = found(f"# Notes\n\n{sure}\n")
+    assert issue.message.startswith("3 words kept hyphenated")
+    apart = "The ex-periment ran late.\n\nIt was some-what late, as the sum-mary says."
+    assert codes(f"# Notes\n\n{apart}\n") == []
+
+
+def test_a_break_before_a_suffix_is_a_kept_hyphen() -> None:
+    """ "ness" and "less" are words of the list, but no suffix English sets apart."""
+    (issue,) = found("# Notes\n\nIts kind-ness was time-less.\n")
+    assert issue.message.startswith("2 words kept hyphenated")
+
+
+RADICAL_LINES = (
+    "平成 29 年 1 \u2f49 20 \u2f47",  # 月 and 日 as OCR spaces them
+    "(\u2f00) 総則",  # 一 as a list number
+    "\u2f06",  # 二 alone: a section number
+)
+
+
+@pytest.mark.parametrize("line", RADICAL_LINES)
+def test_a_kangxi_radical_set_apart_in_text_warns(line: str) -> None:
+    (issue,) = found(f"# 規則\n\n{line}\n")
+    assert (issue.code, issue.line) == ("text.ideograph-variants", 3)
+
+
+def test_a_line_of_radicals_alone_passes() -> None:
+    assert codes("# 部首\n\n\u2f00 \u2f01 \u2f02 \u2f03\n") == []
 
 
 # --- 6 headings placed mid-sentence ------------------------------------------------------------
@@ -303,6 +359,48 @@ def test_columns_read_in_order_pass(tmp_path: Path) -> None:
     result = convert_pdf(two_column_pdf(tmp_path / "minutes.pdf", 3))
     assert column_issues(result) == []
     assert column_issues(ConvertResult(result.document, row_by_row(result, set()))) == []
+
+
+def read_across(result: ConvertResult) -> ConvertResult:
+    """The conversion with its one page read across, row by row, as one paragraph."""
+    lines = [line for block in result.document.pages[0].blocks for line in block.lines]
+    lines = [line for line in lines if line.size < 14]  # (not the title)
+    lines.sort(key=lambda line: (round(line.bbox.top), line.bbox.x0))
+    text = " ".join(line.text for line in lines)
+    return ConvertResult(result.document, f"# Title\n\n<!-- page 1 -->\n\n{text}\n")
+
+
+def test_prose_read_across_into_an_index_with_main_entries_warns(tmp_path: Path) -> None:
+    """The index's main entries start left of its sub-entries, inside the gutter: they cross
+    no gutter (they were taken for lines of one column running across it)."""
+    items: list[object] = [Text(LEFT_X, 70, "Index", size=16, bold=True)]
+    items += wrapped_paragraph(LEFT_X, 120, WIDTH, PROSE * 3, size=10)
+    for n, main in enumerate(("patents:", "piracy:", "radio:", "remix:")):
+        items.append(Text(RIGHT_X, 120 + 36 * n, main, size=10))
+        for k, sub in enumerate(("duration of, 54–55, 242", "on film technology, 53–55")):
+            items.append(Text(RIGHT_X + 12, 120 + 36 * n + 12 * (k + 1), sub, size=10))
+    result = convert_pdf(make_pdf(tmp_path / "index.pdf", [items]))  # type: ignore[list-item]
+    assert column_issues(result) == []
+    (issue,) = column_issues(read_across(result))
+    assert (issue.severity, issue.page) == (Severity.FAIL, 1)  # (10+ pairs)
+    assert '+ "duration of, 54–55, 242"' in issue.message
+
+
+def test_a_line_both_columns_hold_read_down_its_column_passes(tmp_path: Path) -> None:
+    """ "Dvul, vulnerability dataset" over "1vul, vulnerability judge" in the right column,
+    beside the left column's own "1vul, vulnerability judge": adjacent in the Markdown by the
+    right column's order, not by reading across (odl-2408.02509v1's two algorithms)."""
+    left = ("vul, validation dataset", "1vul, vulnerability judge", "nP, attack string pool size")
+    right = ("n, number of elements to keep", "Dvul, vulnerability dataset")
+    right += ("1vul, vulnerability judge",)
+    items: list[object] = [Text(LEFT_X, 70, "Algorithms", size=16, bold=True)]
+    items += wrapped_paragraph(LEFT_X, 100, WIDTH, PROSE, size=10)
+    items += wrapped_paragraph(RIGHT_X, 100, WIDTH, PROSE, size=10)
+    items += [Text(LEFT_X + 20, 180 + 12 * k, text, size=10) for k, text in enumerate(left)]
+    items += [Text(RIGHT_X + 20, 180 + 12 * k, text, size=10) for k, text in enumerate(right)]
+    result = convert_pdf(make_pdf(tmp_path / "algorithms.pdf", [items]))  # type: ignore[list-item]
+    assert "Dvul, vulnerability dataset 1vul, vulnerability judge" in result.markdown
+    assert column_issues(result) == []
 
 
 # --- 4 table counts against pdfplumber ---------------------------------------------------------
@@ -472,6 +570,48 @@ def test_a_korean_rest_before_an_enumerated_item_is_split() -> None:
     item = "가. 기능 요구사항(System Function Requirement)"
     assert split_codes(f"# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n{item}\n") == ["headings.split"]
     assert split_codes("# 제안요청서\n\n### 3. 상세\n\n요구사항\n\n기능 요구사항\n") == []
+
+
+def test_title_case_with_quotes_long_prepositions_and_dashed_numbers_is_split() -> None:
+    """Title case as headings write it: a quoted word, a long preposition in lower case, a
+    number ending in a dash, an abbreviation with stops."""
+    body = "As you know from your reading and class discussion, clay minerals have layers."
+    for head, rest in (
+        ("The “Mineralogy”", "Method"),
+        ("8 Choosing between Observer", "Models and Rejecting Participants"),
+        ("02- Prepare", "Your Content"),
+        ("Tax on Income Not Effectively Connected", "With a U.S. Trade or Business"),
+        ("1.5. Migrant Workers More at Risk of COVID-19", "Infection"),  # (by the heading)
+    ):
+        assert split_codes(f"# Guide\n\n## {head}\n\n{rest}\n\n{body}\n") == ["headings.split"]
+    # A title-case rest goes on in the case of the heading or of its last word: capitals after
+    # a last word in capitals; not title case after a heading all in capitals.
+    items = "- Print your name as shown on your Medicare card\n- Print your date of birth\n"
+    caps = "# Form\n\n## Section 1 – PATIENT\n\nINFORMATION\n\n"
+    assert split_codes(caps + items) == ["headings.split"]
+    all_caps = "# Form\n\n## SECTION 1 – PATIENT\n\nPrint Your Name\n\n"
+    assert split_codes(all_caps + items) == []
+
+
+def test_a_slash_or_a_modal_verb_leads_on() -> None:
+    """Leading on, the rest needs neither body text after it nor title case."""
+    body = "Use the right tools, and learn the basics of tagging before you make the document."
+    assert split_codes(f"# Talk\n\n## How to get Tagged /\n\nAccessible PDF\n\n{body}\n") == [
+        "headings.split"
+    ]
+    flyer = "# Flyer\n\n#### WHAT YOU CAN\n\nDO\n\nCC0, 2022\n"
+    assert split_codes(flyer) == ["headings.split"]
+    assert split_codes(flyer.replace("CAN", "DO").replace("DO\n\nCC0", "TODAY\n\nCC0")) == []
+
+
+def test_a_japanese_rest_opening_with_a_particle_or_an_iroha_number_is_split() -> None:
+    body = "この規格は、ベビーフードに用いる容器における衛生基準を定めることを目的とする。"
+    assert split_codes("# 資料\n\n## “Yigal”\n\nの出現頻度 (95年)\n\n時間\n") == ["headings.split"]
+    assert split_codes(f"# 規格\n\n## ル .\n\nベビーフード容器包装の品質規格\n\n{body}\n") == [
+        "headings.split"
+    ]
+    # A rest in kana that begins with the same kana is a word of its own ("はじめに").
+    assert split_codes("# 資料\n\n## 第1部\n\nはじめに\n\n時間\n") == []
 
 
 def test_a_caption_made_heading_is_promoted_not_split() -> None:

@@ -55,22 +55,27 @@ def check_heading_placement(scan: ScannedMarkdown) -> list[Issue]:
 
 # A heading that is only a section number ("3.2", "IV.", "(a)"), or an article or chapter
 # number with no title ("제4조", "第三章": the title is the line after it). ("제3장 총칙" is not
-# one: it has words.)
+# one: it has words.) Letters count in Korean and Japanese order too ("가.", "ル ." as OCR
+# reads the iroha enumerator ル.).
 BARE_NUMBER = re.compile(
     r"^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[IVXLC]{1,6}[.)]?|[\u2160-\u217f][.)]?"
-    r"|\(?[a-z][.)]|[가-하][.)]|제\s?\d{1,4}\s?[조장절관편]"
+    r"|\(?[a-z][.)]|[가-하][.)]|[イロハニホヘトチリヌルヲワカヨタレソツネナラム]\s?[.．)）]"
+    r"|제\s?\d{1,4}\s?[조장절관편]"
     r"|第[\d一二三四五六七八九十百]{1,6}[条章節款編])\s?[:：]?$"
 )
 # A heading that ends leading on to more: an article, preposition, conjunction or determiner,
-# a label that needs its number ("Chapter", "SECTION"), or a comma, hyphen or ampersand; in
-# Korean, Japanese and Chinese a case particle, an attributive that needs its noun (위한,
-# における) or the ordinal mark before a number (제, 第). Words that also end nouns (과: 결과, 의:
+# a modal verb that needs its verb ("WHAT YOU CAN" + "DO"; not "will" and "may", nouns too), a
+# label that needs its number ("Chapter", "SECTION"), or a comma, hyphen, ampersand or slash
+# ("How to get Tagged /" + "accessible PDF?"); in Korean, Japanese and Chinese a case
+# particle, an attributive that needs its noun (위한, における) or the ordinal mark before a
+# number (제, 第). Words that also end nouns (과: 결과, 의:
 # 회의, 的: 目的) are left out, and so are words that end phrasal verbs and titles ("Set Up",
 # "Looking Ahead", "Before and After").
 OPEN_HEADING_END = re.compile(
-    r"(?:[,\-–&]|\b(?:of|the|and|or|nor|to|in|for|with|on|a|an|by|from|at|as|into|via|about"
+    r"(?:[,\-–&/]|\b(?:of|the|and|or|nor|to|in|for|with|on|a|an|by|from|at|as|into|via|about"
     r"|between|among|against|towards?|versus|vs|upon|than|within|across|including|regarding"
     r"|concerning|per|onto|whether|which|its|their|our|your|these|those"
+    r"|can|cannot|could|should|would|must|shall|might"
     r"|chapter|section|article|appendix|annex|volume|no)"
     r"|(?:을|를|에서|으로|및|위한|대한|관한|통한|따른|의한|향한|(?<!\S)제|第)"
     r"|(?:における|に関する|による|ための|への|での|(?<!も)の)|(?:关于|与|及))$",
@@ -85,10 +90,14 @@ CLOSING_BRACKETS = ")]}）】」』〉》］"
 # Continues: starts in lower case or with the punctuation that joins on ("- Stock-Based"), or,
 # in a script without case, with a conjunction that joins two nouns and starts no heading of
 # its own ("#### 일반현황" + "및 연혁", "及び" / "並びに" / "又は": the "and" and "or" of
-# Korean and Japanese headings; harness seeds 1-3: the Korean rests that stood before a table).
+# Korean and Japanese headings; harness seeds 1-3: the Korean rests that stood before a table),
+# or with a Japanese particle before an ideograph: a particle ties to the noun before it and
+# opens nothing ("## “Yigal”" + "の出現頻度 (95年)"; words that begin with these kana go on in
+# kana: はじめに, のみ, もし).
 CONTINUED_START = re.compile(
     r"^(?:[a-z]|[-–,;:)]|(?:및|또는|혹은|및/또는)(?:\s|$)"
-    r"|及び|並びに|又は|若しくは|および|ならびに|または|もしくは)"
+    r"|及び|並びに|又は|若しくは|および|ならびに|または|もしくは"
+    r"|[のをがにへでとはも](?=[\u4e00-\u9fff]))"
 )
 # A heading written letter-spaced ("H O W  C A N", "보 안"): words of one letter each, at least
 # this many; a rest that goes on letter-spaced is the same heading (a wrap inside it: "## H O W
@@ -96,9 +105,17 @@ CONTINUED_START = re.compile(
 LETTER_SPACED_MIN = 2
 # A word of a title-case phrase: capitalised, a short function word, or a number ("Word
 # Processing Tools", "Status of Business"; capitals too: "LEVELS OF RIGOR"; "Part VI. Chapter
-# Six - Comparing"; not a word with a colon or comma: "Reagents:", "Berwick,"). (Matched word by
-# word: one pattern over the whole phrase backtracked for seconds on long lines.)
-TITLE_CASE_WORD = re.compile(r"[A-Z][\w'’-]*\.?|[a-z]{1,3}|[A-Z]{1,3}|\d[\w.]*|[-–&]")
+# Six - Comparing"; not a word with a colon or comma: "Reagents:", "Berwick,"). A capitalised
+# word may stand in quotes ("The “Mineralogy”") or be an abbreviation ("U.S."), a number may
+# end in a dash ("02- Prepare"), and prepositions stay in lower case however long ("Choosing
+# between Observer Models"). (Matched word by word: one pattern over the whole phrase
+# backtracked for seconds on long lines.)
+TITLE_CASE_WORD = re.compile(
+    r"[“\"‘']?[A-Z](?:[\w'’-]|\.(?=\w))*\.?[”\"’']?|[a-z]{1,3}|[A-Z]{1,3}|\d[\w.]*[-–]?|[-–&]"
+    r"|about|above|across|after|against|along|among|around|before|behind|below|beneath"
+    r"|beside|between|beyond|during|except|from|inside|into|like|near|onto|over|since|than"
+    r"|through|toward|towards|under|until|upon|versus|with|within|without"
+)
 # The rest of a cut heading is a short line without a sentence end: at most this many words
 # (headings run 2-15 words; a sentence of text after a heading is longer or ends with a stop:
 # 8 words missed "II. Set Up" + "the Restriction Digests of the “Suspect” and “Evidence” DNA").
@@ -395,8 +412,13 @@ def without_qualifier(rest: str) -> str:
 
 
 def same_case(text: str, rest: str) -> bool:
-    """Both in capitals, or both with lower-case letters."""
-    return any(ch.islower() for ch in text) == any(ch.islower() for ch in rest)
+    """The rest and the heading, or the heading's last word of two letters or more, both in
+    capitals or both with lower-case letters (a wrap goes on as the words before it: "##
+    Section 1 – PATIENT" + "INFORMATION"; "Part B" + "Services" by "Part"; "Risk of COVID-19"
+    + "Infection" by the heading)."""
+    lettered = [word for word in text.split() if sum(ch.isalpha() for ch in word) >= 2]
+    rest_lower = any(ch.islower() for ch in rest)
+    return any(any(ch.islower() for ch in part) == rest_lower for part in (text, *lettered[-1:]))
 
 
 def is_caseless_phrase(rest: str) -> bool:

@@ -24,11 +24,9 @@ class FindingLimits:
     interrupted_share: float = 0.05
     # ... and from this many hyphen-broken words (a few compound words end lines legitimately).
     broken_words_min: int = 5
-    # check_word_boundaries: a glued Hangul run found this many times on one page (one long
-    # compound noun is not a pattern) ...
-    glued_runs_per_page: int = 3
-    # ... and this many distinct words kept hyphenated (each judged by wordfreq; one may be the
-    # author's spelling, two in a document are a converter's habit).
+    # check_word_boundaries: this many distinct words kept hyphenated (each judged by wordfreq;
+    # one may be the author's spelling, two in a document are a converter's habit). (A glued
+    # Hangul run is judged alone: word_boundaries.GLUED_MIN_WORDS.)
     hyphenated_min: int = 2
     # check_headings: a document this long (pages with markers, else chunks) with this many
     # headings all on one level has lost its chapters (a 16-section data sheet is flat by
