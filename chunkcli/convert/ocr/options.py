@@ -53,11 +53,24 @@ class OcrSettings:
     # a degraded scan, which must not pay for three more readings), so a
     # mixed document (a Korean page in a Japanese file) still gets each page right.
     retry_below: float = 0.4
-    # Words covering less than this share of the page's ink (8-pixel cells) mean Tesseract's
-    # layout analysis dropped text: a dense Hangul page read with psm 3 kept 17 words (0.28
-    # character accuracy) and is read again as one column (psm 4: all of it). Clean text
-    # pages of ja/ko/en measured 0.9+.
+    # Words covering less than this share of the page's lettering ink (8-pixel cells, seen at
+    # 100 dpi) mean Tesseract's layout analysis dropped text: a dense Hangul page read with
+    # psm 3 kept 17 words (0.28 character accuracy) and is read again as one column (psm 4:
+    # all of it). Clean text pages of ja/ko/en measured 0.9+.
     min_ink_coverage: float = 0.7
+    # Lettering ink: dark pixels in a straight run at least this long across (or down) are a
+    # rule, a frame or a filled area, which no reading covers with words, and do not count.
+    # On 190619_06's image-only pages (package drawings: frames, rules, gray panels) words
+    # covered 0.40-0.68 of all ink on ten pages, each then read again as one column for about
+    # the same words (psm 4: 0.90-1.04x psm 3's confident characters), and 0.91-0.97 of the
+    # lettering, but for a page of logos with two lines of small print (0.19: psm 4 read 1.9x
+    # the characters). The dense Hangul page stays at 0.13-0.64 at every scan quality of
+    # bench/ocr_bench.py; its generated ja/ko/en pages changed by under 0.04 but for a
+    # two-column Korean page (0.78-0.88 -> 0.94-0.96; 0.46 -> 0.79 at 72 dpi, where psm 4 read
+    # fewer characters). The lengths are the table gate's (tables/raster.py): lines of text
+    # break every few points, letters' stems stay shorter than 18 pt up to 14 pt type.
+    rule_across_pt: float = 36.0
+    rule_down_pt: float = 18.0
     # A page with more than this share of dark pixels is a picture (a photo, a texture), not
     # text, and is not OCR'd: text pages measured 0.005-0.08 dark (corpus scans 0.06), and
     # Tesseract spent 49 s on one page of gray noise (0.5 dark). White-on-black scans are

@@ -24,7 +24,9 @@ import dataclasses
 import functools
 import math
 import re
+import struct
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,7 +36,13 @@ import pymupdf
 
 from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
 from chunkcli.convert.ocr.lines import words_to_lines
-from chunkcli.convert.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.convert.ocr.options import (
+    AUTO,
+    AUTO_LANGUAGES,
+    INSTALL_HINT,
+    OcrOptions,
+    OcrSettings,
+)
 from chunkcli.convert.ocr.rapidocr import ENGINE as RAPIDOCR
 from chunkcli.convert.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
 from chunkcli.convert.ocr.rapidocr import (
@@ -54,7 +62,7 @@ from chunkcli.convert.ocr.tesseract import (
     tesseract_version,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.convert.tables.raster import GATE_DPI, ruled_table_rules
+from chunkcli.convert.tables.raster import GATE_DPI, dark_runs, ruled_table_rules
 from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
@@ -70,7 +78,8 @@ MUPDF_CODE = re.compile(r"^code=\d+: ")
 # varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
 AUTO_PSM = 3
 COLUMN_PSM = 4
-# Ink: pixels darker than this gray level, counted in square cells of this many pixels.
+# Ink: pixels darker than this gray level, counted in square cells of this many pixels (of
+# the page image; lettering_ink looks at its sample at GATE_DPI).
 INK_LEVEL = 128
 INK_CELL_PX = 8
 # Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
@@ -398,44 +407,96 @@ class _Progress:
             self.on_pages(done, self.pages_to_read)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PageImage:
-    """A rendered page: its gray pixels, and where its ink is (a coarse grid)."""
+    """A rendered page: its gray pixels. Its PNG and its samples at lower resolutions are made
+    once, when first asked for (a page read again, or its sample used by script detection and
+    by the table gate, does not pay for them twice)."""
 
     gray: npt.NDArray[np.uint8]  # rows of pixels, 0 black .. 255 white
     dpi: int
-    ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
     dark_share: float  # share of all pixels that are dark
+    _samples: dict[int, PageImage] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def png(self) -> bytes:
-        """The image as PNG, what the engines are given. Tesseract reads other formats slower
-        than MuPDF writes PNG: on a 17-megapixel page PNG cost 0.10 s to write and 1.43 s of
-        Tesseract, an 8-bit BMP 0.01 s and 1.65 s, PGM 1.91 s (an A4 page: PNG 0.03 + 1.25 s,
-        BMP 1.30 s; the same words)."""
-        height, width = self.gray.shape
-        pixmap = pymupdf.Pixmap(pymupdf.csGRAY, width, height, self.gray.tobytes(), False)
-        pixmap.set_dpi(self.dpi, self.dpi)  # as MuPDF's rendering at that dpi says
-        return bytes(pixmap.tobytes("png"))
+        """The image as PNG, what the engines are given."""
+        return self._png
+
+    @functools.cached_property
+    def _png(self) -> bytes:
+        return png_bytes(self.gray, self.dpi)
 
     def sample(self, dpi: int) -> PageImage:
         """The image at about `dpi` (the mean of squares of pixels; never finer than it is),
         for a quick look at it: script detection reads a quarter of a 200 dpi page's pixels."""
-        import numpy as np
-
-        step = max(1, round(self.dpi / dpi))
+        step = sample_step(self.dpi, dpi)
         if step == 1:
             return self
-        height, width = (size // step * step for size in self.gray.shape)
-        total = np.zeros((height // step, width // step), dtype=np.uint32)
-        for row in range(step):  # summed as step x step strided views: no float copy
-            for col in range(step):
-                total += self.gray[row:height:step, col:width:step]
-        cells = step * step
-        whole, rest = np.divmod(total, cells)
-        # rounded as numpy rounds the mean: halves to even
-        up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
-        gray = (whole + up).astype(np.uint8)
-        return PageImage(gray, self.dpi // step, self.ink, self.dark_share)
+        if step not in self._samples:
+            self._samples[step] = PageImage(
+                _mean_of_squares(self.gray, step), self.dpi // step, self.dark_share
+            )
+        return self._samples[step]
+
+
+def sample_step(dpi: int, target_dpi: int) -> int:
+    """The side of the squares of pixels PageImage.sample averages to go from dpi to about
+    target_dpi (1: the image as it is)."""
+    return max(1, round(dpi / target_dpi))
+
+
+def _mean_of_squares(gray: npt.NDArray[np.uint8], step: int) -> npt.NDArray[np.uint8]:
+    """The rounded mean of each step x step square of pixels (the odd last rows and columns
+    left out), rounding halves to even as numpy rounds."""
+    import numpy as np
+
+    height, width = (size // step * step for size in gray.shape)
+    squares = gray[:height, :width].reshape(height // step, step, width // step, step)
+    cells = step * step
+    # summed as step x step strided views into the narrowest type that holds the sum
+    total = np.zeros((height // step, width // step), dtype=np.min_scalar_type(255 * cells))
+    for row in range(step):
+        for col in range(step):
+            total += squares[:, row, :, col]
+    whole = total // cells
+    rest = total - whole * cells
+    up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
+    return np.asarray(whole + up, dtype=np.uint8)
+
+
+# PNG as chunkcli writes it for Tesseract: 8-bit gray, no row filters, zlib level 1. Tesseract
+# reads PNG faster than the formats that need no compression (on a 17-megapixel page of
+# small_ocr: PNG 1.43 s of Tesseract, an 8-bit BMP 1.65 s, PGM 1.91 s; stored, uncompressed
+# PNG 2.14 s against 1.88 s at level 1), and level 1 writes in a third of the time of MuPDF's
+# PNG (level 6: 0.013 against 0.031 s on an A4 page at 200 dpi, 0.044 against 0.127 s on
+# small_ocr's page) for the same pixels, so the same words (2026-12-04).
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_LEVEL = 1
+METERS_PER_INCH = 0.0254
+
+
+def png_bytes(gray: npt.NDArray[np.uint8], dpi: int) -> bytes:
+    """An 8-bit gray PNG of the pixels, its resolution recorded (pHYs, as MuPDF's)."""
+    import numpy as np
+
+    height, width = gray.shape
+    rows = np.zeros((height, width + 1), dtype=np.uint8)  # each row led by filter type 0
+    rows[:, 1:] = gray
+    per_meter = round(dpi / METERS_PER_INCH)
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"".join((
+        PNG_SIGNATURE,
+        _png_chunk(b"IHDR", header),
+        _png_chunk(b"pHYs", struct.pack(">IIB", per_meter, per_meter, 1)),
+        _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)),
+        _png_chunk(b"IEND", b""),
+    ))  # fmt: skip
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
@@ -448,23 +509,60 @@ def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     rows = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
     gray = np.ascontiguousarray(rows[:, : pixmap.width])
-    dark = gray < INK_LEVEL
-    return PageImage(gray, dpi, ink_cells(dark), float(dark.mean()))
+    return PageImage(gray, dpi, float((gray < INK_LEVEL).mean()))
 
 
-def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+def lettering_ink(image: PageImage, settings: OcrSettings) -> npt.NDArray[np.bool_]:
+    """Which cells of the image (INK_CELL_PX square, seen in its sample at GATE_DPI) hold ink
+    that is not part of a long straight run of dark pixels: the strokes of letters, without
+    rules, frames and filled areas, which no reading covers with words."""
+    gate = image.sample(GATE_DPI)
+    dark = gate.gray < INK_LEVEL
+    across = round(settings.rule_across_pt * gate.dpi / POINTS_PER_INCH)
+    down = round(settings.rule_down_pt * gate.dpi / POINTS_PER_INCH)
+    runs = _in_long_runs(dark, across) | _in_long_runs(dark.T, down).T
+    return ink_cells(dark & ~runs, _lettering_cell_px(image) // sample_step(image.dpi, GATE_DPI))
+
+
+def _lettering_cell_px(image: PageImage) -> int:
+    """The side of lettering_ink's cells in the image's own pixels: INK_CELL_PX, rounded down
+    to whole pixels of the sample."""
+    step = sample_step(image.dpi, GATE_DPI)
+    return max(1, INK_CELL_PX // step) * step
+
+
+def lettering_coverage(image: PageImage, words: Sequence[OcrWord], settings: OcrSettings) -> float:
+    """Share of the page's lettering ink (lettering_ink) inside a recognised word's box."""
+    return ink_coverage(lettering_ink(image, settings), words, _lettering_cell_px(image))
+
+
+def _in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[np.bool_]:
+    """Which dark pixels lie in a run along a row at least min_length long."""
     import numpy as np
 
     height, width = dark.shape
-    rows, cols = -(-height // INK_CELL_PX), -(-width // INK_CELL_PX)
-    padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
+    rows, starts, ends = dark_runs(dark, min_length)
+    marks = np.zeros(height * width + 1, dtype=np.int8)
+    marks[rows * width + starts] = 1
+    marks[rows * width + ends] -= 1  # a run ending where the next row's begins: 0, still in
+    inside = np.cumsum(marks[:-1], dtype=np.int8)
+    return np.asarray(inside.reshape(height, width) > 0)
+
+
+def ink_cells(dark: npt.NDArray[np.bool_], cell_px: int) -> npt.NDArray[np.bool_]:
+    """Which cell_px-square cells of the image hold at least one dark pixel."""
+    import numpy as np
+
+    height, width = dark.shape
+    rows, cols = -(-height // cell_px), -(-width // cell_px)
+    padded = np.zeros((rows * cell_px, cols * cell_px), dtype=bool)
     padded[: dark.shape[0], : dark.shape[1]] = dark
-    return np.asarray(padded.reshape(rows, INK_CELL_PX, cols, INK_CELL_PX).any(axis=(1, 3)))
+    return np.asarray(padded.reshape(rows, cell_px, cols, cell_px).any(axis=(1, 3)))
 
 
-def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
-    """Share of the page's ink cells that lie inside a recognised word's box (1.0: no ink)."""
+def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord], cell_px: int) -> float:
+    """Share of the ink cells (cell_px square in the words' pixels) that lie inside a
+    recognised word's box (1.0: no ink)."""
     total = int(ink.sum())
     if not total:
         return 1.0
@@ -472,9 +570,9 @@ def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
 
     covered = np.zeros_like(ink)
     for word in words:
-        top, left = word.top // INK_CELL_PX, word.left // INK_CELL_PX
-        bottom = -(-(word.top + word.height) // INK_CELL_PX)
-        right = -(-(word.left + word.width) // INK_CELL_PX)
+        top, left = word.top // cell_px, word.left // cell_px
+        bottom = -(-(word.top + word.height) // cell_px)
+        right = -(-(word.left + word.width) // cell_px)
         covered[top:bottom, left:right] = True
     return float((ink & covered).sum()) / total
 
@@ -496,7 +594,7 @@ def read_page(
         other_words = _retry_words(image, other, options, AUTO_PSM)
         if page_confidence(other_words) > confidence:
             words, lang, confidence = other_words, other, page_confidence(other_words)
-    if ink_coverage(image.ink, words) < settings.min_ink_coverage:
+    if lettering_coverage(image, words, settings) < settings.min_ink_coverage:
         column = _retry_words(image, lang, options, COLUMN_PSM)
         if _confident_chars(column) > _confident_chars(words):
             words, confidence = column, page_confidence(column)
