@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from chunkcli.batch import convert_many, summary_lines
 from chunkcli.check import check_conversion
 from chunkcli.cli import app
-from chunkcli.convert.ocr import OcrMode, OcrOptions
+from chunkcli.convert.ocr import OcrMode, OcrOptions, OcrSettings
 from chunkcli.convert.ocr.tesseract import tesseract_version
 from chunkcli.convert.pipeline import ConvertOptions, convert_pdf
 from chunkcli.model import PageStatus
@@ -247,7 +247,7 @@ def test_script_detection_names_the_script_of_a_scanned_page(
     for kind in ("ja", "ko", "en"):
         with pymupdf.open(scans[kind][0]) as doc:
             image = render_page(doc[0], 200, 40_000_000).sample(100)
-        found[kind] = tesseract_script("tesseract", image.png(), 60.0)
+        found[kind] = tesseract_script("tesseract", image.png(), 60.0, OcrSettings().detect_chars)
     assert found == {"ja": "Japanese", "ko": "Hangul", "en": "Latin"}
 
 

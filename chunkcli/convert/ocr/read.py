@@ -735,7 +735,10 @@ def _guessed_language(
     with most confidently there (the first candidate for a page without words)."""
     sample = image.sample(options.settings.detect_dpi)
     if OSD_LANG in installed:
-        script = tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s)
+        script = tesseract_script(
+            options.tesseract_cmd, sample.png(), options.page_timeout_s,
+            options.settings.detect_chars,
+        )  # fmt: skip
         lang = SCRIPT_LANGUAGES.get(script or "")
         if lang in installed:
             return str(lang)
