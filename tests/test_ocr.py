@@ -286,7 +286,10 @@ def test_the_first_pages_reading_decides_the_language_and_each_page_is_rendered_
     assert [p.ocr.lang if p.ocr else "" for p in result.pages] == ["jpn_vert"] * 3
     runs = log.read_text().split()
     assert set(runs[0::2]) == {"1"}  # OMP_THREAD_LIMIT for every run
-    # At --jobs 2 page 2 was started on the guess (read in jpn, retried in jpn_vert) and is
-    # read again in jpn_vert: the price of a wrong guess, at most jobs - 1 pages.
-    again = ["jpn", "jpn_vert"] if jobs == 2 else []
-    assert sorted(runs[1::2]) == sorted(["osd", "jpn", *again, *["jpn_vert"] * 3])
+    # Read in the guess (jpn, retried in jpn_vert): page 1, whose reading decides; at --jobs 2
+    # page 2, started with it, and page 3 when page 2's reading ended first (an engine was
+    # free; which one ends first is the machine's). The other two are read in jpn_vert, once
+    # or again: the price of a wrong guess.
+    in_guess = [1] if jobs == 1 else [2, 3]
+    expected = [sorted(["osd", *["jpn", "jpn_vert"] * n, "jpn_vert", "jpn_vert"]) for n in in_guess]
+    assert sorted(runs[1::2]) in expected

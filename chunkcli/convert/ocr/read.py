@@ -10,9 +10,10 @@ The language (--ocr-lang auto) is decided once per document, without reading a p
 a Japanese or Korean text layer on other pages names it; otherwise Tesseract's script
 detection on the first page's image (at a quarter of its pixels) guesses it, and that page's
 own reading confirms the guess or replaces it (a vertical Japanese page read best as
-jpn_vert). The pages started before the first one's reading came back (at most `jobs` - 1)
-are read again when it replaced the guess, so every page is read in the languages the first
-page decided, whatever `jobs` is.
+jpn_vert). Until that reading is back, another page starts in the guess only when an engine
+is free (no core waits for a long first page); the pages so started are read again when it
+replaced the guess, so every page is read in the languages the first page decided, whatever
+`jobs` is and whichever reading ends first.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -28,7 +29,7 @@ import struct
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -232,8 +233,9 @@ def _read_all(
 ) -> tuple[list[OcrReading], list[str], list[int]]:
     """Render page by page, keeping at most two pages per engine process waiting: the
     readings, one note per page that failed or was left unread, and the pages left unread.
-    With `plan.adopt`, pages after the first `jobs` wait for the first page's reading (the
-    ones before it are read again when it changed their languages)."""
+    With `plan.adopt`, a page is started before the first page's reading is back only when an
+    engine is free (so no core idles while a long first page is read), in the guessed
+    languages; the pages so started are read again when that reading changed them."""
     pages: list[_Page] = []
     notes: list[str] = []
     skipped: list[int] = []
@@ -259,9 +261,10 @@ def _read_all(
             continue  # a photograph or a dark picture, not text: it stays an image-only page
         if langs is None:
             langs = plan.first(image)
-        elif not decided and len(pages) >= max(1, options.jobs):
-            langs, decided = _decided(pages, langs, plan, timed, pool), True
+        elif not decided:
+            langs, decided = _langs_once_free(pages, langs, plan, timed, pool, options.jobs)
         kept = None if decided or not pages else image  # the first page is never read again
+        image.png()  # encoded here: the engine's thread starts the reading at once
         pages.append(_Page(number, langs, pool.submit(timed, number, image, langs), kept))
         ahead = len(pages) - 2 * max(1, options.jobs)
         if ahead > 0:
@@ -280,6 +283,25 @@ def _read_all(
             notes.append(f"page {page.number}: OCR failed: {exc}")
         progress.tell([page.future for page in pages])
     return readings, notes, sorted(skipped)
+
+
+def _langs_once_free(
+    pages: list[_Page],
+    guess: Langs,
+    plan: _LanguagePlan,
+    timed: Callable[[int, PageImage, Langs], OcrReading],
+    pool: ThreadPoolExecutor,
+    jobs: int,
+) -> tuple[Langs, bool]:
+    """The languages of the next page, and whether they are decided, once the first page's
+    reading is back (its verdict, see _decided) or fewer than `jobs` pages are being read
+    (still the guess: none is queued while the language is undecided)."""
+    while not pages[0].future.done():
+        reading = [page.future for page in pages if not page.future.done()]
+        if len(reading) < max(1, jobs):
+            return guess, False
+        wait(reading, return_when=FIRST_COMPLETED)
+    return _decided(pages, guess, plan, timed, pool), True
 
 
 def _decided(
