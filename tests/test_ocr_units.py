@@ -204,7 +204,9 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
         doc.save(tmp_path / "three.pdf")
     now, calls = [0.0], []
 
-    def ten_seconds_a_page(number: int, image: object, langs: object, options: object) -> object:
+    def ten_seconds_a_page(
+        number: int, image: object, langs: object, options: object, library: object
+    ) -> object:
         now[0] += 10.0
         calls.append(number)
         return ocr_read.OcrReading(number, (), 0.9, "eng")

@@ -19,6 +19,7 @@ class OcrMode(StrEnum):
 # -kor, -eng), in the order auto-detection tries them.
 AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
+DEFAULT_TESSERACT = "tesseract"
 
 
 class OcrEngine(StrEnum):
@@ -104,7 +105,10 @@ class OcrOptions:
     dpi: int = 200
     engine: OcrEngine = OcrEngine.TESSERACT
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
-    tesseract_cmd: str = "tesseract"
+    # Left at the default, and when that is Tesseract's binary, pages are read by the same
+    # Tesseract's library if it loads (ocr/tesslib.py); another program (a wrapper script on
+    # PATH too) is run as a program.
+    tesseract_cmd: str = DEFAULT_TESSERACT
     # Pages read at once for one document (Tesseract processes or RapidOCR threads, one thread
     # each).
     jobs: int = 1

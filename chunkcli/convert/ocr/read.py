@@ -40,6 +40,7 @@ from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import (
     AUTO,
     AUTO_LANGUAGES,
+    DEFAULT_TESSERACT,
     INSTALL_HINT,
     OcrOptions,
     OcrSettings,
@@ -61,6 +62,12 @@ from chunkcli.convert.ocr.tesseract import (
     tesseract_languages,
     tesseract_script,
     tesseract_version,
+)
+from chunkcli.convert.ocr.tesslib import (
+    TesseractLibrary,
+    is_binary_program,
+    library_version,
+    load_library,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import GATE_DPI, dark_runs, ruled_table_rules
@@ -161,14 +168,29 @@ def ocr_pages(
     missing = _missing_languages(options.lang, installed)
     if missing:
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
+    library = _library(options, version)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            plan = _language_plan(options, installed, text_layer, pool)
+            plan = _language_plan(options, installed, text_layer, pool, library)
             readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
+            # (nor free the library's engines: a reading may still run in one of them)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+    if library is not None:
+        library.close()
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
+
+
+def _library(options: OcrOptions, version: str) -> TesseractLibrary | None:
+    """libtesseract's engines for the document when they are the program's Tesseract (the
+    default program, a binary of the same version); None: the program reads the pages."""
+    if options.tesseract_cmd != DEFAULT_TESSERACT or library_version() != version:
+        return None
+    if not is_binary_program(options.tesseract_cmd):
+        return None  # a wrapper of the user's around it: what it does is theirs
+    lib = load_library()
+    return None if lib is None else TesseractLibrary(lib)
 
 
 def _rapidocr_pages(
@@ -210,6 +232,7 @@ class _LanguagePlan:
     read: Callable[[int, PageImage, Langs], OcrReading]
     first: Callable[[PageImage], Langs]
     adopt: Callable[[OcrReading, Langs], Langs] | None = None
+    png: bool = True  # the engine reads the page as PNG (not the library's pixels)
 
 
 @dataclass(slots=True)
@@ -243,6 +266,7 @@ def _read_all(
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, plan.read, durations)
+    submit = functools.partial(pool.submit, timed)
     langs: Langs | None = None
     decided = plan.adopt is None
     for index, number in enumerate(numbers):
@@ -264,8 +288,7 @@ def _read_all(
         elif not decided:
             langs, decided = _langs_once_free(pages, langs, plan, timed, pool, options.jobs)
         kept = None if decided or not pages else image  # the first page is never read again
-        image.png()  # encoded here: the engine's thread starts the reading at once
-        pages.append(_Page(number, langs, pool.submit(timed, number, image, langs), kept))
+        pages.append(_handed_over(submit, plan, number, image, langs, kept))
         ahead = len(pages) - 2 * max(1, options.jobs)
         if ahead > 0:
             pages[ahead - 1].future.exception()  # wait: bounds the rendered images in memory
@@ -283,6 +306,21 @@ def _read_all(
             notes.append(f"page {page.number}: OCR failed: {exc}")
         progress.tell([page.future for page in pages])
     return readings, notes, sorted(skipped)
+
+
+def _handed_over(
+    submit: Callable[[int, PageImage, Langs], Future[OcrReading]],
+    plan: _LanguagePlan,
+    number: int,
+    image: PageImage,
+    langs: Langs,
+    kept: PageImage | None,
+) -> _Page:
+    """The page given to an engine's thread, its PNG made here first when the engine reads
+    PNG (the thread then starts the reading at once)."""
+    if plan.png:
+        image.png()
+    return _Page(number, langs, submit(number, image, langs), kept)
 
 
 def _langs_once_free(
@@ -600,7 +638,11 @@ def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord], cell_px: 
 
 
 def read_page(
-    number: int, image: PageImage, langs: tuple[str, ...], options: OcrOptions
+    number: int,
+    image: PageImage,
+    langs: tuple[str, ...],
+    options: OcrOptions,
+    library: TesseractLibrary | None = None,
 ) -> OcrReading:
     """OCR one rendered page in langs[0]. Below the retry confidence the other languages are
     tried in turn (until one passes it); when the words cover too little of the ink,
@@ -608,16 +650,16 @@ def read_page(
     The most confident reading (confidence x characters for the layout retry) is kept."""
     settings = options.settings
     lang = langs[0]
-    words = _words(image, lang, options, AUTO_PSM)
+    words = _words(image, lang, options, AUTO_PSM, library)
     confidence = page_confidence(words)
     for other in langs[1:]:
         if confidence >= settings.retry_below:
             break
-        other_words = _retry_words(image, other, options, AUTO_PSM)
+        other_words = _retry_words(image, other, options, AUTO_PSM, library)
         if page_confidence(other_words) > confidence:
             words, lang, confidence = other_words, other, page_confidence(other_words)
     if lettering_coverage(image, words, settings) < settings.min_ink_coverage:
-        column = _retry_words(image, lang, options, COLUMN_PSM)
+        column = _retry_words(image, lang, options, COLUMN_PSM, library)
         if _confident_chars(column) > _confident_chars(words):
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
@@ -632,16 +674,28 @@ def pixel_rules(image: PageImage) -> tuple[Rule, ...]:
     return ruled_table_rules(gate.gray, (0.0, 0.0), POINTS_PER_INCH / gate.dpi)
 
 
-def _retry_words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+def _retry_words(
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    library: TesseractLibrary | None,
+) -> tuple[OcrWord, ...]:
     """A second reading's words; none when the time limit cut it (the first reading stands)."""
     try:
-        return _words(image, lang, options, psm)
+        return _words(image, lang, options, psm, library)
     except OcrOutOfTime:
         return ()
 
 
-def _read_tesseract(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
-    return read_page(number, image, langs, options)  # looked up when called (tests replace it)
+def _read_tesseract(
+    number: int,
+    image: PageImage,
+    langs: Langs,
+    options: OcrOptions,
+    library: TesseractLibrary | None,
+) -> OcrReading:
+    return read_page(number, image, langs, options, library)  # looked up when called (tests)
 
 
 def _read_rapidocr(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
@@ -673,9 +727,16 @@ def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[s
     return (lang, *others)
 
 
-def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
-    """Tesseract's words; a reading still running at the deadline is stopped (OcrFailed), so
-    that a page slower than measured costs that page, not the whole file."""
+def _words(
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    library: TesseractLibrary | None = None,
+) -> tuple[OcrWord, ...]:
+    """Tesseract's words (the library's engines, or the program when None); a reading still
+    running at the deadline is stopped (OcrFailed), so that a page slower than measured costs
+    that page, not the whole file."""
     timeout_s = options.page_timeout_s
     if options.deadline > 0:
         left = options.deadline - _clock()
@@ -683,17 +744,24 @@ def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[
             raise OcrOutOfTime("the file's time limit ran out before this page")
         if left < timeout_s:
             try:
-                return _tesseract_words(image, lang, options, psm, left)
+                return _tesseract_words(image, lang, options, psm, left, library)
             except OcrFailed:
                 if _clock() >= options.deadline:
                     raise OcrOutOfTime("the file's time limit ran out while reading it") from None
                 raise
-    return _tesseract_words(image, lang, options, psm, timeout_s)
+    return _tesseract_words(image, lang, options, psm, timeout_s, library)
 
 
 def _tesseract_words(
-    image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    timeout_s: float,
+    library: TesseractLibrary | None,
 ) -> tuple[OcrWord, ...]:
+    if library is not None:
+        return library.words(image.gray, image.dpi, lang, psm, timeout_s)
     return run_tesseract(options.tesseract_cmd, image.png(), lang, image.dpi, psm, timeout_s)
 
 
@@ -726,19 +794,24 @@ def page_confidence(words: Sequence[OcrWord]) -> float:
 
 
 def _language_plan(
-    options: OcrOptions, installed: frozenset[str], text_layer: str, pool: ThreadPoolExecutor
+    options: OcrOptions,
+    installed: frozenset[str],
+    text_layer: str,
+    pool: ThreadPoolExecutor,
+    library: TesseractLibrary | None,
 ) -> _LanguagePlan:
     """The languages pages are read in: --ocr-lang's; with auto, a Japanese or Korean text
     layer's; else guessed from the first page's image and decided by its reading."""
-    read = functools.partial(_read_tesseract, options=options)
+    read = functools.partial(_read_tesseract, options=options, library=library)
+    png = library is None
     auto = options.lang == AUTO
     known = script_language(text_layer) if auto else None
     if not auto or known in installed:
         langs = retry_languages(options.lang if not auto else str(known), auto, installed)
-        return _LanguagePlan(read, lambda _: langs)
+        return _LanguagePlan(read, lambda _: langs, png=png)
 
     def guess(image: PageImage) -> Langs:
-        lang = _guessed_language(image, options, installed, pool)
+        lang = _guessed_language(image, options, installed, pool, library)
         return retry_languages(lang, True, installed)
 
     def adopt(reading: OcrReading, guessed: Langs) -> Langs:
@@ -746,29 +819,40 @@ def _language_plan(
             return guessed  # the guess stood, or the page says nothing either way
         return retry_languages(reading.lang, True, installed)
 
-    return _LanguagePlan(read, guess, adopt)
+    return _LanguagePlan(read, guess, adopt, png=png)
 
 
 def _guessed_language(
-    image: PageImage, options: OcrOptions, installed: frozenset[str], pool: ThreadPoolExecutor
+    image: PageImage,
+    options: OcrOptions,
+    installed: frozenset[str],
+    pool: ThreadPoolExecutor,
+    library: TesseractLibrary | None,
 ) -> str:
     """The candidate language for the script Tesseract's script detection finds on the page
     (at detect_dpi); when it finds none it knows, the candidate Tesseract reads the page
     with most confidently there (the first candidate for a page without words)."""
     sample = image.sample(options.settings.detect_dpi)
     if OSD_LANG in installed:
-        script = tesseract_script(
-            options.tesseract_cmd, sample.png(), options.page_timeout_s,
-            options.settings.detect_chars,
-        )  # fmt: skip
-        lang = SCRIPT_LANGUAGES.get(script or "")
+        lang = SCRIPT_LANGUAGES.get(_script(sample, options, library) or "")
         if lang in installed:
             return str(lang)
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
-    runs = [pool.submit(_words, sample, lang, options, AUTO_PSM) for lang in candidates]
+    runs = [pool.submit(_words, sample, lang, options, AUTO_PSM, library) for lang in candidates]
     scores = [_score(run) for run in runs]
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
     return candidates[best]
+
+
+def _script(sample: PageImage, options: OcrOptions, library: TesseractLibrary | None) -> str | None:
+    """The script Tesseract's script detection names on the sample (None: none it can tell)."""
+    chars = options.settings.detect_chars
+    if library is None:
+        return tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s, chars)
+    try:
+        return library.script(sample.gray, sample.dpi, chars)
+    except OcrFailed:  # no osd data the library can load: no answer
+        return None
 
 
 def _score(run: Future[tuple[OcrWord, ...]]) -> float:

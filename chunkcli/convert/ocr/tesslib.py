@@ -1,0 +1,230 @@
+"""Tesseract as a library: libtesseract's C API through ctypes, for the pages of one document.
+
+The program (tesseract.py) starts a process and loads its language model for every reading:
+0.06-0.12 CPU s of a 0.5-1.8 s page, and PNG to encode and decode on top. Here each reading
+thread keeps one engine per language for the document's pages, is given the gray pixels as
+they are, and gets the same TSV back (TessBaseAPIGetTsvText: the rows `tesseract ... tsv`
+writes), so the words are the same. ctypes releases the GIL while Tesseract works: the
+threads read pages in parallel, as the processes did.
+
+Used only where it is the same Tesseract as the program: the default program is a binary
+(not a wrapper script of the user's, which is run as it is) of the library's version;
+everything else (a missing library, another platform's library name, a `tesseract_cmd` of
+the caller's) runs the program. Tesseract's OpenMP threads are limited to
+one, as for the program: the library is loaded with OMP_THREAD_LIMIT=1 in the environment
+(read once, when OpenMP loads) and not used when OpenMP was already loaded without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import functools
+import os
+import shutil
+import threading
+from typing import TYPE_CHECKING
+
+from chunkcli.convert.ocr.tesseract import (
+    OSD_LANG,
+    OcrFailed,
+    OcrWord,
+    parse_tsv,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# Sonames tried in order (Debian/Ubuntu ship libtesseract.so.5 with Tesseract 5).
+LIBRARY_NAMES = ("libtesseract.so.5", "libtesseract.so.4")
+OSD_ONLY_PSM = 0
+_P = ctypes.c_void_p
+_SIGNATURES: dict[str, tuple[object, list[object]]] = {
+    "TessVersion": (ctypes.c_char_p, []),
+    "TessBaseAPICreate": (_P, []),
+    "TessBaseAPIDelete": (None, [_P]),
+    "TessBaseAPIEnd": (None, [_P]),
+    "TessBaseAPIInit3": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "TessBaseAPISetVariable": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "TessBaseAPISetPageSegMode": (None, [_P, ctypes.c_int]),
+    "TessBaseAPISetImage": (
+        None,
+        [_P, _P, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int],
+    ),  # fmt: skip
+    "TessBaseAPISetSourceResolution": (None, [_P, ctypes.c_int]),
+    "TessBaseAPIRecognize": (ctypes.c_int, [_P, _P]),
+    "TessBaseAPIGetTsvText": (_P, [_P, ctypes.c_int]),
+    "TessDeleteText": (None, [_P]),
+    "TessBaseAPIClear": (None, [_P]),
+    "TessBaseAPIDetectOrientationScript": (
+        ctypes.c_int,
+        [
+            _P,
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.POINTER(ctypes.c_float),
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.POINTER(ctypes.c_float),
+        ],
+    ),  # fmt: skip
+    "TessMonitorCreate": (_P, []),
+    "TessMonitorDelete": (None, [_P]),
+    "TessMonitorSetDeadlineMSecs": (None, [_P, ctypes.c_int]),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def load_library() -> ctypes.CDLL | None:
+    """libtesseract with its C API declared, OpenMP limited to one thread; None when it
+    cannot be loaded or OpenMP is already running without that limit."""
+    unset = "OMP_THREAD_LIMIT" not in os.environ
+    if unset:
+        os.environ["OMP_THREAD_LIMIT"] = "1"  # read by OpenMP as it loads with the library
+    try:
+        lib = _first_loadable(LIBRARY_NAMES)
+    finally:
+        if unset:
+            del os.environ["OMP_THREAD_LIMIT"]
+    if lib is None or not _one_openmp_thread():
+        return None
+    try:
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            function = getattr(lib, name)
+            function.restype, function.argtypes = restype, argtypes
+    except AttributeError:  # an older C API
+        return None
+    return lib
+
+
+def _first_loadable(names: tuple[str, ...]) -> ctypes.CDLL | None:
+    for name in names:
+        with contextlib.suppress(OSError):
+            return ctypes.CDLL(name)
+    return None
+
+
+def _one_openmp_thread() -> bool:
+    """Whether OpenMP (when Tesseract uses it) runs one thread per reading."""
+    name = ctypes.util.find_library("gomp")
+    if name is None:
+        return True  # no GNU OpenMP: Tesseract built without it
+    try:
+        return int(ctypes.CDLL(name).omp_get_thread_limit()) == 1
+    except (OSError, AttributeError):
+        return False
+
+
+ELF_MAGIC = b"\x7fELF"
+
+
+def is_binary_program(command: str) -> bool:
+    """Whether `command` (a name on PATH or a path) is an executable binary, not a script."""
+    path = shutil.which(command)
+    if path is None:
+        return False
+    try:
+        with open(path, "rb") as program:
+            return program.read(len(ELF_MAGIC)) == ELF_MAGIC
+    except OSError:
+        return False
+
+
+def library_version() -> str | None:
+    """'tesseract 5.3.0' for the library, as the program's --version names itself."""
+    lib = load_library()
+    if lib is None:
+        return None
+    return f"tesseract {lib.TessVersion().decode('ascii', 'replace')}"
+
+
+class TesseractLibrary:
+    """One document's engines: one per reading thread and language, loaded on first use and
+    freed by close(). Each engine is used by its own thread only."""
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self._lib = lib
+        self._engines: dict[tuple[int, str], int] = {}
+        self._lock = threading.Lock()  # guards the dict, not the engines
+
+    def words(
+        self, gray: npt.NDArray[np.uint8], dpi: int, lang: str, psm: int, timeout_s: float
+    ) -> tuple[OcrWord, ...]:
+        """The page's words, as run_tesseract reads them; raises OcrFailed."""
+        lib, engine = self._lib, self._engine(lang)
+        lib.TessBaseAPISetPageSegMode(engine, psm)
+        lib.TessBaseAPISetVariable(engine, b"user_defined_dpi", str(dpi).encode())  # --dpi
+        self._set_image(engine, gray, dpi)
+        monitor = lib.TessMonitorCreate()
+        try:
+            lib.TessMonitorSetDeadlineMSecs(monitor, _milliseconds(timeout_s))
+            if lib.TessBaseAPIRecognize(engine, monitor) != 0:
+                raise OcrFailed(f"tesseract took longer than {timeout_s:g} s")
+            text = lib.TessBaseAPIGetTsvText(engine, 0)
+            if not text:
+                raise OcrFailed("tesseract failed: no text")
+            try:
+                tsv = ctypes.string_at(text).decode("utf-8", "replace")
+            finally:
+                lib.TessDeleteText(text)
+        finally:
+            lib.TessMonitorDelete(monitor)
+            lib.TessBaseAPIClear(engine)
+        return parse_tsv(tsv)
+
+    def script(self, gray: npt.NDArray[np.uint8], dpi: int, min_chars: int) -> str | None:
+        """The script Tesseract's script detection names, as tesseract_script finds it."""
+        lib, engine = self._lib, self._engine(OSD_LANG)
+        lib.TessBaseAPISetPageSegMode(engine, OSD_ONLY_PSM)
+        lib.TessBaseAPISetVariable(engine, b"min_characters_to_try", str(min_chars).encode())
+        self._set_image(engine, gray, dpi)
+        degrees, orientation, confidence = ctypes.c_int(), ctypes.c_float(), ctypes.c_float()
+        name = ctypes.c_char_p()
+        try:
+            found = lib.TessBaseAPIDetectOrientationScript(
+                engine, ctypes.byref(degrees), ctypes.byref(orientation), ctypes.byref(name),
+                ctypes.byref(confidence),
+            )  # fmt: skip
+        finally:
+            lib.TessBaseAPIClear(engine)
+        if not found or not name.value:
+            return None
+        return name.value.decode("ascii", "replace")
+
+    def close(self) -> None:
+        """Free every engine (the reading threads are done)."""
+        with self._lock:
+            engines, self._engines = list(self._engines.values()), {}
+        for engine in engines:
+            self._lib.TessBaseAPIEnd(engine)
+            self._lib.TessBaseAPIDelete(engine)
+
+    def _engine(self, lang: str) -> int:
+        key = (threading.get_ident(), lang)
+        with self._lock:
+            engine = self._engines.get(key)
+        if engine is not None:
+            return engine
+        lib = self._lib
+        engine = lib.TessBaseAPICreate()
+        # Tesseract's messages ("Detected 274 diacritics") went to the program's stderr,
+        # which nobody read: here they would reach the user's terminal.
+        lib.TessBaseAPISetVariable(engine, b"debug_file", os.devnull.encode())
+        if lib.TessBaseAPIInit3(engine, None, lang.encode()) != 0:
+            lib.TessBaseAPIDelete(engine)
+            raise OcrFailed(f"tesseract failed: cannot load the language data for {lang}")
+        with self._lock:
+            self._engines[key] = engine
+        return int(engine)
+
+    def _set_image(self, engine: int, gray: npt.NDArray[np.uint8], dpi: int) -> None:
+        """The pixels (rows of 8-bit gray, C order: Tesseract reads them in place, they stay
+        alive in the caller for the reading)."""
+        height, width = gray.shape
+        assert gray.flags.c_contiguous and gray.dtype.itemsize == 1
+        self._lib.TessBaseAPISetImage(engine, gray.ctypes.data, width, height, 1, width)
+        self._lib.TessBaseAPISetSourceResolution(engine, dpi)
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(1, min(2**31 - 1, round(seconds * 1000)))
