@@ -174,11 +174,11 @@ def ocr_pages(
             plan = _language_plan(options, installed, text_layer, pool, library)
             readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
-            # (nor free the library's engines: a reading may still run in one of them)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    if library is not None:
-        library.close()
+        finally:
+            if library is not None:
+                library.close()  # (an engine still reading is freed when it ends)
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
 
 

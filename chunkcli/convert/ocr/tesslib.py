@@ -24,6 +24,7 @@ import functools
 import os
 import shutil
 import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from chunkcli.convert.ocr.tesseract import (
@@ -139,83 +140,108 @@ def library_version() -> str | None:
 
 
 class TesseractLibrary:
-    """One document's engines: one per reading thread and language, loaded on first use and
-    freed by close(). Each engine is used by its own thread only."""
+    """One document's engines: one per reading thread and language, loaded on first use.
+    Each engine is used by its own thread only. close() frees them; one still reading then
+    (the document ran out of time, its threads were not waited for) is freed by its thread
+    when the reading ends."""
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self._lib = lib
         self._engines: dict[tuple[int, str], int] = {}
-        self._lock = threading.Lock()  # guards the dict, not the engines
+        self._busy: set[int] = set()
+        self._closed = False
+        self._lock = threading.Lock()  # guards the fields, not the engines
 
     def words(
         self, gray: npt.NDArray[np.uint8], dpi: int, lang: str, psm: int, timeout_s: float
     ) -> tuple[OcrWord, ...]:
         """The page's words, as run_tesseract reads them; raises OcrFailed."""
-        lib, engine = self._lib, self._engine(lang)
-        lib.TessBaseAPISetPageSegMode(engine, psm)
-        lib.TessBaseAPISetVariable(engine, b"user_defined_dpi", str(dpi).encode())  # --dpi
-        self._set_image(engine, gray, dpi)
-        monitor = lib.TessMonitorCreate()
-        try:
-            lib.TessMonitorSetDeadlineMSecs(monitor, _milliseconds(timeout_s))
-            if lib.TessBaseAPIRecognize(engine, monitor) != 0:
-                raise OcrFailed(f"tesseract took longer than {timeout_s:g} s")
-            text = lib.TessBaseAPIGetTsvText(engine, 0)
+        lib = self._lib
+        with self._engine(lang) as engine:
+            lib.TessBaseAPISetPageSegMode(engine, psm)
+            lib.TessBaseAPISetVariable(engine, b"user_defined_dpi", str(dpi).encode())  # --dpi
+            self._set_image(engine, gray, dpi)
+            monitor = lib.TessMonitorCreate()
+            try:
+                lib.TessMonitorSetDeadlineMSecs(monitor, _milliseconds(timeout_s))
+                if lib.TessBaseAPIRecognize(engine, monitor) != 0:
+                    raise OcrFailed(f"tesseract took longer than {timeout_s:g} s")
+                text = lib.TessBaseAPIGetTsvText(engine, 0)
+            finally:
+                lib.TessMonitorDelete(monitor)
             if not text:
                 raise OcrFailed("tesseract failed: no text")
             try:
                 tsv = ctypes.string_at(text).decode("utf-8", "replace")
             finally:
                 lib.TessDeleteText(text)
-        finally:
-            lib.TessMonitorDelete(monitor)
-            lib.TessBaseAPIClear(engine)
         return parse_tsv(tsv)
 
     def script(self, gray: npt.NDArray[np.uint8], dpi: int, min_chars: int) -> str | None:
         """The script Tesseract's script detection names, as tesseract_script finds it."""
-        lib, engine = self._lib, self._engine(OSD_LANG)
-        lib.TessBaseAPISetPageSegMode(engine, OSD_ONLY_PSM)
-        lib.TessBaseAPISetVariable(engine, b"min_characters_to_try", str(min_chars).encode())
-        self._set_image(engine, gray, dpi)
+        lib = self._lib
         degrees, orientation, confidence = ctypes.c_int(), ctypes.c_float(), ctypes.c_float()
         name = ctypes.c_char_p()
-        try:
+        with self._engine(OSD_LANG) as engine:
+            lib.TessBaseAPISetPageSegMode(engine, OSD_ONLY_PSM)
+            lib.TessBaseAPISetVariable(engine, b"min_characters_to_try", str(min_chars).encode())
+            self._set_image(engine, gray, dpi)
             found = lib.TessBaseAPIDetectOrientationScript(
                 engine, ctypes.byref(degrees), ctypes.byref(orientation), ctypes.byref(name),
                 ctypes.byref(confidence),
             )  # fmt: skip
-        finally:
-            lib.TessBaseAPIClear(engine)
         if not found or not name.value:
             return None
         return name.value.decode("ascii", "replace")
 
     def close(self) -> None:
-        """Free every engine (the reading threads are done)."""
+        """Free the engines (those still reading when they are done)."""
         with self._lock:
-            engines, self._engines = list(self._engines.values()), {}
-        for engine in engines:
-            self._lib.TessBaseAPIEnd(engine)
-            self._lib.TessBaseAPIDelete(engine)
+            self._closed = True
+            idle = {key: e for key, e in self._engines.items() if e not in self._busy}
+            for key in idle:
+                del self._engines[key]
+        for engine in idle.values():
+            self._free(engine)
 
-    def _engine(self, lang: str) -> int:
+    @contextlib.contextmanager
+    def _engine(self, lang: str) -> Iterator[int]:
+        """This thread's engine for `lang` (loaded the first time), its image cleared after."""
         key = (threading.get_ident(), lang)
         with self._lock:
             engine = self._engines.get(key)
-        if engine is not None:
-            return engine
+        if engine is None:
+            engine = self._loaded(lang)
+            with self._lock:
+                self._engines[key] = engine
+        with self._lock:
+            self._busy.add(engine)
+        try:
+            yield engine
+        finally:
+            self._lib.TessBaseAPIClear(engine)
+            with self._lock:
+                self._busy.discard(engine)
+                closed = self._closed
+                if closed:
+                    self._engines.pop(key, None)
+            if closed:
+                self._free(engine)
+
+    def _loaded(self, lang: str) -> int:
         lib = self._lib
-        engine = lib.TessBaseAPICreate()
+        engine = int(lib.TessBaseAPICreate())
         # Tesseract's messages ("Detected 274 diacritics") went to the program's stderr,
         # which nobody read: here they would reach the user's terminal.
         lib.TessBaseAPISetVariable(engine, b"debug_file", os.devnull.encode())
         if lib.TessBaseAPIInit3(engine, None, lang.encode()) != 0:
             lib.TessBaseAPIDelete(engine)
             raise OcrFailed(f"tesseract failed: cannot load the language data for {lang}")
-        with self._lock:
-            self._engines[key] = engine
-        return int(engine)
+        return engine
+
+    def _free(self, engine: int) -> None:
+        self._lib.TessBaseAPIEnd(engine)
+        self._lib.TessBaseAPIDelete(engine)
 
     def _set_image(self, engine: int, gray: npt.NDArray[np.uint8], dpi: int) -> None:
         """The pixels (rows of 8-bit gray, C order: Tesseract reads them in place, they stay
