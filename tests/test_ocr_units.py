@@ -3,6 +3,7 @@ plumbing of the confidence."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -203,7 +204,9 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
         doc.save(tmp_path / "three.pdf")
     now, calls = [0.0], []
 
-    def ten_seconds_a_page(number: int, image: object, langs: object, options: object) -> object:
+    def ten_seconds_a_page(
+        number: int, image: object, langs: object, options: object, library: object
+    ) -> object:
         now[0] += 10.0
         calls.append(number)
         return ocr_read.OcrReading(number, (), 0.9, "eng")
@@ -250,7 +253,7 @@ def test_a_reading_running_at_the_deadline_is_stopped_and_costs_only_its_page(
     hanging = tmp_path / "tesseract"
     hanging.write_text("#!/bin/sh\nexec sleep 30\n")
     hanging.chmod(0o755)
-    image = PageImage(np.zeros((1, 1), dtype=np.uint8), 200, np.zeros((1, 1), dtype=bool), 0.0)
+    image = PageImage(np.zeros((1, 1), dtype=np.uint8), 200, 0.0)
     soon = OcrOptions(tesseract_cmd=str(hanging), deadline=time.monotonic() + 0.3)
     with pytest.raises(OcrFailed, match="^the file's time limit ran out while reading it$"):
         _words(image, "eng", soon, 3)
@@ -311,8 +314,63 @@ def test_a_page_image_sampled_down_is_the_rounded_mean_of_its_squares() -> None:
         [[0, 1, 10, 10, 7], [1, 0, 10, 11, 7], [255, 255, 3, 4, 7], [254, 255, 4, 4, 7],
          [9, 9, 9, 9, 9]], dtype=np.uint8,
     )  # fmt: skip
-    image = PageImage(gray, 200, np.zeros((1, 1), dtype=bool), 0.0)
+    image = PageImage(gray, 200, 0.0)
     sample = image.sample(100)
     assert sample.dpi == 100
     assert sample.gray.tolist() == [[0, 10], [255, 4]]  # 0.5 -> 0, 10.25, 254.75, 3.75
     assert image.sample(200) is image
+
+
+def test_lettering_ink_leaves_out_rules_frames_and_filled_areas() -> None:
+    """A 200 dpi page (seen at 100 dpi): four short letter-like strokes read as two words, a
+    filled panel, a frame and a long rule no reading covers. All ink: the words cover little
+    of it; lettering: all of it, until a third stroke goes unread."""
+    import numpy as np
+
+    from chunkcli.convert.ocr.read import PageImage, ink_cells, ink_coverage, lettering_coverage
+
+    gray = np.full((800, 800), 255, dtype=np.uint8)
+    for left in (100, 140, 300, 340):  # strokes 40 px (14 pt) tall, 8 px wide
+        gray[100:140, left : left + 8] = 0
+    gray[300:500, 100:400] = 90  # a gray panel
+    gray[550:552, 50:750] = 0  # a rule
+    gray[600:700, 500:700] = 0
+    gray[604:696, 504:696] = 255  # a frame, 4 px thick
+    image = PageImage(gray, 200, 0.0)
+    words = tuple(
+        dataclasses.replace(word("ab", left, 96), width=56, height=48) for left in (96, 296)
+    )  # two strokes each
+    settings = OcrSettings()
+    # 8-px cells: strokes 4 x 12, panel 988, rule 88, frame 74; the words cover the strokes
+    assert ink_coverage(ink_cells(gray < 128, 8), words, 8) == pytest.approx(48 / 1198)
+    assert lettering_coverage(image, words, settings) == 1.0
+    gray[200:240, 600:608] = 0  # a stroke no word covers
+    # at 100 dpi the covered strokes fill 4 x 12 cells of 4 px, this one 5
+    assert lettering_coverage(PageImage(gray, 200, 0.0), words, settings) == pytest.approx(48 / 53)
+
+
+def test_dark_runs_are_the_long_runs_of_each_row() -> None:
+    import numpy as np
+
+    from chunkcli.convert.tables.raster import dark_runs
+
+    dark = np.array([[1, 1, 1, 0, 1], [1, 1, 0, 1, 1], [0, 1, 1, 1, 1]], dtype=bool)
+    rows, starts, ends = dark_runs(dark, 2)
+    assert list(zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True)) == [
+        (0, 0, 3), (1, 0, 2), (1, 3, 5), (2, 1, 5),
+    ]  # fmt: skip
+    assert dark_runs(dark, 4)[0].tolist() == [2]
+
+
+def test_the_png_tesseract_gets_holds_the_pixels_and_the_resolution() -> None:
+    import numpy as np
+    import pymupdf
+
+    from chunkcli.convert.ocr.read import PageImage
+
+    gray = np.arange(35 * 17, dtype=np.uint32).reshape(35, 17).astype(np.uint8)
+    image = PageImage(gray, 200, 0.0)
+    decoded = pymupdf.Pixmap(image.png())
+    assert (decoded.width, decoded.height, decoded.n, decoded.xres) == (17, 35, 1, 200)
+    assert decoded.samples == gray.tobytes()
+    assert image.png() is image.png()  # encoded once

@@ -19,6 +19,7 @@ class OcrMode(StrEnum):
 # -kor, -eng), in the order auto-detection tries them.
 AUTO_LANGUAGES = ("jpn", "jpn_vert", "kor", "eng")
 AUTO = "auto"
+DEFAULT_TESSERACT = "tesseract"
 
 
 class OcrEngine(StrEnum):
@@ -47,17 +48,36 @@ class OcrSettings:
     # led by 55+ points of mean confidence on generated ja/ko/vertical-ja pages (91 vs 30, 93
     # vs 26, 91 vs 30) and English by 7 (eng 95 vs jpn 88); a quarter of the pixels of 200 dpi.
     detect_dpi: int = 100
+    # Script detection looks at this many character shapes (up to five times as many; the
+    # classifying is most of its time): on 138 pages (the corpus' 23 scanned pages and 23
+    # ja/ko/en/zh text pages scanned at five qualities, bench/RESULTS.md 2026-12-04) 20
+    # named the language right on 84, wrongly on 21 and no known script on 33 (Tesseract's
+    # default, 50: 83, 23 and 32) at 0.26 CPU s a page against 0.44; 10 was wrong more often.
+    detect_chars: int = 20
     # A page read below this confidence is read again in the other candidate languages (auto)
     # or writing direction (jpn <-> jpn_vert) and the most confident reading kept: on generated
     # pages the wrong language or direction scored 0.08-0.37, the right one 0.85-0.95 (0.6 on
     # a degraded scan, which must not pay for three more readings), so a
     # mixed document (a Korean page in a Japanese file) still gets each page right.
     retry_below: float = 0.4
-    # Words covering less than this share of the page's ink (8-pixel cells) mean Tesseract's
-    # layout analysis dropped text: a dense Hangul page read with psm 3 kept 17 words (0.28
-    # character accuracy) and is read again as one column (psm 4: all of it). Clean text
-    # pages of ja/ko/en measured 0.9+.
+    # Words covering less than this share of the page's lettering ink (8-pixel cells, seen at
+    # 100 dpi) mean Tesseract's layout analysis dropped text: a dense Hangul page read with
+    # psm 3 kept 17 words (0.28 character accuracy) and is read again as one column (psm 4:
+    # all of it). Clean text pages of ja/ko/en measured 0.9+.
     min_ink_coverage: float = 0.7
+    # Lettering ink: dark pixels in a straight run at least this long across (or down) are a
+    # rule, a frame or a filled area, which no reading covers with words, and do not count.
+    # On 190619_06's image-only pages (package drawings: frames, rules, gray panels) words
+    # covered 0.40-0.68 of all ink on ten pages, each then read again as one column for about
+    # the same words (psm 4: 0.90-1.04x psm 3's confident characters), and 0.91-0.97 of the
+    # lettering, but for a page of logos with two lines of small print (0.19: psm 4 read 1.9x
+    # the characters). The dense Hangul page stays at 0.13-0.64 at every scan quality of
+    # bench/ocr_bench.py; its generated ja/ko/en pages changed by under 0.04 but for a
+    # two-column Korean page (0.78-0.88 -> 0.94-0.96; 0.46 -> 0.79 at 72 dpi, where psm 4 read
+    # fewer characters). The lengths are the table gate's (tables/raster.py): lines of text
+    # break every few points, letters' stems stay shorter than 18 pt up to 14 pt type.
+    rule_across_pt: float = 36.0
+    rule_down_pt: float = 18.0
     # A page with more than this share of dark pixels is a picture (a photo, a texture), not
     # text, and is not OCR'd: text pages measured 0.005-0.08 dark (corpus scans 0.06), and
     # Tesseract spent 49 s on one page of gray noise (0.5 dark). White-on-black scans are
@@ -85,7 +105,10 @@ class OcrOptions:
     dpi: int = 200
     engine: OcrEngine = OcrEngine.TESSERACT
     # The Tesseract program: a name on PATH or a path (tests point it at a missing binary).
-    tesseract_cmd: str = "tesseract"
+    # Left at the default, and when that is Tesseract's binary, pages are read by the same
+    # Tesseract's library if it loads (ocr/tesslib.py); another program (a wrapper script on
+    # PATH too) is run as a program.
+    tesseract_cmd: str = DEFAULT_TESSERACT
     # Pages read at once for one document (Tesseract processes or RapidOCR threads, one thread
     # each).
     jobs: int = 1

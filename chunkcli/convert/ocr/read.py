@@ -10,9 +10,10 @@ The language (--ocr-lang auto) is decided once per document, without reading a p
 a Japanese or Korean text layer on other pages names it; otherwise Tesseract's script
 detection on the first page's image (at a quarter of its pixels) guesses it, and that page's
 own reading confirms the guess or replaces it (a vertical Japanese page read best as
-jpn_vert). The pages started before the first one's reading came back (at most `jobs` - 1)
-are read again when it replaced the guess, so every page is read in the languages the first
-page decided, whatever `jobs` is.
+jpn_vert). Until that reading is back, another page starts in the guess only when an engine
+is free (no core waits for a long first page); the pages so started are read again when it
+replaced the guess, so every page is read in the languages the first page decided, whatever
+`jobs` is and whichever reading ends first.
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.
@@ -24,9 +25,11 @@ import dataclasses
 import functools
 import math
 import re
+import struct
 import time
+import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,7 +37,14 @@ import pymupdf
 
 from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
 from chunkcli.convert.ocr.lines import words_to_lines
-from chunkcli.convert.ocr.options import AUTO, AUTO_LANGUAGES, INSTALL_HINT, OcrOptions
+from chunkcli.convert.ocr.options import (
+    AUTO,
+    AUTO_LANGUAGES,
+    DEFAULT_TESSERACT,
+    INSTALL_HINT,
+    OcrOptions,
+    OcrSettings,
+)
 from chunkcli.convert.ocr.rapidocr import ENGINE as RAPIDOCR
 from chunkcli.convert.ocr.rapidocr import INSTALL_HINT as RAPIDOCR_HINT
 from chunkcli.convert.ocr.rapidocr import (
@@ -53,8 +63,14 @@ from chunkcli.convert.ocr.tesseract import (
     tesseract_script,
     tesseract_version,
 )
+from chunkcli.convert.ocr.tesslib import (
+    TesseractLibrary,
+    is_binary_program,
+    library_version,
+    load_library,
+)
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.convert.tables.raster import GATE_DPI, ruled_table_rules
+from chunkcli.convert.tables.raster import GATE_DPI, dark_runs, ruled_table_rules
 from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
@@ -70,7 +86,8 @@ MUPDF_CODE = re.compile(r"^code=\d+: ")
 # varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
 AUTO_PSM = 3
 COLUMN_PSM = 4
-# Ink: pixels darker than this gray level, counted in square cells of this many pixels.
+# Ink: pixels darker than this gray level, counted in square cells of this many pixels (of
+# the page image; lettering_ink looks at its sample at GATE_DPI).
 INK_LEVEL = 128
 INK_CELL_PX = 8
 # Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
@@ -153,14 +170,29 @@ def ocr_pages(
     missing = _missing_languages(options.lang, installed)
     if missing:
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
+    library = _library(options, version)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
-            plan = _language_plan(options, installed, text_layer, pool)
+            plan = _language_plan(options, installed, text_layer, pool, library)
             readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+        finally:
+            if library is not None:
+                library.close()  # (an engine still reading is freed when it ends)
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
+
+
+def _library(options: OcrOptions, version: str) -> TesseractLibrary | None:
+    """libtesseract's engines for the document when they are the program's Tesseract (the
+    default program, a binary of the same version); None: the program reads the pages."""
+    if options.tesseract_cmd != DEFAULT_TESSERACT or library_version() != version:
+        return None
+    if not is_binary_program(options.tesseract_cmd):
+        return None  # a wrapper of the user's around it: what it does is theirs
+    lib = load_library()
+    return None if lib is None else TesseractLibrary(lib)
 
 
 def _rapidocr_pages(
@@ -202,6 +234,7 @@ class _LanguagePlan:
     read: Callable[[int, PageImage, Langs], OcrReading]
     first: Callable[[PageImage], Langs]
     adopt: Callable[[OcrReading, Langs], Langs] | None = None
+    png: bool = True  # the engine reads the page as PNG (not the library's pixels)
 
 
 @dataclass(slots=True)
@@ -225,8 +258,9 @@ def _read_all(
 ) -> tuple[list[OcrReading], list[str], list[int]]:
     """Render page by page, keeping at most two pages per engine process waiting: the
     readings, one note per page that failed or was left unread, and the pages left unread.
-    With `plan.adopt`, pages after the first `jobs` wait for the first page's reading (the
-    ones before it are read again when it changed their languages)."""
+    With `plan.adopt`, a page is started before the first page's reading is back only when an
+    engine is free (so no core idles while a long first page is read), in the guessed
+    languages; the pages so started are read again when that reading changed them."""
     pages: list[_Page] = []
     notes: list[str] = []
     skipped: list[int] = []
@@ -234,6 +268,7 @@ def _read_all(
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, plan.read, durations)
+    submit = functools.partial(pool.submit, timed)
     langs: Langs | None = None
     decided = plan.adopt is None
     for index, number in enumerate(numbers):
@@ -252,10 +287,10 @@ def _read_all(
             continue  # a photograph or a dark picture, not text: it stays an image-only page
         if langs is None:
             langs = plan.first(image)
-        elif not decided and len(pages) >= max(1, options.jobs):
-            langs, decided = _decided(pages, langs, plan, timed, pool), True
+        elif not decided:
+            langs, decided = _langs_once_free(pages, langs, plan, timed, pool, options.jobs)
         kept = None if decided or not pages else image  # the first page is never read again
-        pages.append(_Page(number, langs, pool.submit(timed, number, image, langs), kept))
+        pages.append(_handed_over(submit, plan, number, image, langs, kept))
         ahead = len(pages) - 2 * max(1, options.jobs)
         if ahead > 0:
             pages[ahead - 1].future.exception()  # wait: bounds the rendered images in memory
@@ -273,6 +308,40 @@ def _read_all(
             notes.append(f"page {page.number}: OCR failed: {exc}")
         progress.tell([page.future for page in pages])
     return readings, notes, sorted(skipped)
+
+
+def _handed_over(
+    submit: Callable[[int, PageImage, Langs], Future[OcrReading]],
+    plan: _LanguagePlan,
+    number: int,
+    image: PageImage,
+    langs: Langs,
+    kept: PageImage | None,
+) -> _Page:
+    """The page given to an engine's thread, its PNG made here first when the engine reads
+    PNG (the thread then starts the reading at once)."""
+    if plan.png:
+        image.png()
+    return _Page(number, langs, submit(number, image, langs), kept)
+
+
+def _langs_once_free(
+    pages: list[_Page],
+    guess: Langs,
+    plan: _LanguagePlan,
+    timed: Callable[[int, PageImage, Langs], OcrReading],
+    pool: ThreadPoolExecutor,
+    jobs: int,
+) -> tuple[Langs, bool]:
+    """The languages of the next page, and whether they are decided, once the first page's
+    reading is back (its verdict, see _decided) or fewer than `jobs` pages are being read
+    (still the guess: none is queued while the language is undecided)."""
+    while not pages[0].future.done():
+        reading = [page.future for page in pages if not page.future.done()]
+        if len(reading) < max(1, jobs):
+            return guess, False
+        wait(reading, return_when=FIRST_COMPLETED)
+    return _decided(pages, guess, plan, timed, pool), True
 
 
 def _decided(
@@ -401,44 +470,96 @@ class _Progress:
             self.on_pages(done, self.pages_to_read)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PageImage:
-    """A rendered page: its gray pixels, and where its ink is (a coarse grid)."""
+    """A rendered page: its gray pixels. Its PNG and its samples at lower resolutions are made
+    once, when first asked for (a page read again, or its sample used by script detection and
+    by the table gate, does not pay for them twice)."""
 
     gray: npt.NDArray[np.uint8]  # rows of pixels, 0 black .. 255 white
     dpi: int
-    ink: npt.NDArray[np.bool_]  # cells of INK_CELL_PX pixels holding dark pixels
     dark_share: float  # share of all pixels that are dark
+    _samples: dict[int, PageImage] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def png(self) -> bytes:
-        """The image as PNG, what the engines are given. Tesseract reads other formats slower
-        than MuPDF writes PNG: on a 17-megapixel page PNG cost 0.10 s to write and 1.43 s of
-        Tesseract, an 8-bit BMP 0.01 s and 1.65 s, PGM 1.91 s (an A4 page: PNG 0.03 + 1.25 s,
-        BMP 1.30 s; the same words)."""
-        height, width = self.gray.shape
-        pixmap = pymupdf.Pixmap(pymupdf.csGRAY, width, height, self.gray.tobytes(), False)
-        pixmap.set_dpi(self.dpi, self.dpi)  # as MuPDF's rendering at that dpi says
-        return bytes(pixmap.tobytes("png"))
+        """The image as PNG, what the engines are given."""
+        return self._png
+
+    @functools.cached_property
+    def _png(self) -> bytes:
+        return png_bytes(self.gray, self.dpi)
 
     def sample(self, dpi: int) -> PageImage:
         """The image at about `dpi` (the mean of squares of pixels; never finer than it is),
         for a quick look at it: script detection reads a quarter of a 200 dpi page's pixels."""
-        import numpy as np
-
-        step = max(1, round(self.dpi / dpi))
+        step = sample_step(self.dpi, dpi)
         if step == 1:
             return self
-        height, width = (size // step * step for size in self.gray.shape)
-        total = np.zeros((height // step, width // step), dtype=np.uint32)
-        for row in range(step):  # summed as step x step strided views: no float copy
-            for col in range(step):
-                total += self.gray[row:height:step, col:width:step]
-        cells = step * step
-        whole, rest = np.divmod(total, cells)
-        # rounded as numpy rounds the mean: halves to even
-        up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
-        gray = (whole + up).astype(np.uint8)
-        return PageImage(gray, self.dpi // step, self.ink, self.dark_share)
+        if step not in self._samples:
+            self._samples[step] = PageImage(
+                _mean_of_squares(self.gray, step), self.dpi // step, self.dark_share
+            )
+        return self._samples[step]
+
+
+def sample_step(dpi: int, target_dpi: int) -> int:
+    """The side of the squares of pixels PageImage.sample averages to go from dpi to about
+    target_dpi (1: the image as it is)."""
+    return max(1, round(dpi / target_dpi))
+
+
+def _mean_of_squares(gray: npt.NDArray[np.uint8], step: int) -> npt.NDArray[np.uint8]:
+    """The rounded mean of each step x step square of pixels (the odd last rows and columns
+    left out), rounding halves to even as numpy rounds."""
+    import numpy as np
+
+    height, width = (size // step * step for size in gray.shape)
+    squares = gray[:height, :width].reshape(height // step, step, width // step, step)
+    cells = step * step
+    # summed as step x step strided views into the narrowest type that holds the sum
+    total = np.zeros((height // step, width // step), dtype=np.min_scalar_type(255 * cells))
+    for row in range(step):
+        for col in range(step):
+            total += squares[:, row, :, col]
+    whole = total // cells
+    rest = total - whole * cells
+    up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
+    return np.asarray(whole + up, dtype=np.uint8)
+
+
+# PNG as chunkcli writes it for Tesseract: 8-bit gray, no row filters, zlib level 1. Tesseract
+# reads PNG faster than the formats that need no compression (on a 17-megapixel page of
+# small_ocr: PNG 1.43 s of Tesseract, an 8-bit BMP 1.65 s, PGM 1.91 s; stored, uncompressed
+# PNG 2.14 s against 1.88 s at level 1), and level 1 writes in a third of the time of MuPDF's
+# PNG (level 6: 0.013 against 0.031 s on an A4 page at 200 dpi, 0.044 against 0.127 s on
+# small_ocr's page) for the same pixels, so the same words (2026-12-04).
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_LEVEL = 1
+METERS_PER_INCH = 0.0254
+
+
+def png_bytes(gray: npt.NDArray[np.uint8], dpi: int) -> bytes:
+    """An 8-bit gray PNG of the pixels, its resolution recorded (pHYs, as MuPDF's)."""
+    import numpy as np
+
+    height, width = gray.shape
+    rows = np.zeros((height, width + 1), dtype=np.uint8)  # each row led by filter type 0
+    rows[:, 1:] = gray
+    per_meter = round(dpi / METERS_PER_INCH)
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"".join((
+        PNG_SIGNATURE,
+        _png_chunk(b"IHDR", header),
+        _png_chunk(b"pHYs", struct.pack(">IIB", per_meter, per_meter, 1)),
+        _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)),
+        _png_chunk(b"IEND", b""),
+    ))  # fmt: skip
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
@@ -451,23 +572,60 @@ def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     rows = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
     gray = np.ascontiguousarray(rows[:, : pixmap.width])
-    dark = gray < INK_LEVEL
-    return PageImage(gray, dpi, ink_cells(dark), float(dark.mean()))
+    return PageImage(gray, dpi, float((gray < INK_LEVEL).mean()))
 
 
-def ink_cells(dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Which INK_CELL_PX-square cells of the image hold at least one dark pixel."""
+def lettering_ink(image: PageImage, settings: OcrSettings) -> npt.NDArray[np.bool_]:
+    """Which cells of the image (INK_CELL_PX square, seen in its sample at GATE_DPI) hold ink
+    that is not part of a long straight run of dark pixels: the strokes of letters, without
+    rules, frames and filled areas, which no reading covers with words."""
+    gate = image.sample(GATE_DPI)
+    dark = gate.gray < INK_LEVEL
+    across = round(settings.rule_across_pt * gate.dpi / POINTS_PER_INCH)
+    down = round(settings.rule_down_pt * gate.dpi / POINTS_PER_INCH)
+    runs = _in_long_runs(dark, across) | _in_long_runs(dark.T, down).T
+    return ink_cells(dark & ~runs, _lettering_cell_px(image) // sample_step(image.dpi, GATE_DPI))
+
+
+def _lettering_cell_px(image: PageImage) -> int:
+    """The side of lettering_ink's cells in the image's own pixels: INK_CELL_PX, rounded down
+    to whole pixels of the sample."""
+    step = sample_step(image.dpi, GATE_DPI)
+    return max(1, INK_CELL_PX // step) * step
+
+
+def lettering_coverage(image: PageImage, words: Sequence[OcrWord], settings: OcrSettings) -> float:
+    """Share of the page's lettering ink (lettering_ink) inside a recognised word's box."""
+    return ink_coverage(lettering_ink(image, settings), words, _lettering_cell_px(image))
+
+
+def _in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[np.bool_]:
+    """Which dark pixels lie in a run along a row at least min_length long."""
     import numpy as np
 
     height, width = dark.shape
-    rows, cols = -(-height // INK_CELL_PX), -(-width // INK_CELL_PX)
-    padded = np.zeros((rows * INK_CELL_PX, cols * INK_CELL_PX), dtype=bool)
+    rows, starts, ends = dark_runs(dark, min_length)
+    marks = np.zeros(height * width + 1, dtype=np.int8)
+    marks[rows * width + starts] = 1
+    marks[rows * width + ends] -= 1  # a run ending where the next row's begins: 0, still in
+    inside = np.cumsum(marks[:-1], dtype=np.int8)
+    return np.asarray(inside.reshape(height, width) > 0)
+
+
+def ink_cells(dark: npt.NDArray[np.bool_], cell_px: int) -> npt.NDArray[np.bool_]:
+    """Which cell_px-square cells of the image hold at least one dark pixel."""
+    import numpy as np
+
+    height, width = dark.shape
+    rows, cols = -(-height // cell_px), -(-width // cell_px)
+    padded = np.zeros((rows * cell_px, cols * cell_px), dtype=bool)
     padded[: dark.shape[0], : dark.shape[1]] = dark
-    return np.asarray(padded.reshape(rows, INK_CELL_PX, cols, INK_CELL_PX).any(axis=(1, 3)))
+    return np.asarray(padded.reshape(rows, cell_px, cols, cell_px).any(axis=(1, 3)))
 
 
-def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
-    """Share of the page's ink cells that lie inside a recognised word's box (1.0: no ink)."""
+def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord], cell_px: int) -> float:
+    """Share of the ink cells (cell_px square in the words' pixels) that lie inside a
+    recognised word's box (1.0: no ink)."""
     total = int(ink.sum())
     if not total:
         return 1.0
@@ -475,15 +633,19 @@ def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord]) -> float:
 
     covered = np.zeros_like(ink)
     for word in words:
-        top, left = word.top // INK_CELL_PX, word.left // INK_CELL_PX
-        bottom = -(-(word.top + word.height) // INK_CELL_PX)
-        right = -(-(word.left + word.width) // INK_CELL_PX)
+        top, left = word.top // cell_px, word.left // cell_px
+        bottom = -(-(word.top + word.height) // cell_px)
+        right = -(-(word.left + word.width) // cell_px)
         covered[top:bottom, left:right] = True
     return float((ink & covered).sum()) / total
 
 
 def read_page(
-    number: int, image: PageImage, langs: tuple[str, ...], options: OcrOptions
+    number: int,
+    image: PageImage,
+    langs: tuple[str, ...],
+    options: OcrOptions,
+    library: TesseractLibrary | None = None,
 ) -> OcrReading:
     """OCR one rendered page in langs[0]. Below the retry confidence the other languages are
     tried in turn (until one passes it); when the words cover too little of the ink,
@@ -491,16 +653,16 @@ def read_page(
     The most confident reading (confidence x characters for the layout retry) is kept."""
     settings = options.settings
     lang = langs[0]
-    words = _words(image, lang, options, AUTO_PSM)
+    words = _words(image, lang, options, AUTO_PSM, library)
     confidence = page_confidence(words)
     for other in langs[1:]:
         if confidence >= settings.retry_below:
             break
-        other_words = _retry_words(image, other, options, AUTO_PSM)
+        other_words = _retry_words(image, other, options, AUTO_PSM, library)
         if page_confidence(other_words) > confidence:
             words, lang, confidence = other_words, other, page_confidence(other_words)
-    if ink_coverage(image.ink, words) < settings.min_ink_coverage:
-        column = _retry_words(image, lang, options, COLUMN_PSM)
+    if lettering_coverage(image, words, settings) < settings.min_ink_coverage:
+        column = _retry_words(image, lang, options, COLUMN_PSM, library)
         if _confident_chars(column) > _confident_chars(words):
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
@@ -515,16 +677,28 @@ def pixel_rules(image: PageImage) -> tuple[Rule, ...]:
     return ruled_table_rules(gate.gray, (0.0, 0.0), POINTS_PER_INCH / gate.dpi)
 
 
-def _retry_words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
+def _retry_words(
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    library: TesseractLibrary | None,
+) -> tuple[OcrWord, ...]:
     """A second reading's words; none when the time limit cut it (the first reading stands)."""
     try:
-        return _words(image, lang, options, psm)
+        return _words(image, lang, options, psm, library)
     except OcrOutOfTime:
         return ()
 
 
-def _read_tesseract(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
-    return read_page(number, image, langs, options)  # looked up when called (tests replace it)
+def _read_tesseract(
+    number: int,
+    image: PageImage,
+    langs: Langs,
+    options: OcrOptions,
+    library: TesseractLibrary | None,
+) -> OcrReading:
+    return read_page(number, image, langs, options, library)  # looked up when called (tests)
 
 
 def _read_rapidocr(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
@@ -556,9 +730,16 @@ def retry_languages(lang: str, auto: bool, installed: frozenset[str]) -> tuple[s
     return (lang, *others)
 
 
-def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[OcrWord, ...]:
-    """Tesseract's words; a reading still running at the deadline is stopped (OcrFailed), so
-    that a page slower than measured costs that page, not the whole file."""
+def _words(
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    library: TesseractLibrary | None = None,
+) -> tuple[OcrWord, ...]:
+    """Tesseract's words (the library's engines, or the program when None); a reading still
+    running at the deadline is stopped (OcrFailed), so that a page slower than measured costs
+    that page, not the whole file."""
     timeout_s = options.page_timeout_s
     if options.deadline > 0:
         left = options.deadline - _clock()
@@ -566,17 +747,24 @@ def _words(image: PageImage, lang: str, options: OcrOptions, psm: int) -> tuple[
             raise OcrOutOfTime("the file's time limit ran out before this page")
         if left < timeout_s:
             try:
-                return _tesseract_words(image, lang, options, psm, left)
+                return _tesseract_words(image, lang, options, psm, left, library)
             except OcrFailed:
                 if _clock() >= options.deadline:
                     raise OcrOutOfTime("the file's time limit ran out while reading it") from None
                 raise
-    return _tesseract_words(image, lang, options, psm, timeout_s)
+    return _tesseract_words(image, lang, options, psm, timeout_s, library)
 
 
 def _tesseract_words(
-    image: PageImage, lang: str, options: OcrOptions, psm: int, timeout_s: float
+    image: PageImage,
+    lang: str,
+    options: OcrOptions,
+    psm: int,
+    timeout_s: float,
+    library: TesseractLibrary | None,
 ) -> tuple[OcrWord, ...]:
+    if library is not None:
+        return library.words(image.gray, image.dpi, lang, psm, timeout_s)
     return run_tesseract(options.tesseract_cmd, image.png(), lang, image.dpi, psm, timeout_s)
 
 
@@ -609,19 +797,24 @@ def page_confidence(words: Sequence[OcrWord]) -> float:
 
 
 def _language_plan(
-    options: OcrOptions, installed: frozenset[str], text_layer: str, pool: ThreadPoolExecutor
+    options: OcrOptions,
+    installed: frozenset[str],
+    text_layer: str,
+    pool: ThreadPoolExecutor,
+    library: TesseractLibrary | None,
 ) -> _LanguagePlan:
     """The languages pages are read in: --ocr-lang's; with auto, a Japanese or Korean text
     layer's; else guessed from the first page's image and decided by its reading."""
-    read = functools.partial(_read_tesseract, options=options)
+    read = functools.partial(_read_tesseract, options=options, library=library)
+    png = library is None
     auto = options.lang == AUTO
     known = script_language(text_layer) if auto else None
     if not auto or known in installed:
         langs = retry_languages(options.lang if not auto else str(known), auto, installed)
-        return _LanguagePlan(read, lambda _: langs)
+        return _LanguagePlan(read, lambda _: langs, png=png)
 
     def guess(image: PageImage) -> Langs:
-        lang = _guessed_language(image, options, installed, pool)
+        lang = _guessed_language(image, options, installed, pool, library)
         return retry_languages(lang, True, installed)
 
     def adopt(reading: OcrReading, guessed: Langs) -> Langs:
@@ -629,26 +822,40 @@ def _language_plan(
             return guessed  # the guess stood, or the page says nothing either way
         return retry_languages(reading.lang, True, installed)
 
-    return _LanguagePlan(read, guess, adopt)
+    return _LanguagePlan(read, guess, adopt, png=png)
 
 
 def _guessed_language(
-    image: PageImage, options: OcrOptions, installed: frozenset[str], pool: ThreadPoolExecutor
+    image: PageImage,
+    options: OcrOptions,
+    installed: frozenset[str],
+    pool: ThreadPoolExecutor,
+    library: TesseractLibrary | None,
 ) -> str:
     """The candidate language for the script Tesseract's script detection finds on the page
     (at detect_dpi); when it finds none it knows, the candidate Tesseract reads the page
     with most confidently there (the first candidate for a page without words)."""
     sample = image.sample(options.settings.detect_dpi)
     if OSD_LANG in installed:
-        script = tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s)
-        lang = SCRIPT_LANGUAGES.get(script or "")
+        lang = SCRIPT_LANGUAGES.get(_script(sample, options, library) or "")
         if lang in installed:
             return str(lang)
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
-    runs = [pool.submit(_words, sample, lang, options, AUTO_PSM) for lang in candidates]
+    runs = [pool.submit(_words, sample, lang, options, AUTO_PSM, library) for lang in candidates]
     scores = [_score(run) for run in runs]
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
     return candidates[best]
+
+
+def _script(sample: PageImage, options: OcrOptions, library: TesseractLibrary | None) -> str | None:
+    """The script Tesseract's script detection names on the sample (None: none it can tell)."""
+    chars = options.settings.detect_chars
+    if library is None:
+        return tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s, chars)
+    try:
+        return library.script(sample.gray, sample.dpi, chars)
+    except OcrFailed:  # no osd data the library can load: no answer
+        return None
 
 
 def _score(run: Future[tuple[OcrWord, ...]]) -> float:

@@ -89,9 +89,10 @@ def ruled_table_rules(
 ) -> tuple[Rule, ...]:
     """The rules of a low-resolution image (page points) when it passes the gate; none
     otherwise."""
-    if not looks_like_ruled_table(gray, points_per_pixel, settings):
+    if not _light_background(gray, settings):
         return ()
-    return rules_in_pixels(gray, origin, points_per_pixel, settings)
+    rules = rules_in_pixels(gray, origin, points_per_pixel, settings)
+    return rules if _form_a_table(rules, settings) else ()
 
 
 def looks_like_ruled_table(
@@ -102,10 +103,17 @@ def looks_like_ruled_table(
     """The cheap gate, on a low-resolution rendering: a light background whose rules form a
     grid of at least two columns and two rows (a chart's grid lines alone, or a photograph,
     do not)."""
-    background = float((gray > settings.background_level).mean()) if gray.size else 0.0
-    if background < settings.min_background:
+    if not _light_background(gray, settings):
         return False
-    rules = rules_in_pixels(gray, (0.0, 0.0), points_per_pixel, settings)
+    return _form_a_table(rules_in_pixels(gray, (0.0, 0.0), points_per_pixel, settings), settings)
+
+
+def _light_background(gray: npt.NDArray[np.uint8], settings: RasterSettings) -> bool:
+    background = float((gray > settings.background_level).mean()) if gray.size else 0.0
+    return background >= settings.min_background
+
+
+def _form_a_table(rules: tuple[Rule, ...], settings: RasterSettings) -> bool:
     if sum(1 for r in rules if r.horizontal) < settings.min_rules:
         return False
     return any(_framed(g, settings) for g in find_grids(rules))
@@ -123,18 +131,27 @@ def _framed(grid: Grid, settings: RasterSettings) -> bool:
 
 def _long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> Iterator[tuple[int, int, int]]:
     """(row, start, end) of each run of dark pixels at least min_length long, row by row."""
+    rows, starts, ends = dark_runs(dark, min_length)
+    return zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True)
+
+
+def dark_runs(
+    dark: npt.NDArray[np.bool_], min_length: int
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rows, starts and ends (exclusive) of the runs of dark pixels at least min_length long,
+    row by row from the left: found in one pass over the rows laid end to end, each closed
+    by a light pixel on both sides so that no run crosses from one row to the next."""
     import numpy as np
 
-    padded = np.zeros((dark.shape[0], dark.shape[1] + 2), dtype=np.int8)
+    height, width = dark.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
     padded[:, 1:-1] = dark
-    edges = np.diff(padded, axis=1)
-    candidates = np.flatnonzero(dark.sum(axis=1) >= min_length)  # rows with enough ink
-    for row in candidates:
-        starts = np.flatnonzero(edges[row] == 1)
-        ends = np.flatnonzero(edges[row] == -1)
-        for start, end in zip(starts, ends, strict=True):
-            if end - start >= min_length:
-                yield int(row), int(start), int(end)
+    edges = np.diff(padded.ravel())
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    long = ends - starts >= min_length
+    starts, ends = starts[long], ends[long]
+    rows = starts // (width + 2)
+    return rows, starts - rows * (width + 2), ends - rows * (width + 2)
 
 
 def _merged(runs: Iterator[tuple[int, int, int]], merge_px: int) -> list[tuple[float, int, int]]:
