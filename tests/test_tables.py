@@ -14,6 +14,7 @@ from chunkcli.convert.extract.pages import page_lines
 from chunkcli.convert.render import render_markdown
 from chunkcli.convert.tables import TableOptions, detect_tables, merge_continued_tables
 from chunkcli.convert.tables import detect as detect_module
+from chunkcli.convert.tables.cells import header_row_count
 from chunkcli.convert.tables.rules import Rule, rules_from_drawings
 from chunkcli.convert.tables.text import join_text
 from chunkcli.markdown_format import without_boxes
@@ -730,6 +731,7 @@ def test_group_title_over_date_columns_is_a_header_row_of_its_own() -> None:
         ("", "Jan 26, 2025", "Jan 28, 2024", "Jan 29, 2023"),
         ("Cost", "178", "141", "138"),
     )
+    assert table.header_rows == 2
 
 
 def test_boxed_totals_row_below_a_grid_joins_it() -> None:
@@ -788,6 +790,43 @@ def test_group_titles_in_a_ruled_header_band_become_a_header_row() -> None:
         labels,
         *body,
     )
+    assert table.header_rows == 2
+    markdown = render_markdown(Document("t.pdf", (Page(1, 600, 800, (table,)),)))
+    assert "<!-- table: 2 header rows -->\n\n| Model | Alpha |" in markdown
+
+
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        # group titles over distinct labels: two header rows
+        ((("", "A", "A", "B", "B"), ("x", "p", "r", "p", "r"), ("1", "2", "3", "4", "5")), 2),
+        # no title repeated: one header row (the second row is body)
+        ((("k", "A", "B"), ("x", "p", "r"), ("y", "q", "s")), 1),
+        # numbers under the repeated title in a row its stub names: the first body row
+        ((("k", "A", "A"), ("x", "1.5", "2.5"), ("y", "3", "4")), 1),
+        # ... in a row naming nothing else (an empty corner, the stub's label again): years
+        ((("", "A", "A"), ("", "2023", "2024"), ("y", "3", "4")), 2),
+        ((("k", "A", "A"), ("k", "2023", "2024"), ("y", "3", "4")), 2),
+        # a blank or a repeated cell under a title: not sub-column labels
+        ((("k", "A", "A"), ("x", "p", ""), ("y", "q", "s")), 1),
+        ((("k", "A", "A"), ("x", "p", "p"), ("y", "q", "s")), 1),
+        # a sentence under a title: body text
+        (
+            (
+                ("k", "A", "A"),
+                ("x", "p", "a cell holding a whole sentence of body text"),
+                ("y", "q", "s"),
+            ),
+            1,
+        ),
+        # too short to hold a body below both rows
+        ((("k", "A", "A"), ("x", "p", "r")), 1),
+    ],
+)
+def test_header_row_count_needs_group_titles_over_labels(
+    cells: tuple[tuple[str, ...], ...], expected: int
+) -> None:
+    assert header_row_count(cells) == expected
 
 
 def test_narrow_number_column_survives_group_rows_spanning_it() -> None:

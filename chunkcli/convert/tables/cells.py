@@ -357,6 +357,47 @@ def _repeats_titles(row: Sequence[str]) -> bool:
     return any(a and a == b for a, b in zip(row, row[1:], strict=False))
 
 
+def header_row_count(cells: Cells) -> int:
+    """2 when the first row is group titles over a second row of sub-column labels, else 1.
+
+    tidy_cells keeps such a first row as a row of its own (each title repeated over the
+    columns it heads); without saying so the second row would read as the first body row,
+    and a value would be named by its group alone ("ReACT: 0.87" for "ReACT / Procedure").
+    The second row is labels when, under every run of one repeated title, its cells are
+    filled, distinct and short (a body row repeats or holds sentences). Numbers there (years,
+    dates under "Year Ended") are labels only when the row names nothing of its own outside
+    the runs: a body row's stub names it ("Alice | 90 | 85" under "Name | Score | Score").
+    """
+    if len(cells) < 3 or not _repeats_titles(cells[0]):
+        return 1
+    titles, labels = cells[0], cells[1]
+    runs = _runs_of_equal(titles)
+    in_runs = {column for start, end in runs for column in range(start, end)}
+    named = any(
+        label and label != title
+        for column, (title, label) in enumerate(zip(titles, labels, strict=False))
+        if column not in in_runs
+    )
+    for start, end in runs:
+        under = labels[start:end]
+        if not all(under) or len(set(under)) < len(under):
+            return 1
+        if any(len(c) > MAX_HEADER_CELL_CHARS or (named and is_numeric(c)) for c in under):
+            return 1
+    return 2
+
+
+def _runs_of_equal(row: Sequence[str]) -> list[tuple[int, int]]:
+    """[start, end) of each run of two or more neighbouring cells holding one non-empty text."""
+    runs, start = [], 0
+    for index in range(1, len(row) + 1):
+        if index == len(row) or row[index] != row[start]:
+            if index - start > 1 and row[start]:
+                runs.append((start, index))
+            start = index
+    return runs
+
+
 def merge_header_rows(table: list[list[str]], centred: Centred) -> list[list[str]]:
     """Spread a first row of group titles over their columns; else fold a first row with
     gaps into the second when the second is a full row of labels.

@@ -32,7 +32,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.tables.cells import Cells, fill_cells, row_boundaries, tidy_cells
+from chunkcli.convert.tables.cells import (
+    Cells,
+    fill_cells,
+    header_row_count,
+    row_boundaries,
+    tidy_cells,
+)
 from chunkcli.convert.tables.grid import (
     MIN_STACK_RULES,
     Grid,
@@ -291,7 +297,8 @@ def _table_block(
 ) -> Block | None:
     if len(cells) < MIN_ROWS or len(cells[0]) < MIN_COLUMNS or _unrelated(cells):
         return None
-    return Block(BlockKind.TABLE, chosen, box, page_number, cells=cells)
+    header_rows = header_row_count(cells)
+    return Block(BlockKind.TABLE, chosen, box, page_number, cells=cells, header_rows=header_rows)
 
 
 def _unrelated(cells: Cells) -> bool:
