@@ -14,7 +14,7 @@ from chunkcli.convert.extract.pages import page_lines
 from chunkcli.convert.render import render_markdown
 from chunkcli.convert.tables import TableOptions, detect_tables, merge_continued_tables
 from chunkcli.convert.tables import detect as detect_module
-from chunkcli.convert.tables.cells import header_row_count
+from chunkcli.convert.tables.cells import header_row_count, spread_titles
 from chunkcli.convert.tables.rules import Rule, rules_from_drawings
 from chunkcli.convert.tables.text import join_text
 from chunkcli.markdown_format import without_boxes
@@ -1033,3 +1033,44 @@ def test_labels_set_apart_in_a_row_without_a_rule_are_not_one_title() -> None:
         ("North", "483", "+2%"),
         ("South", "411", "-1%"),
     )
+
+
+def test_a_title_across_two_ruled_columns_leaves_no_empty_column_beside_centred_values() -> None:
+    """'Limit' drawn across two ruled columns (no rule between them in the header row), the
+    values centred in the first, one merged cell in the second: three columns, no fourth made
+    of the blank right part of the first and the title crossing it."""
+    xs, ys = (72.0, 192.0, 312.0, 432.0), (100.0, 124.0, 148.0, 172.0, 196.0)
+
+    def draw(page: pymupdf.Page) -> None:
+        for y in ys:
+            page.draw_line((xs[0], y), (xs[-1], y))
+        for x in xs:
+            page.draw_line((x, ys[0] if x != xs[2] else ys[1]), (x, ys[-1]))
+        page.insert_text((76, 116), "Substance", fontname="hebo", fontsize=10)
+        title = pymupdf.get_text_length("Limit", "hebo", 10)
+        centre = (xs[1] + xs[3]) / 2  # on the header cell drawn across both columns
+        page.insert_text((centre - title / 2, 116), "Limit", fontname="hebo", fontsize=10)
+        for y, name in zip((140, 164, 188), ("Bromine", "Chlorine", "Iodine"), strict=True):
+            page.insert_text((76, y), name, fontsize=10)
+            page.insert_text((232, y), "900 ppm", fontsize=10)  # centred in 192-312
+        page.insert_text((320, 164), "1500 ppm total", fontsize=10)
+
+    [table] = tables_of(draw)
+    assert table.cells == (
+        ("Substance", "Limit", ""),
+        ("Bromine", "900 ppm", ""),
+        ("Chlorine", "900 ppm", "1500 ppm total"),
+        ("Iodine", "900 ppm", ""),
+    )
+
+
+def test_a_long_table_title_over_columns_is_not_repeated_as_a_group_title() -> None:
+    titles = ["", "", "Background checks by month and state - 2015", ""]
+    below = ["State", "Permit", "Handgun", "Long Gun"]
+    assert spread_titles(titles, below, lambda title, start, end: True) is None
+    assert spread_titles(["", "", "Checks", ""], below, lambda t, s, e: True) == [
+        "State",
+        "Checks",
+        "Checks",
+        "Checks",
+    ]

@@ -331,6 +331,8 @@ def spread_titles(
     n = len(titles)
     if not filled or len(filled) == n or len(below) != n:
         return None
+    if any(len(titles[i]) > MAX_HEADER_CELL_CHARS for i in filled):
+        return None  # a table's own title over its columns, not a label to repeat over them
     steps = {b - a for a, b in zip(filled, filled[1:], strict=False)}
     if len(steps) > 1:
         return None
@@ -415,4 +417,6 @@ def merge_header_rows(table: list[list[str]], centred: Centred) -> list[list[str
         return table
     if any(is_numeric(c) or len(c) > MAX_HEADER_CELL_CHARS for c in second):
         return table  # numbers or sentences: the second row is body
+    if any(len(c) > MAX_HEADER_CELL_CHARS for c in first):
+        return table  # the table's title: a row of its own, not the start of one label
     return [*_header_of([first, second], centred), *table[2:]]

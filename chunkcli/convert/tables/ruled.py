@@ -74,6 +74,7 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     bounds = sorted({*ruled, *gutters})
     gutters += [g for g in crossed if g not in gutters and _aligned_both_sides(g, rows, bounds)]
     extra = [g for g in gutters if all(abs(g - x) > GUTTER_NEAR_RULE_PT for x in ruled)]
+    extra = [g for g in extra if _text_on_both_sides(g, rows, sorted({*ruled, *extra}))]
     xs = tuple(sorted((*ruled, *extra)))
     ys: list[float] = [grid.ys[0]]
     for top, bottom in zip(grid.ys, grid.ys[1:], strict=False):
@@ -104,6 +105,22 @@ def _ruled_header_band(grid: Grid, band: Sequence[Piece], xs: Sequence[float]) -
         len({column_of(p, xs) for p in row}) < width or not any(is_numeric(p.text) for p in row)
         for row in rows[1:]
     )
+
+
+def _text_on_both_sides(
+    gutter: float, rows: Sequence[Sequence[Piece]], bounds: Sequence[float]
+) -> bool:
+    """Some text lies wholly between `gutter` and the boundary left of it, and some between
+    it and the boundary right of it. A gutter with text on one side only is the blank part of
+    a ruled column (centred values beside an empty stretch that a spanning title crosses): a
+    column of its own would hold nothing but the crossing title, moved off the values it
+    heads."""
+    previous = max(x for x in bounds if x < gutter)
+    following = min(x for x in bounds if x > gutter)
+    pieces = [p for row in rows for p in row]
+    left = any(previous - TOUCH_PT <= p.bbox.x0 and p.bbox.x1 < gutter for p in pieces)
+    right = any(gutter < p.bbox.x0 and p.bbox.x1 <= following + TOUCH_PT for p in pieces)
+    return left and right
 
 
 def _aligned_both_sides(
