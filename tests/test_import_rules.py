@@ -20,6 +20,7 @@ Every rule is also run on a small package with a deliberate violation, which it 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -273,3 +274,14 @@ def test_converting_a_text_pdf_loads_no_ocr_machinery() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True []"
+
+
+def test_the_cli_has_openblas_start_one_thread_unless_the_user_chose() -> None:
+    code = "import os, chunkcli.cli, numpy; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for chosen, expected in ((None, "1"), ("3", "3")):
+        env = environ if chosen is None else {**environ, "OPENBLAS_NUM_THREADS": chosen}
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        )
+        assert done.stdout.strip() == expected

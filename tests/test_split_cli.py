@@ -164,6 +164,10 @@ def test_lines_are_what_json_dumps_writes_for_every_field_shape() -> None:
         *chunks,
         replace(first, boxes=(PageBox(2, (1, 2, 3, 4)), PageBox(3, (0, 0, 9, 9)))),
         replace(first, ocr_confidence=0.875, page_start=3, page_end=4, oversize=True),
+        *(replace(first, ocr_confidence=value) for value in (0.1, 1e-07, 1e16, 1.0, -0.0)),
+        replace(first, ocr_confidence=float("nan")),
+        replace(first, boxes=(PageBox(2, (1, 2, 3, 4)), PageBox(3, (True, 0, 9, 9)))),
+        replace(first, boxes=(PageBox(-1, (10**20, 2, 3, 4)),)),
         replace(first, item=ItemFields("notice", "2024-01", None, 7)),
         replace(first, split_config={"max_tokens": True}),  # equal to 1, written as true
         replace(first, split_config={"max_tokens": 1}),

@@ -23,7 +23,7 @@ import typer
 
 from chunkcli import __version__
 from chunkcli.check.options import CheckOptions
-from chunkcli.cli.lean_import import install_lean_pymupdf
+from chunkcli.cli.lean_import import install_lean_pymupdf, limit_blas_threads
 from chunkcli.convert.ocr.options import ENGINES, OcrEngine, OcrMode, OcrOptions
 from chunkcli.errors import ChunkcliError, UsageError
 from chunkcli.files import OutputWriteError, readable_text, write_atomic
@@ -31,8 +31,10 @@ from chunkcli.pagespec import parse_page_spec
 from chunkcli.split.options import MIN_MAX_TOKENS, SplitOptions
 from chunkcli.workers import WorkerPool
 
-# The CLI owns its process: PyMuPDF is imported without its layout model (lean_import.py).
+# The CLI owns its process: PyMuPDF is imported without its layout model, numpy's OpenBLAS
+# with one thread (lean_import.py).
 install_lean_pymupdf()
+limit_blas_threads()
 
 if TYPE_CHECKING:
     from collections.abc import Callable

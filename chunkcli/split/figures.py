@@ -60,7 +60,7 @@ def figure_parts(layout: Layout, glue_lo: int, k: int, path: Path) -> FigurePart
     if first_word >= words_end:
         return None
     # The words start on a line of their own: the head ends at that line's start.
-    words_line = max(markdown.rfind("\n", 0, first_word), markdown.rfind("\r", 0, first_word)) + 1
+    words_line = _line_start(markdown, first_word, words_comment[1])
     if words_line <= words_comment[1]:
         return None
     prefix, prefix_tokens = layout.prefix(path)
@@ -134,7 +134,7 @@ def _own_line(
         at = markdown.rfind("<!--", low, high) if last else markdown.find("<!--", low, high)
         if at < 0:
             return None
-        line_start = max(markdown.rfind("\n", start, at), markdown.rfind("\r", start, at)) + 1
+        line_start = _line_start(markdown, at, start)
         line_end = _line_end(markdown, at, end)
         stripped = markdown[line_start:line_end].strip()
         if pattern.fullmatch(stripped):
@@ -146,13 +146,24 @@ def _own_line(
             low = line_end
 
 
+def _line_start(markdown: str, position: int, low: int) -> int:
+    """Where the line holding `position` starts: after the last \n or \r of
+    markdown[low:position], else at `low` (a line start: a piece's start). A \r is looked
+    for only after the last \n: searched back to `low`, a text without one was read back to
+    it for every figure; and a line taken from 0 there was the whole text before the figure,
+    copied and stripped (together 70 ms for 162 figures in 5 MB)."""
+    newline = markdown.rfind("\n", low, position)
+    found = max(newline, markdown.rfind("\r", max(newline, low), position))
+    return found + 1 if found >= 0 else low
+
+
 def _line_end(markdown: str, position: int, end: int) -> int:
-    """Where the line holding `position` ends (a \n or a lone \r ends one), at most `end`."""
-    ends = [found for found in (markdown.find("\n", position, end),) if found >= 0]
-    lone = markdown.find("\r", position, end)
-    if lone >= 0:
-        ends.append(lone)
-    return min(ends, default=end)
+    """Where the line holding `position` ends (a \n or a lone \r ends one), at most `end`.
+    (A \r is looked for only before the first \n, as in _line_start.)"""
+    newline = markdown.find("\n", position, end)
+    stop = newline if newline >= 0 else end
+    lone = markdown.find("\r", position, stop)
+    return lone if lone >= 0 else stop
 
 
 class FigureImages(NamedTuple):
