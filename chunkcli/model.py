@@ -63,9 +63,17 @@ class BBox:
         """The smallest box holding every box given (at least one)."""
         first = boxes[0]
         x0, top, x1, bottom = first.x0, first.top, first.x1, first.bottom
-        for b in boxes[1:]:  # one pass: this runs for every line of every page
-            x0, top = min(x0, b.x0), min(top, b.top)
-            x1, bottom = max(x1, b.x1), max(bottom, b.bottom)
+        # One pass, comparisons written out (min() and max() are calls): this runs for every
+        # line of every page. Each keeps the earlier value on a tie, as min() and max() do.
+        for b in boxes[1:]:
+            if b.x0 < x0:
+                x0 = b.x0
+            if b.top < top:
+                top = b.top
+            if b.x1 > x1:
+                x1 = b.x1
+            if b.bottom > bottom:
+                bottom = b.bottom
         return BBox(x0, top, x1, bottom)
 
 

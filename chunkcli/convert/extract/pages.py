@@ -289,7 +289,8 @@ def _text_page(
     page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool, drawings: PageDrawings
 ) -> Page:
     """A page of these text-layer lines: blank, garbage or a text page with its tables."""
-    width, height = finite(page.rect.width), finite(page.rect.height)
+    rect = page.rect  # (computed anew on each read)
+    width, height = finite(rect.width), finite(rect.height)
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
     text = "".join(line.text for line in lines)
@@ -423,7 +424,8 @@ def needs_folding(text: str) -> bool:
 def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
     `needs_folding`."""
-    # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
+    # This runs for every span of every page (400,000 on the corpus): the cheap tests first,
+    # one cached look-up a font, and the box's bounds tested here rather than in a call.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
     if folds and not text.isascii():
@@ -433,28 +435,15 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     if not text:
         return None
     font = raw.get("font", "")
-    if is_dingbat_font(font):  # a Wingdings bullet is the letter "m"
+    dingbat, bold, italic, monospace = _font_traits(font)
+    if dingbat:  # a Wingdings bullet is the letter "m"
         text = dingbat_text(text, font)
     flags = raw.get("flags", 0)
-    bold, italic, monospace = font_style(font)
     size = raw.get("size", 0.0)
     # Nearly every size is a positive float in bounds: finite() and max() change nothing.
     if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
         size = max(0.0, finite(size))
-    return Span(
-        text=text,
-        bbox=_finite_box(raw["bbox"]),
-        font=font,
-        size=round(size, 2),
-        bold=bold or bool(flags & FLAG_BOLD),
-        italic=italic or bool(flags & FLAG_ITALIC),
-        monospace=monospace or bool(flags & FLAG_MONOSPACE),
-    )
-
-
-def _finite_box(box: tuple[float, float, float, float]) -> BBox:
-    """`box` as a BBox of finite() coordinates."""
-    x0, top, x1, bottom = box
+    x0, top, x1, bottom = raw["bbox"]
     limit = MAX_GEOMETRY_PT
     # Nearly every box is in bounds (NaN fails every comparison): skip four finite() calls.
     if (
@@ -464,8 +453,24 @@ def _finite_box(box: tuple[float, float, float, float]) -> BBox:
         and -limit <= x1 <= limit
         and -limit <= bottom <= limit
     ):
-        return BBox(x0, top, x1, bottom)
-    return BBox(finite(x0), finite(top), finite(x1), finite(bottom))
+        box = BBox(x0, top, x1, bottom)
+    else:
+        box = BBox(finite(x0), finite(top), finite(x1), finite(bottom))
+    return Span(
+        text,
+        box,
+        font,
+        round(size, 2),
+        bold or bool(flags & FLAG_BOLD),
+        italic or bool(flags & FLAG_ITALIC),
+        monospace or bool(flags & FLAG_MONOSPACE),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _font_traits(font: str) -> tuple[bool, bool, bool, bool]:
+    """(dingbat, bold, italic, monospace) as told by a font's name, in one look-up a span."""
+    return (is_dingbat_font(font), *font_style(font))
 
 
 def finite(value: float) -> float:

@@ -168,12 +168,13 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
     for position, i in enumerate(order):
         a = boxes[i]
         reach, top, bottom = a.x1 + gap, a.top - gap, a.bottom + gap
+        joined = root(i)  # stays the root: only other roots are hung under it below
         for j in order[position + 1 :]:
             b = boxes[j]
             if b.x0 > reach:
                 break
             if b.top <= bottom and top <= b.bottom:
-                parent[root(j)] = root(i)
+                parent[root(j)] = joined
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
         groups.setdefault(root(i), []).append(i)
