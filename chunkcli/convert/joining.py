@@ -116,7 +116,8 @@ def _joint(left: str, right: str, compounds: frozenset[str]) -> tuple[str, str]:
     fragment = _HANGUL_END.search(left[-32:]) if _HANGUL_RUN.match(first) else None
     if fragment and fragment.group(0) + first in compounds:
         return left, ""  # "중소상" + "공인": the break is inside a word
-    match = _HYPHEN_END.search(left[-64:])
+    # (a cleaned line never ends in a newline, before which `$` would also match)
+    match = _HYPHEN_END.search(left[-64:]) if last in "-\u2010" else None
     if match and first.islower():
         word = match.group(1)
         following = _LEADING_WORD.match(right)

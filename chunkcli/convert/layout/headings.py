@@ -659,7 +659,7 @@ def _candidate(
         return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
-    letters = sum(1 for c in text if c.isalpha())
+    letters = sum(map(str.isalpha, text))  # (no Python frame per character)
     if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text) or _holds_data(text):

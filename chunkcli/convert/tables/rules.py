@@ -136,9 +136,15 @@ def _thin_polygon(drawing: Drawing) -> list[Rule]:
 
 
 def _is_white(colour: object) -> bool:
-    # PyMuPDF's colours are tuples: testing for tuple first skips the slower ABC check.
-    if not (isinstance(colour, tuple) or isinstance(colour, Sequence)) or not colour:
-        return colour is None  # no colour at all: nothing visible is painted
+    if colour is None:
+        return True  # no colour at all: nothing visible is painted
+    if type(colour) is tuple and colour:  # PyMuPDF's colours: one loop, no ABC check
+        for c in colour:
+            if not (type(c) is float or isinstance(c, float | int)) or not c >= WHITE_CHANNEL:
+                return False
+        return True
+    if not isinstance(colour, Sequence) or not colour:
+        return False
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 
 
