@@ -7,12 +7,50 @@ pdfplumber report them).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
+def quick_init(cls: type[T]) -> type[T]:
+    """`cls`, a frozen slotted dataclass, with an __init__ that fills each slot through its
+    own descriptor: same parameters, defaults and __post_init__ call, still frozen.
+
+    The __init__ dataclasses writes for a frozen class calls object.__setattr__ for each
+    field, which looks the name up on the class first: a BBox took 1.12 against 0.45 us
+    (measured 2026-12-04), and converting the corpus' 2,285 pages makes millions of boxes,
+    spans, lines and pieces. Like dataclasses itself, the method is written as source.
+    """
+    params: list[str] = []
+    body: list[str] = []
+    scope: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if not f.init:
+            continue  # (set by __post_init__)
+        if f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: quick_init takes no default_factory")
+        scope[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), scope)
+    init: Callable[..., None] = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses assigning a method
+    return cls
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BBox:
     """An axis-aligned box in PDF points, origin top-left."""
@@ -77,6 +115,7 @@ class BBox:
         return BBox(x0, top, x1, bottom)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Span:
     """A run of text in one font, size and style."""
@@ -90,6 +129,7 @@ class Span:
     monospace: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Line:
     """One visual line: spans on a common baseline (or one vertical column of glyphs).
@@ -106,15 +146,21 @@ class Line:
     bold: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        # (the slots' own setters, as quick_init's: object.__setattr__ costs twice as much)
         if len(self.spans) == 1:  # most lines of CJK and vertical pages: skip the tallies
             span = self.spans[0]
-            object.__setattr__(self, "text", span.text)
-            object.__setattr__(self, "size", round(span.size, 1))
-            object.__setattr__(self, "bold", span.bold and bool(span.text.strip()))
+            _set_line_text(self, span.text)
+            _set_line_size(self, round(span.size, 1))
+            _set_line_bold(self, span.bold and bool(span.text.strip()))
             return
-        object.__setattr__(self, "text", "".join(s.text for s in self.spans))
-        object.__setattr__(self, "size", _dominant_size(self.spans))
-        object.__setattr__(self, "bold", _mostly_bold(self.spans))
+        _set_line_text(self, "".join(s.text for s in self.spans))
+        _set_line_size(self, _dominant_size(self.spans))
+        _set_line_bold(self, _mostly_bold(self.spans))
+
+
+_set_line_text = vars(Line)["text"].__set__
+_set_line_size = vars(Line)["size"].__set__
+_set_line_bold = vars(Line)["bold"].__set__
 
 
 def _mostly_bold(spans: tuple[Span, ...]) -> bool:
@@ -166,6 +212,7 @@ class Figure:
     image: str = ""  # the image file's link (convert --images), "" otherwise
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Block:
     """A unit of content on one page, in reading order once `order_blocks` has run."""

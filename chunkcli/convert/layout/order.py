@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from chunkcli.convert.layout.settings import OrderSettings
 from chunkcli.convert.layout.sizes import typical_size
-from chunkcli.model import BBox, Block, BlockKind
+from chunkcli.model import BBox, Block, BlockKind, quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Gap:
     """An empty range on one axis, between `low` and `high`."""

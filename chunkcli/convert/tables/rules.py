@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chunkcli.model import BBox
+from chunkcli.model import BBox, quick_init
 
 # A filled rectangle no thicker than this is a drawn line (many producers draw rules as thin
 # rectangles); 3 pt is thicker than any rule we saw and thinner than any shaded cell.
@@ -36,6 +36,7 @@ WHITE_CHANNEL = 0.95
 Drawing = Mapping[str, Any]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Rule:
     """An axis-aligned rule: `pos` is y for horizontal rules and x for vertical ones."""

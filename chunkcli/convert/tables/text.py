@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from chunkcli.charclasses import is_cjk
-from chunkcli.model import BBox, Line
+from chunkcli.model import BBox, Line, quick_init
 
 # A numbered caption naming a table or figure ("Table 3", "別表第1", "図2"): it ends the table
 # above it and names the one below.
@@ -40,6 +40,7 @@ _WORD = re.compile(r"\S+\s*")  # a word keeps its trailing space for rejoining
 _SPACES = re.compile(r"\s+")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Piece:
     """Text with a box; `line_index` points back to the Line it came from."""
