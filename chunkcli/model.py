@@ -232,7 +232,25 @@ class Block:
 
     @property
     def text(self) -> str:
-        return "\n".join(line.text for line in self.lines)
+        if len(self.lines) == 1:  # (most blocks before paragraphs are grouped: no join)
+            return self.lines[0].text
+        return "\n".join([line.text for line in self.lines])
+
+    def with_lines(self, lines: tuple[Line, ...], bbox: BBox) -> Block:
+        """This block holding `lines` in `bbox` (cheaper than dataclasses.replace, which
+        paragraphs call for every line they gather)."""
+        return Block(
+            self.kind,
+            lines,
+            bbox,
+            self.page,
+            self.level,
+            self.cells,
+            self.column,
+            self.header_rows,
+            self.carried,
+            self.figure,
+        )
 
     def with_column(self, column: int) -> Block:
         """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""

@@ -33,8 +33,8 @@ from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
 from chunkcli.convert.extract.symbols import (
-    PRIVATE_USE,
     dingbat_text,
+    has_private_use,
     is_dingbat_font,
     without_private_use,
 )
@@ -296,7 +296,7 @@ def _text_page(
     text = "".join(line.text for line in lines)
     if is_garbage_text(text):
         return Page(number, width, height, (), PageStatus.GARBAGE)
-    if PRIVATE_USE.search(text):  # real text: an icon glyph among it shows nothing
+    if has_private_use(text):  # real text: an icon glyph among it shows nothing
         lines = without_private_use(lines)
         if not lines:
             return Page(number, width, height, (), classify_empty_page(page))
@@ -341,18 +341,20 @@ def read_lines(
 ) -> tuple[list[Line], HiddenText | None]:
     """The page's visual text lines, and the hidden text removed from them (unless
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
-    raw, text, hidden = _page_text_dict(page, keep_hidden, drawings or PageDrawings(page))
+    paths = drawings or PageDrawings(page)
+    raw, text, folds, hidden = _page_text_dict(page, keep_hidden, paths)
     rtl = RTL_CHAR.search(text) is not None
-    folds = needs_folding(page_text(raw))
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
+            dx, dy = raw_line.get("dir", (1.0, 0.0))
+            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
             if len(spans) == 1 and spans[0].text.strip():
-                lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
+                lines.append(Line((spans[0],), spans[0].bbox, vertical))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                several.append((spans, _is_vertical(raw_line)))
+                several.append((spans, vertical))
     gutters = gutter_positions([spans for spans, vertical in several if not vertical])
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
@@ -365,9 +367,10 @@ def read_lines(
 
 def _page_text_dict(
     page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
-) -> tuple[dict[str, Any], str, HiddenText | None]:
+) -> tuple[dict[str, Any], str, bool, HiddenText | None]:
     """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
-    where word gaps or right-to-left glyphs need them), its text, and the hidden text removed."""
+    where word gaps or right-to-left glyphs need them), its text, whether that dict's text
+    `needs_folding`, and the hidden text removed."""
     # One text page feeds both readings: a page read again with character boxes is not
     # interpreted a second time.
     text_page = page.get_textpage(flags=DICT_FLAGS)
@@ -382,7 +385,8 @@ def _page_text_dict(
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
         # glyphs in visual order, then reordered (see extract/bidi.py).
         raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
-    return raw, text, hidden
+        return raw, text, needs_folding(page_text(raw)), hidden
+    return raw, text, needs_folding(text), hidden
 
 
 def attach_drop_caps(lines: list[Line]) -> list[Line]:
@@ -491,11 +495,6 @@ def font_style(font: str) -> tuple[bool, bool, bool]:
         bool(ITALIC_FONT_NAME.search(font)),
         bool(MONO_FONT_NAME.search(font)),
     )
-
-
-def _is_vertical(raw_line: dict[str, Any]) -> bool:
-    dx, dy = raw_line.get("dir", (1.0, 0.0))
-    return bool(abs(dy) > abs(dx))
 
 
 def _split_at_gaps(spans: list[Span], vertical: bool) -> Iterator[Line]:

@@ -246,15 +246,11 @@ def _extend_last_line(block: Block, line: Line) -> Block:
     gap_needed = (apart and words) or not (is_cjk(left) and is_cjk(right))
     space = (Span(" ", last.bbox, size=last.size, bold=last.bold),) if gap_needed else ()
     joined = Line(last.spans + space + line.spans, last.bbox.union(line.bbox))
-    return replace(block, lines=block.lines[:-1] + (joined,), bbox=block.bbox.union(line.bbox))
+    return block.with_lines(block.lines[:-1] + (joined,), block.bbox.union(line.bbox))
 
 
 def _append(block: Block, line_block: Block) -> Block:
-    return replace(
-        block,
-        lines=block.lines + line_block.lines,
-        bbox=block.bbox.union(line_block.bbox),
-    )
+    return block.with_lines(block.lines + line_block.lines, block.bbox.union(line_block.bbox))
 
 
 def continues(block: Block, line: Line, column: Column | None) -> bool:
