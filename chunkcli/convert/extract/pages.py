@@ -273,11 +273,12 @@ def extract_page(
 ) -> Page:
     """One PDF page -> Page with raw line blocks, table blocks and a status, and the hidden
     text removed from it (unless `keep_hidden`)."""
-    rect = page.rect  # ~15 us a read: PyMuPDF computes it anew each time
+    # The page's paths, box and rotation, read once for hidden text, tables and figures.
+    drawings = PageDrawings(page)
+    rect = drawings.rect
     width, height = finite(rect.width), finite(rect.height)
     if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
         return Page(number, width, height, (), PageStatus.DAMAGED)
-    drawings = PageDrawings(page)  # read once for hidden text and tables, when they ask
     lines, hidden = read_lines(page, keep_hidden=keep_hidden, drawings=drawings)
     text_page = _text_page(page, number, lines, find_tables, drawings)
     if hidden is not None:
@@ -289,7 +290,7 @@ def _text_page(
     page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool, drawings: PageDrawings
 ) -> Page:
     """A page of these text-layer lines: blank, garbage or a text page with its tables."""
-    rect = page.rect  # (computed anew on each read)
+    rect = drawings.rect
     width, height = finite(rect.width), finite(rect.height)
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
@@ -311,15 +312,15 @@ def text_page_of(
     drawings: PageDrawings | None = None,
 ) -> Page:
     """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks
-    (`drawings`: the page's paths, when read already)."""
-    rect = page.rect
+    (`drawings`: the page's paths, box and rotation, when read already)."""
+    rect = drawings.rect if drawings is not None else page.rect
     width, height = rect.width, rect.height
     tables: list[Block] = []
     if find_tables:
         tables = detect_tables(page, lines, number, drawings=drawings)
         lines = [line for line in lines if not _inside_any(line, tables)]
     figures: list[Block] = []
-    if drawings is not None and page.rotation == 0:  # (paths are read unrotated)
+    if drawings is not None and drawings.rotation == 0:  # (paths are read unrotated)
         page_box = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
         figures, lines, tables = vector_figures(drawings.paths, lines, tables, page_box, number)
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]

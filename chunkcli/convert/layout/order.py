@@ -258,9 +258,9 @@ def _intersect(first: list[Gap], second: list[Gap], s: OrderSettings) -> list[Ga
     common: list[Gap] = []
     for a in first:
         for b in second:
-            gap = Gap(max(a.low, b.low), min(a.high, b.high))
-            if gap.width >= s.min_gutter_pt:
-                common.append(gap)
+            low, high = max(a.low, b.low), min(a.high, b.high)
+            if high - low >= s.min_gutter_pt:  # (Gap.width, before a Gap is made)
+                common.append(Gap(low, high))
     return common
 
 

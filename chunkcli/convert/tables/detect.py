@@ -128,10 +128,10 @@ def detect_tables(
     blocks: list[Block] = []
     rules: tuple[Rule, ...] = ()
     if options.ruled:
-        rect = page.rect  # computed anew on each read
+        reads = drawings or PageDrawings(page)  # (the page's box and rotation read once)
+        rect = reads.rect
         page_box = BBox(0.0, 0.0, float(rect.width), float(rect.height))
-        paths = (drawings or PageDrawings(page)).paths
-        rules = rules_from_drawings(paths, page_box, _rotation(page))
+        rules = rules_from_drawings(reads.paths, page_box, _rotation(page, reads.rotation))
         grids = _grids_of(rules, page_box, pieces, lines)
         blocks = _grid_blocks(page, grids, lines, page_number, options)
         for frame in rule_pairs(grids, rules):
@@ -240,8 +240,8 @@ def _untyped(page: pymupdf.Page) -> Any:
     return page
 
 
-def _rotation(page: pymupdf.Page) -> Matrix | None:
-    if not page.rotation:
+def _rotation(page: pymupdf.Page, rotation: int) -> Matrix | None:
+    if not rotation:
         return None
     m = _untyped(page).rotation_matrix
     return (float(m.a), float(m.b), float(m.c), float(m.d), float(m.e), float(m.f))
