@@ -180,6 +180,8 @@ def bold_share(spans: tuple[Span, ...]) -> float:
 
 
 def _dominant_size(spans: tuple[Span, ...]) -> float:
+    if spans and all(span.size == spans[0].size for span in spans):
+        return round(spans[0].size, 1)  # (one size, as most lines have: nothing to weigh)
     weights: dict[float, int] = {}
     for span in spans:
         key = round(span.size, 1)

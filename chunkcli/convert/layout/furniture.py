@@ -176,6 +176,9 @@ def _typed_rules(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]
 
 
 def _is_typed_rule(text: str, min_marks: int) -> bool:
+    first = text.lstrip()[:1]  # (most lines open with a letter: no join and strip for them)
+    if first and first not in RULE_MARKS:
+        return False
     marks = "".join(text.split())
     return len(marks) >= min_marks and not marks.strip(RULE_MARKS)
 
