@@ -28,7 +28,7 @@ from chunkcli.charclasses import (
     unusable_share,
 )
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -344,7 +344,7 @@ def read_lines(
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
     paths = drawings or PageDrawings(page)
     raw, text, folds, hidden = _page_text_dict(page, keep_hidden, paths)
-    rtl = RTL_CHAR.search(text) is not None
+    rtl = has_rtl(text)
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
@@ -379,7 +379,7 @@ def _page_text_dict(
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
-    if lacks_word_spaces(text) or RTL_CHAR.search(text) is not None:
+    if lacks_word_spaces(text) or has_rtl(text):
         chars = page.get_text("rawdict", textpage=text_page)
         if not keep_hidden:
             chars = remove_hidden_text(page, chars, drawings=drawings)[0]

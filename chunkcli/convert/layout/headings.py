@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from chunkcli.charclasses import SENTENCE_END_CHARS, UNUSABLE_CHAR
+from chunkcli.charclasses import SENTENCE_END_CHARS, count_unusable
 from chunkcli.convert.layout.faces import body_face, capitals_only, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, is_toc_entry
@@ -660,7 +660,7 @@ def _candidate(
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
     letters = sum(map(str.isalpha, text))  # (no Python frame per character)
-    if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
+    if letters < MIN_HEADING_LETTERS or count_unusable(text) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text) or _holds_data(text):
         # a label, a date line, a caption ("Table 13.2. Effect of cations …"), a chart's
