@@ -164,8 +164,17 @@ def unusable_share(text: str) -> tuple[float, int]:
     (extract) as having no text layer, check warns from its `garbage_share` option. A
     `(cid:N)` run counts as one glyph, as it stands for one.
     """
-    cids = len(CID_RUN.findall(text))
+    cids = len(CID_RUN.findall(text)) if "(cid:" in text else 0
     rest = CID_RUN.sub("", text) if cids else text
     visible = cids + len(rest) - count_whitespace(rest)
-    bad = cids + len(UNUSABLE_CHAR.findall(rest))
+    bad = cids + count_unusable(rest)
     return (bad / visible if visible else 0.0), visible
+
+
+def count_unusable(text: str) -> int:
+    """How many UNUSABLE_CHAR glyphs `text` holds. Every one but U+FFFD is unprintable: a
+    printable text without U+FFFD holds none, found in ~5 instead of ~170 us on a page of
+    3,000 characters."""
+    if text.isprintable() and "\ufffd" not in text:
+        return 0
+    return len(UNUSABLE_CHAR.findall(text))

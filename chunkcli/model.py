@@ -7,12 +7,50 @@ pdfplumber report them).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
+def quick_init(cls: type[T]) -> type[T]:
+    """`cls`, a frozen slotted dataclass, with an __init__ that fills each slot through its
+    own descriptor: same parameters, defaults and __post_init__ call, still frozen.
+
+    The __init__ dataclasses writes for a frozen class calls object.__setattr__ for each
+    field, which looks the name up on the class first: a BBox took 1.12 against 0.45 us
+    (measured 2026-12-04), and converting the corpus' 2,285 pages makes millions of boxes,
+    spans, lines and pieces. Like dataclasses itself, the method is written as source.
+    """
+    params: list[str] = []
+    body: list[str] = []
+    scope: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if not f.init:
+            continue  # (set by __post_init__)
+        if f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: quick_init takes no default_factory")
+        scope[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), scope)
+    init: Callable[..., None] = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses assigning a method
+    return cls
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BBox:
     """An axis-aligned box in PDF points, origin top-left."""
@@ -63,12 +101,21 @@ class BBox:
         """The smallest box holding every box given (at least one)."""
         first = boxes[0]
         x0, top, x1, bottom = first.x0, first.top, first.x1, first.bottom
-        for b in boxes[1:]:  # one pass: this runs for every line of every page
-            x0, top = min(x0, b.x0), min(top, b.top)
-            x1, bottom = max(x1, b.x1), max(bottom, b.bottom)
+        # One pass, comparisons written out (min() and max() are calls): this runs for every
+        # line of every page. Each keeps the earlier value on a tie, as min() and max() do.
+        for b in boxes[1:]:
+            if b.x0 < x0:
+                x0 = b.x0
+            if b.top < top:
+                top = b.top
+            if b.x1 > x1:
+                x1 = b.x1
+            if b.bottom > bottom:
+                bottom = b.bottom
         return BBox(x0, top, x1, bottom)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Span:
     """A run of text in one font, size and style."""
@@ -82,6 +129,7 @@ class Span:
     monospace: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Line:
     """One visual line: spans on a common baseline (or one vertical column of glyphs).
@@ -98,15 +146,21 @@ class Line:
     bold: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        # (the slots' own setters, as quick_init's: object.__setattr__ costs twice as much)
         if len(self.spans) == 1:  # most lines of CJK and vertical pages: skip the tallies
             span = self.spans[0]
-            object.__setattr__(self, "text", span.text)
-            object.__setattr__(self, "size", round(span.size, 1))
-            object.__setattr__(self, "bold", span.bold and bool(span.text.strip()))
+            _set_line_text(self, span.text)
+            _set_line_size(self, round(span.size, 1))
+            _set_line_bold(self, span.bold and bool(span.text.strip()))
             return
-        object.__setattr__(self, "text", "".join(s.text for s in self.spans))
-        object.__setattr__(self, "size", _dominant_size(self.spans))
-        object.__setattr__(self, "bold", _mostly_bold(self.spans))
+        _set_line_text(self, "".join(s.text for s in self.spans))
+        _set_line_size(self, _dominant_size(self.spans))
+        _set_line_bold(self, _mostly_bold(self.spans))
+
+
+_set_line_text = vars(Line)["text"].__set__
+_set_line_size = vars(Line)["size"].__set__
+_set_line_bold = vars(Line)["bold"].__set__
 
 
 def _mostly_bold(spans: tuple[Span, ...]) -> bool:
@@ -126,6 +180,8 @@ def bold_share(spans: tuple[Span, ...]) -> float:
 
 
 def _dominant_size(spans: tuple[Span, ...]) -> float:
+    if spans and all(span.size == spans[0].size for span in spans):
+        return round(spans[0].size, 1)  # (one size, as most lines have: nothing to weigh)
     weights: dict[float, int] = {}
     for span in spans:
         key = round(span.size, 1)
@@ -158,6 +214,7 @@ class Figure:
     image: str = ""  # the image file's link (convert --images), "" otherwise
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Block:
     """A unit of content on one page, in reading order once `order_blocks` has run."""
@@ -177,7 +234,25 @@ class Block:
 
     @property
     def text(self) -> str:
-        return "\n".join(line.text for line in self.lines)
+        if len(self.lines) == 1:  # (most blocks before paragraphs are grouped: no join)
+            return self.lines[0].text
+        return "\n".join([line.text for line in self.lines])
+
+    def with_lines(self, lines: tuple[Line, ...], bbox: BBox) -> Block:
+        """This block holding `lines` in `bbox` (cheaper than dataclasses.replace, which
+        paragraphs call for every line they gather)."""
+        return Block(
+            self.kind,
+            lines,
+            bbox,
+            self.page,
+            self.level,
+            self.cells,
+            self.column,
+            self.header_rows,
+            self.carried,
+            self.figure,
+        )
 
     def with_column(self, column: int) -> Block:
         """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""

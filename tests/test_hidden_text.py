@@ -14,8 +14,10 @@ from chunkcli.cli import app
 from chunkcli.convert import ConvertOptions, convert_pdf
 from chunkcli.convert.extract.hidden import contrast, is_dark, solid_boxes
 from chunkcli.convert.extract.pages import needs_folding
+from chunkcli.convert.extract.paint_log import paint_log, picture_placements
 from chunkcli.markdown_format import PageMarker, format_page_marker, parse_page_marker
 from chunkcli.model import PageStatus
+from tests.pdf_factory import Image, Rect, Rule, Text, make_pdf
 
 VISIBLE = ("Visible text stays here.", "White on black is visible.")
 HIDDEN = {
@@ -164,3 +166,37 @@ def test_solid_boxes_reads_reversed_rectangles_as_get_drawings_does() -> None:
 def test_needs_folding_finds_ligatures_and_ideograph_variants_only() -> None:
     texts = ["plain ASCII", "\u65e5\u672c\u8a9e", "e\ufb03cient", "co\u00adop", "\u2f00 \u4e00"]
     assert [needs_folding(t) for t in texts] == [False, False, True, True, True]
+
+
+def test_paint_log_is_get_bboxlog_without_text(tmp_path: Path) -> None:
+    """paint_log: every path, image and shading entry of get_bboxlog, in its order."""
+    items = [
+        Text(72, 100, "Visible words"),
+        Rect(60, 80, 300, 120, fill_gray=0.2),
+        Image(72, 200, 200, 300),
+        Rule(72, 400, 400, 400),
+    ]
+    doc = pymupdf.open(make_pdf(tmp_path / "paint.pdf", [items]))
+    page = doc[0]
+    expected = [
+        (kind, tuple(box)) for kind, box in page.get_bboxlog() if not kind.endswith("-text")
+    ]
+    assert [kind for kind, _ in expected] == [
+        "fill-path",
+        "stroke-path",
+        "fill-image",
+        "stroke-path",
+    ]
+    assert paint_log(page) == expected
+
+
+def test_picture_placements_are_get_image_info_boxes_and_sizes(tmp_path: Path) -> None:
+    """picture_placements: get_image_info's bbox, width and height, on a plain and a rotated
+    page (the rotated one asks get_image_info itself)."""
+    pages = [[Image(72, 200, 200, 300, seed=1), Image(300, 100, 500, 150, seed=2)]] * 2
+    doc = pymupdf.open(make_pdf(tmp_path / "pictures.pdf", pages))
+    doc[1].set_rotation(90)
+    for page in doc:
+        expected = [(tuple(i["bbox"]), i["width"], i["height"]) for i in page.get_image_info()]
+        assert len(expected) == 2
+        assert picture_placements(page) == expected

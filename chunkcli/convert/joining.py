@@ -53,7 +53,10 @@ _SPACE_CHARS = re.compile("[ \u3000]")
 def clean_line(text: str) -> str:
     """One line's text: control characters dropped, outer whitespace removed, inner space
     runs collapsed, letter-spaced Japanese closed up."""
-    line = _SPACES.sub(" ", _CONTROL.sub("", text).strip(" \t\u00a0\r\n"))
+    # (both substitutions only where they can change something: this runs for every line)
+    line = (text if text.isprintable() else _CONTROL.sub("", text)).strip(" \t\u00a0\r\n")
+    if "  " in line or "\t" in line or "\u00a0" in line:
+        line = _SPACES.sub(" ", line)
     if ". ." in line:
         line = _SPACED_LEADER.sub(lambda m: m.group().replace(" ", ""), line)
     return close_letter_spacing(line)
@@ -116,7 +119,8 @@ def _joint(left: str, right: str, compounds: frozenset[str]) -> tuple[str, str]:
     fragment = _HANGUL_END.search(left[-32:]) if _HANGUL_RUN.match(first) else None
     if fragment and fragment.group(0) + first in compounds:
         return left, ""  # "중소상" + "공인": the break is inside a word
-    match = _HYPHEN_END.search(left[-64:])
+    # (a cleaned line never ends in a newline, before which `$` would also match)
+    match = _HYPHEN_END.search(left[-64:]) if last in "-\u2010" else None
     if match and first.islower():
         word = match.group(1)
         following = _LEADING_WORD.match(right)
@@ -152,7 +156,7 @@ def zipf(word: str) -> float:
 def hangul_word_prefixes(text: str) -> frozenset[str]:
     """The starts (two syllables or more) of the Korean words inside one line of text; the
     line's first and last word are left out, as a line break may have cut them."""
-    if not _HANGUL_RUN.search(text):
+    if text.isascii() or not _HANGUL_RUN.search(text):
         return frozenset()
     words = _HANGUL_RUN.findall(" ".join(text.split()[1:-1]))
     return frozenset(word[:end] for word in words for end in range(2, len(word) + 1))

@@ -31,6 +31,14 @@ from chunkcli.charclasses import RTL_CLASS, RTL_PRESENTATION_CLASS
 from chunkcli.model import Line, Span
 
 RTL_CHAR = re.compile(f"[{RTL_CLASS}]")
+
+
+def has_rtl(text: str) -> bool:
+    """`text` holds a right-to-left letter (RTL_CHAR): never in ASCII text, which is not
+    searched (most pages; asked of every page's text, twice)."""
+    return not text.isascii() and RTL_CHAR.search(text) is not None
+
+
 _PRESENTATION = re.compile(f"[{RTL_PRESENTATION_CLASS}]+")
 # Pieces of one baseline closer than this many font sizes are one line (MuPDF continues a
 # line across gaps of about one font size; a wider gap is a column or a table cell, which

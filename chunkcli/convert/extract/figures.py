@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from chunkcli.convert.extract.captions import CAPTION_START
+from chunkcli.convert.extract.paint_log import picture_placements
 from chunkcli.convert.extract.vector_figures import near_groups
 from chunkcli.convert.ocr.options import OcrEngine, OcrMode, OcrOptions
 from chunkcli.convert.ocr.pictures import (
@@ -163,17 +164,17 @@ def _placements(pdf_page: pymupdf.Page) -> list[tuple[object, BBox]]:
     if not pdf_page.get_images():  # (a page whose figures are drawings only)
         return found
     try:
-        infos = pdf_page.get_image_info()
+        pictures = picture_placements(pdf_page)  # (get_image_info's boxes and sizes)
     except MUPDF_ERRORS:
         return found
-    for info in infos:
-        box = pymupdf.Rect(info["bbox"]) & rect
+    for bbox, width, height in pictures:
+        box = pymupdf.Rect(bbox) & rect
         if box.is_empty:
             continue
         # An image is named by its pixel size and its place: a logo repeats both. (Asking
         # MuPDF for xrefs costs 2.6 s over the corpus' 200 pages with pictures, 8 times the
         # placing itself.)
-        key = (info["width"], info["height"], round(box.x0), round(box.y0), round(box.x1))
+        key = (width, height, round(box.x0), round(box.y0), round(box.x1))
         found.append((key, BBox(box.x0, box.y0, box.x1, box.y1)))
     return found
 

@@ -30,6 +30,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from chunkcli.convert.drawings import PageDrawings
+from chunkcli.convert.extract.paint_log import paint_log
 from chunkcli.model import HiddenText
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ class _Painted:
     @property
     def log(self) -> list[tuple[str, tuple[float, float, float, float]]]:
         if self._log is None:
-            self._log = [(kind, tuple(box)) for kind, box in self.page.get_bboxlog()]
+            self._log = paint_log(self.page)  # get_bboxlog's entries, less its text's
         return self._log
 
     def draws(self, bbox: tuple[float, float, float, float], share: float) -> bool:

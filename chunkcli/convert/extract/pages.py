@@ -28,13 +28,13 @@ from chunkcli.charclasses import (
     unusable_share,
 )
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text, logical_line, visual_rawdict
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
 from chunkcli.convert.extract.symbols import (
-    PRIVATE_USE,
     dingbat_text,
+    has_private_use,
     is_dingbat_font,
     without_private_use,
 )
@@ -273,11 +273,12 @@ def extract_page(
 ) -> Page:
     """One PDF page -> Page with raw line blocks, table blocks and a status, and the hidden
     text removed from it (unless `keep_hidden`)."""
-    rect = page.rect  # ~15 us a read: PyMuPDF computes it anew each time
+    # The page's paths, box and rotation, read once for hidden text, tables and figures.
+    drawings = PageDrawings(page)
+    rect = drawings.rect
     width, height = finite(rect.width), finite(rect.height)
     if width <= 0 or height <= 0:  # /UserUnit 0, a zero MediaBox: nothing can be placed
         return Page(number, width, height, (), PageStatus.DAMAGED)
-    drawings = PageDrawings(page)  # read once for hidden text and tables, when they ask
     lines, hidden = read_lines(page, keep_hidden=keep_hidden, drawings=drawings)
     text_page = _text_page(page, number, lines, find_tables, drawings)
     if hidden is not None:
@@ -289,13 +290,14 @@ def _text_page(
     page: pymupdf.Page, number: int, lines: list[Line], find_tables: bool, drawings: PageDrawings
 ) -> Page:
     """A page of these text-layer lines: blank, garbage or a text page with its tables."""
-    width, height = finite(page.rect.width), finite(page.rect.height)
+    rect = drawings.rect
+    width, height = finite(rect.width), finite(rect.height)
     if not lines:
         return Page(number, width, height, (), classify_empty_page(page))
     text = "".join(line.text for line in lines)
     if is_garbage_text(text):
         return Page(number, width, height, (), PageStatus.GARBAGE)
-    if PRIVATE_USE.search(text):  # real text: an icon glyph among it shows nothing
+    if has_private_use(text):  # real text: an icon glyph among it shows nothing
         lines = without_private_use(lines)
         if not lines:
             return Page(number, width, height, (), classify_empty_page(page))
@@ -310,15 +312,15 @@ def text_page_of(
     drawings: PageDrawings | None = None,
 ) -> Page:
     """A text page from its Lines (text layer or OCR): raw line blocks plus table blocks
-    (`drawings`: the page's paths, when read already)."""
-    rect = page.rect
+    (`drawings`: the page's paths, box and rotation, when read already)."""
+    rect = drawings.rect if drawings is not None else page.rect
     width, height = rect.width, rect.height
     tables: list[Block] = []
     if find_tables:
         tables = detect_tables(page, lines, number, drawings=drawings)
         lines = [line for line in lines if not _inside_any(line, tables)]
     figures: list[Block] = []
-    if drawings is not None and page.rotation == 0:  # (paths are read unrotated)
+    if drawings is not None and drawings.rotation == 0:  # (paths are read unrotated)
         page_box = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
         figures, lines, tables = vector_figures(drawings.paths, lines, tables, page_box, number)
     blocks = [Block(BlockKind.PARAGRAPH, (line,), line.bbox, number) for line in lines]
@@ -340,18 +342,20 @@ def read_lines(
 ) -> tuple[list[Line], HiddenText | None]:
     """The page's visual text lines, and the hidden text removed from them (unless
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
-    raw, text, hidden = _page_text_dict(page, keep_hidden, drawings or PageDrawings(page))
-    rtl = RTL_CHAR.search(text) is not None
-    folds = needs_folding(page_text(raw))
+    paths = drawings or PageDrawings(page)
+    raw, text, folds, hidden = _page_text_dict(page, keep_hidden, paths)
+    rtl = has_rtl(text)
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
+            dx, dy = raw_line.get("dir", (1.0, 0.0))
+            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
             if len(spans) == 1 and spans[0].text.strip():
-                lines.append(Line((spans[0],), spans[0].bbox, _is_vertical(raw_line)))
+                lines.append(Line((spans[0],), spans[0].bbox, vertical))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                several.append((spans, _is_vertical(raw_line)))
+                several.append((spans, vertical))
     gutters = gutter_positions([spans for spans, vertical in several if not vertical])
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
@@ -364,9 +368,10 @@ def read_lines(
 
 def _page_text_dict(
     page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
-) -> tuple[dict[str, Any], str, HiddenText | None]:
+) -> tuple[dict[str, Any], str, bool, HiddenText | None]:
     """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
-    where word gaps or right-to-left glyphs need them), its text, and the hidden text removed."""
+    where word gaps or right-to-left glyphs need them), its text, whether that dict's text
+    `needs_folding`, and the hidden text removed."""
     # One text page feeds both readings: a page read again with character boxes is not
     # interpreted a second time.
     text_page = page.get_textpage(flags=DICT_FLAGS)
@@ -374,14 +379,15 @@ def _page_text_dict(
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
-    if lacks_word_spaces(text) or RTL_CHAR.search(text) is not None:
+    if lacks_word_spaces(text) or has_rtl(text):
         chars = page.get_text("rawdict", textpage=text_page)
         if not keep_hidden:
             chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
         # glyphs in visual order, then reordered (see extract/bidi.py).
         raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
-    return raw, text, hidden
+        return raw, text, needs_folding(page_text(raw)), hidden
+    return raw, text, needs_folding(text), hidden
 
 
 def attach_drop_caps(lines: list[Line]) -> list[Line]:
@@ -423,7 +429,8 @@ def needs_folding(text: str) -> bool:
 def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
     `needs_folding`."""
-    # This runs for every span of every page (400,000 on the corpus): the cheap tests first.
+    # This runs for every span of every page (400,000 on the corpus): the cheap tests first,
+    # one cached look-up a font, and the box's bounds tested here rather than in a call.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
     if folds and not text.isascii():
@@ -433,28 +440,15 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     if not text:
         return None
     font = raw.get("font", "")
-    if is_dingbat_font(font):  # a Wingdings bullet is the letter "m"
+    dingbat, bold, italic, monospace = _font_traits(font)
+    if dingbat:  # a Wingdings bullet is the letter "m"
         text = dingbat_text(text, font)
     flags = raw.get("flags", 0)
-    bold, italic, monospace = font_style(font)
     size = raw.get("size", 0.0)
     # Nearly every size is a positive float in bounds: finite() and max() change nothing.
     if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
         size = max(0.0, finite(size))
-    return Span(
-        text=text,
-        bbox=_finite_box(raw["bbox"]),
-        font=font,
-        size=round(size, 2),
-        bold=bold or bool(flags & FLAG_BOLD),
-        italic=italic or bool(flags & FLAG_ITALIC),
-        monospace=monospace or bool(flags & FLAG_MONOSPACE),
-    )
-
-
-def _finite_box(box: tuple[float, float, float, float]) -> BBox:
-    """`box` as a BBox of finite() coordinates."""
-    x0, top, x1, bottom = box
+    x0, top, x1, bottom = raw["bbox"]
     limit = MAX_GEOMETRY_PT
     # Nearly every box is in bounds (NaN fails every comparison): skip four finite() calls.
     if (
@@ -464,8 +458,24 @@ def _finite_box(box: tuple[float, float, float, float]) -> BBox:
         and -limit <= x1 <= limit
         and -limit <= bottom <= limit
     ):
-        return BBox(x0, top, x1, bottom)
-    return BBox(finite(x0), finite(top), finite(x1), finite(bottom))
+        box = BBox(x0, top, x1, bottom)
+    else:
+        box = BBox(finite(x0), finite(top), finite(x1), finite(bottom))
+    return Span(
+        text,
+        box,
+        font,
+        round(size, 2),
+        bold or bool(flags & FLAG_BOLD),
+        italic or bool(flags & FLAG_ITALIC),
+        monospace or bool(flags & FLAG_MONOSPACE),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _font_traits(font: str) -> tuple[bool, bool, bool, bool]:
+    """(dingbat, bold, italic, monospace) as told by a font's name, in one look-up a span."""
+    return (is_dingbat_font(font), *font_style(font))
 
 
 def finite(value: float) -> float:
@@ -486,11 +496,6 @@ def font_style(font: str) -> tuple[bool, bool, bool]:
         bool(ITALIC_FONT_NAME.search(font)),
         bool(MONO_FONT_NAME.search(font)),
     )
-
-
-def _is_vertical(raw_line: dict[str, Any]) -> bool:
-    dx, dy = raw_line.get("dir", (1.0, 0.0))
-    return bool(abs(dy) > abs(dx))
 
 
 def _split_at_gaps(spans: list[Span], vertical: bool) -> Iterator[Line]:

@@ -10,6 +10,7 @@ lines no table took, so a ruled table is never a figure.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,15 +166,23 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
             i = parent[i]
         return i
 
+    # The sweep's window (the boxes starting before this one's right edge + gap) found by
+    # bisection, then only the vertical test in the loop: a page of wide paths compares
+    # each with hundreds of others.
+    starts = [boxes[i].x0 for i in order]
+    tops = [boxes[i].top for i in order]
+    bottoms = [boxes[i].bottom for i in order]
     for position, i in enumerate(order):
         a = boxes[i]
-        reach, top, bottom = a.x1 + gap, a.top - gap, a.bottom + gap
-        for j in order[position + 1 :]:
-            b = boxes[j]
-            if b.x0 > reach:
-                break
-            if b.top <= bottom and top <= b.bottom:
-                parent[root(j)] = root(i)
+        top, bottom = a.top - gap, a.bottom + gap
+        end = bisect.bisect_right(starts, a.x1 + gap, position + 1)
+        joined = root(i)  # stays the root: only other roots are hung under it below
+        window = range(position + 1, end)
+        for k, b_top, b_bottom in zip(
+            window, tops[position + 1 : end], bottoms[position + 1 : end], strict=True
+        ):
+            if b_top <= bottom and top <= b_bottom:
+                parent[root(order[k])] = joined
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
         groups.setdefault(root(i), []).append(i)

@@ -44,6 +44,8 @@ def lacks_word_spaces(text: str) -> bool:
     """Whether the Hangul text of a page (`page_text`) has (nearly) no word spaces, or holds
     a run of syllables longer than any Korean word (a table or a passage of the page written
     without its spaces, where the rest of the page has them)."""
+    if text.isascii():
+        return False  # (no Hangul: the page's text is not searched twice)
     syllables = len(HANGUL.findall(text))
     if syllables >= MIN_HANGUL and len(SPACED_HANGUL.findall(text)) < MAX_SPACED_SHARE * (
         syllables

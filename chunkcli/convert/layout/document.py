@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chunkcli.convert.extract.bidi import RTL_CHAR, is_rtl_text
+from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text
 from chunkcli.convert.layout.articles import attach_article_captions
 from chunkcli.convert.layout.breaks import join_page_breaks
 from chunkcli.convert.layout.furniture import strip_running_headers
@@ -52,7 +52,7 @@ def _order_page(page: Page, settings: LayoutSettings) -> Page:
 def is_rtl_page(page: Page) -> bool:
     """Most strong letters of the page's text are right-to-left ones (Arabic, Hebrew)."""
     text = "".join(line.text for block in page.blocks for line in block.lines)
-    return RTL_CHAR.search(text) is not None and is_rtl_text(text)
+    return has_rtl(text) and is_rtl_text(text)
 
 
 def mirror_blocks(blocks: tuple[Block, ...], width: float) -> tuple[Block, ...]:

@@ -9,6 +9,7 @@ emphasised just as a bold one is.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections import Counter
 
@@ -39,13 +40,14 @@ def _face_and_share(line: Line) -> tuple[str, float]:
     if len(line.spans) == 1:  # most lines: no tally
         span = line.spans[0]
         return (_face(span.font), 1.0) if span.text.strip() else ("", 0.0)
-    weights: Counter[str] = Counter()
+    weights: dict[str, int] = {}  # (a plain dict: a Counter costs more than the tally here)
     for span in line.spans:
-        weights[span.font] += len(span.text.strip())
+        weights[span.font] = weights.get(span.font, 0) + len(span.text.strip())
     total = sum(weights.values())
     if not total:
         return "", 0.0
-    font, count = weights.most_common(1)[0]
+    # The first font of the largest weight, as Counter.most_common(1) picks it.
+    font, count = max(weights.items(), key=operator.itemgetter(1))
     return _face(font), count / total
 
 
@@ -77,9 +79,10 @@ def in_capitals(line: Line) -> bool:
 def capitals_only(text: str) -> bool:
     """The letters that have a case are all capitals, and there are enough of them to be
     words ("CONTEXT", not the "A" of a list or "II")."""
-    if any(c.islower() for c in text):
+    # (map over str methods: no Python frame per character; this runs twice a line pair)
+    if any(map(str.islower, text)):
         return False
-    capitals = sum(1 for c in text if c.isupper())
+    capitals = sum(map(str.isupper, text))
     visible = len(text) - text.count(" ")
     return capitals >= MIN_CAPITALS and capitals >= CAPITALS_SHARE * visible
 

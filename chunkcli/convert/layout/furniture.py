@@ -80,7 +80,7 @@ def _band_blocks(page: Page, s: FurnitureSettings) -> list[Block]:
         b
         for b in page.blocks
         if b.kind == BlockKind.PARAGRAPH
-        and (b.bbox.center_y <= top_limit or b.bbox.center_y >= bottom_limit)
+        and ((middle := b.bbox.center_y) <= top_limit or middle >= bottom_limit)
     ]
 
 
@@ -176,6 +176,9 @@ def _typed_rules(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]
 
 
 def _is_typed_rule(text: str, min_marks: int) -> bool:
+    first = text.lstrip()[:1]  # (most lines open with a letter: no join and strip for them)
+    if first and first not in RULE_MARKS:
+        return False
     marks = "".join(text.split())
     return len(marks) >= min_marks and not marks.strip(RULE_MARKS)
 
@@ -268,13 +271,15 @@ def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:
     """A number with at least table_row_neighbours other texts on its row is a cell of a
     table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
     a running head's page number shares its row with the head's title at most."""
-    beside = sum(
-        1
-        for other in page.blocks
-        if other is not block
-        and other.kind != BlockKind.TABLE
-        and other.bbox.y_overlap(block.bbox) > 0.5 * min(other.bbox.height, block.bbox.height)
-    )
+    box, height = block.bbox, block.bbox.height
+    beside = 0
+    for other in page.blocks:  # (asked for every number in the bands: stops once it knows)
+        if beside >= s.table_row_neighbours:
+            break
+        if other is block or other.kind == BlockKind.TABLE:
+            continue
+        if other.bbox.y_overlap(box) > 0.5 * min(other.bbox.height, height):
+            beside += 1
     return beside >= s.table_row_neighbours
 
 

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from chunkcli.charclasses import SENTENCE_END_CHARS, UNUSABLE_CHAR
+from chunkcli.charclasses import SENTENCE_END_CHARS, count_unusable
 from chunkcli.convert.layout.faces import body_face, capitals_only, set_apart
 from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
-from chunkcli.convert.layout.paragraphs import BULLET, TOC_ENTRY
+from chunkcli.convert.layout.paragraphs import BULLET, is_toc_entry
 from chunkcli.convert.layout.settings import FurnitureSettings
 from chunkcli.model import (
     BBox,
@@ -229,7 +229,7 @@ def split_run_in_headings(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
 def _run_in_parts(block: Block) -> tuple[Block, Block] | None:
     if block.kind != BlockKind.PARAGRAPH or block.lines[0].vertical:
         return None
-    if TOC_ENTRY.search(block.lines[0].text):
+    if is_toc_entry(block.lines[0].text):
         return None  # a contents entry in bold ("Ⅰ．序編 ........ 1") names a heading elsewhere
     spans = block.lines[0].spans
     lead = 0
@@ -659,8 +659,8 @@ def _candidate(
         return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
-    letters = sum(1 for c in text if c.isalpha())
-    if letters < MIN_HEADING_LETTERS or len(UNUSABLE_CHAR.findall(text)) * 3 > len(text):
+    letters = sum(map(str.isalpha, text))  # (no Python frame per character)
+    if letters < MIN_HEADING_LETTERS or count_unusable(text) * 3 > len(text):
         return None  # figures, ornaments ("❙❚❘") and undecodable glyphs name no section
     if NOT_A_HEADING.match(text) or CAPTION_LEAD.match(text) or _holds_data(text):
         # a label, a date line, a caption ("Table 13.2. Effect of cations …"), a chart's
@@ -677,7 +677,7 @@ def _candidate(
         text.endswith(".") and not larger and not CHAPTER_LABEL.match(text)
     ):
         return None  # a sentence, not a title ("CHAPTER 7." names one)
-    if TOC_ENTRY.search(text) or TRAILING_LEADERS.search(text):
+    if is_toc_entry(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
     pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
     bold_heading = marks.bold and _bold_heading(block, text)

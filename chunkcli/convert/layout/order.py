@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from chunkcli.convert.layout.settings import OrderSettings
 from chunkcli.convert.layout.sizes import typical_size
-from chunkcli.model import BBox, Block, BlockKind
+from chunkcli.model import BBox, Block, BlockKind, quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Gap:
     """An empty range on one axis, between `low` and `high`."""
@@ -257,9 +258,9 @@ def _intersect(first: list[Gap], second: list[Gap], s: OrderSettings) -> list[Ga
     common: list[Gap] = []
     for a in first:
         for b in second:
-            gap = Gap(max(a.low, b.low), min(a.high, b.high))
-            if gap.width >= s.min_gutter_pt:
-                common.append(gap)
+            low, high = max(a.low, b.low), min(a.high, b.high)
+            if high - low >= s.min_gutter_pt:  # (Gap.width, before a Gap is made)
+                common.append(Gap(low, high))
     return common
 
 

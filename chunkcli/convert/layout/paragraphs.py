@@ -41,6 +41,9 @@ TOC_ENTRY = re.compile(
     r"(\.{4,}|…{2,}|・{4,}|\s{2,}\.{2,})\s*(?:[PpＰ]\.?\s*)?[\d０-９ivxIVX]+\s*$"
     r"|\S\s*\t\s*(?:[\d０-９]{1,3}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$"
 )
+# What a contents entry's last visible character is (a decimal digit, as \d reads one, or
+# a roman numeral's letter): lines that end otherwise are not searched.
+ROMAN_LETTERS = frozenset("ivxlcIVXLC")
 SENTENCE_END = SENTENCE_END_CHARS
 # A line that is one full-width bracketed phrase after a Japanese full stop starts something
 # new: the caption of the next law article ("（使用の停止）"), never the rest of a sentence.
@@ -243,15 +246,11 @@ def _extend_last_line(block: Block, line: Line) -> Block:
     gap_needed = (apart and words) or not (is_cjk(left) and is_cjk(right))
     space = (Span(" ", last.bbox, size=last.size, bold=last.bold),) if gap_needed else ()
     joined = Line(last.spans + space + line.spans, last.bbox.union(line.bbox))
-    return replace(block, lines=block.lines[:-1] + (joined,), bbox=block.bbox.union(line.bbox))
+    return block.with_lines(block.lines[:-1] + (joined,), block.bbox.union(line.bbox))
 
 
 def _append(block: Block, line_block: Block) -> Block:
-    return replace(
-        block,
-        lines=block.lines + line_block.lines,
-        bbox=block.bbox.union(line_block.bbox),
-    )
+    return block.with_lines(block.lines + line_block.lines, block.bbox.union(line_block.bbox))
 
 
 def continues(block: Block, line: Line, column: Column | None) -> bool:
@@ -288,11 +287,21 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         )
     ):
         return False
-    if TOC_ENTRY.search(last.text):
+    if is_toc_entry(last.text):
         return False  # each table-of-contents entry is its own line
     if last.text.rstrip().endswith(FULL_STOPS) and BRACKETED_LINE.fullmatch(line.text.strip()):
         return False  # a law article's caption "（使用の停止）" after the article before it
     return _indent_continues(block, line)
+
+
+def is_toc_entry(text: str) -> bool:
+    """A table-of-contents entry (TOC_ENTRY), searched for only in a line that ends in a
+    digit or a roman numeral's letter: the search costs ~8 us on a long line, and it runs
+    for nearly every line of every page."""
+    stripped = text.rstrip()  # (str.isspace is what \s matches)
+    if not stripped or not (stripped[-1].isdecimal() or stripped[-1] in ROMAN_LETTERS):
+        return False
+    return TOC_ENTRY.search(text) is not None
 
 
 def _half_line(line: Line, column: Column) -> bool:

@@ -134,10 +134,10 @@ def detect_tables(
     blocks: list[Block] = []
     rules: tuple[Rule, ...] = ()
     if options.ruled:
-        rect = page.rect  # computed anew on each read
+        reads = drawings or PageDrawings(page)  # (the page's box and rotation read once)
+        rect = reads.rect
         page_box = BBox(0.0, 0.0, float(rect.width), float(rect.height))
-        paths = (drawings or PageDrawings(page)).paths
-        rules = rules_from_drawings(paths, page_box, _rotation(page))
+        rules = rules_from_drawings(reads.paths, page_box, _rotation(page, reads.rotation))
         grids = _grids_of(rules, page_box, pieces, lines)
         blocks = _grid_blocks(page, grids, lines, page_number, options)
         for frame in rule_pairs(grids, rules):
@@ -145,11 +145,8 @@ def detect_tables(
                 block = _paired_block(frame, lines, page_number)
                 blocks.extend([block] if block is not None else [])
     if options.unruled:
-        free = [
-            p
-            for p in pieces
-            if not lines[p.line_index].vertical and not _covered(lines[p.line_index], blocks)
-        ]
+        taken = _vertical_or_covered(lines, blocks)
+        free = [p for p in pieces if p.line_index not in taken]
         for table in find_unruled(free):
             block = _unruled_block(table, lines, page_number)
             if block is None or _boxed_inside(_body_box(block.bbox, table), rules):
@@ -206,9 +203,12 @@ def cut_at_captions(grid: Grid, lines: Sequence[Line]) -> list[Grid]:
         return [grid]
     parts: list[tuple[float, ...]] = []
     start = 0
+    left, right = grid.xs[0], grid.xs[-1]
+    # Lines across the grid's width by centre, read once for all its bands.
+    across = [(ln.bbox.center_y, ln) for ln in lines if left <= ln.bbox.center_x <= right]
     for index in range(1, len(grid.ys) - 1):  # the first band is a header, never a caption
-        band = BBox(grid.xs[0], grid.ys[index], grid.xs[-1], grid.ys[index + 1])
-        inside = [ln for ln in lines if band.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
+        top, bottom = grid.ys[index], grid.ys[index + 1]
+        inside = [ln for y, ln in across if top <= y <= bottom]
         if inside and CAPTION.match(min(inside, key=lambda ln: ln.bbox.top).text):
             parts.append(grid.ys[start : index + 1])
             start = index + 1
@@ -246,8 +246,8 @@ def _untyped(page: pymupdf.Page) -> Any:
     return page
 
 
-def _rotation(page: pymupdf.Page) -> Matrix | None:
-    if not page.rotation:
+def _rotation(page: pymupdf.Page, rotation: int) -> Matrix | None:
+    if not rotation:
         return None
     m = _untyped(page).rotation_matrix
     return (float(m.a), float(m.b), float(m.c), float(m.d), float(m.e), float(m.f))
@@ -275,6 +275,14 @@ def _has_cell_gap(row: Sequence[Piece]) -> bool:
 
 def _overlaps(a: BBox, b: BBox) -> bool:
     return a.x_overlap(b) > 0 and a.y_overlap(b) > 0
+
+
+def _vertical_or_covered(lines: Sequence[Line], blocks: Sequence[Block]) -> set[int]:
+    """Indices of the lines unruled tables leave alone: vertical ones and those a table
+    found already covers (asked once a line, not once a piece)."""
+    if not blocks:
+        return {i for i, line in enumerate(lines) if line.vertical}
+    return {i for i, line in enumerate(lines) if line.vertical or _covered(line, blocks)}
 
 
 def _covered(line: Line, blocks: Sequence[Block]) -> bool:

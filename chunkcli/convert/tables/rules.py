@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chunkcli.model import BBox
+from chunkcli.model import BBox, quick_init
 
 # A filled rectangle no thicker than this is a drawn line (many producers draw rules as thin
 # rectangles); 3 pt is thicker than any rule we saw and thinner than any shaded cell.
@@ -36,6 +36,7 @@ WHITE_CHANNEL = 0.95
 Drawing = Mapping[str, Any]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Rule:
     """An axis-aligned rule: `pos` is y for horizontal rules and x for vertical ones."""
@@ -136,9 +137,15 @@ def _thin_polygon(drawing: Drawing) -> list[Rule]:
 
 
 def _is_white(colour: object) -> bool:
-    # PyMuPDF's colours are tuples: testing for tuple first skips the slower ABC check.
-    if not (isinstance(colour, tuple) or isinstance(colour, Sequence)) or not colour:
-        return colour is None  # no colour at all: nothing visible is painted
+    if colour is None:
+        return True  # no colour at all: nothing visible is painted
+    if type(colour) is tuple and colour:  # PyMuPDF's colours: one loop, no ABC check
+        for c in colour:
+            if not (type(c) is float or isinstance(c, float | int)) or not c >= WHITE_CHANNEL:
+                return False
+        return True
+    if not isinstance(colour, Sequence) or not colour:
+        return False
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from chunkcli.charclasses import is_cjk
-from chunkcli.model import BBox, Line
+from chunkcli.model import BBox, Line, quick_init
 
 # A numbered caption naming a table or figure ("Table 3", "別表第1", "図2"): it ends the table
 # above it and names the one below.
@@ -40,6 +40,7 @@ _WORD = re.compile(r"\S+\s*")  # a word keeps its trailing space for rejoining
 _SPACES = re.compile(r"\s+")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Piece:
     """Text with a box; `line_index` points back to the Line it came from."""
@@ -140,7 +141,7 @@ def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
     # The open row's vertical extent: same_row and BBox.union written out on two floats, as
     # this runs for every piece of every page (no box is made per piece).
     top = bottom = 0.0
-    for piece in sorted(pieces, key=lambda p: (p.bbox.center_y, p.bbox.x0)):
+    for piece in sorted(pieces, key=_row_order):
         box = piece.bbox
         if rows:
             shorter = max(min(bottom - top, box.bottom - box.top), 0.1)
@@ -152,6 +153,12 @@ def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
         rows.append([piece])
         top, bottom = box.top, box.bottom
     return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
+
+
+def _row_order(piece: Piece) -> tuple[float, float]:
+    """(centre y, left x): BBox.center_y written out, as this runs for every piece."""
+    box = piece.bbox
+    return ((box.top + box.bottom) / 2, box.x0)
 
 
 def cell_text(pieces: Sequence[Piece]) -> str:
