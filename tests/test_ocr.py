@@ -364,9 +364,9 @@ def test_pages_are_read_by_the_library_unless_another_program_is_named(
 
     command, log = logging_tesseract(tmp_path)
     assert is_binary_program("tesseract") and not is_binary_program(command)
-    assert ocr_read._library(OcrOptions(tesseract_cmd=command), "tesseract 5.3.0") is None
+    assert ocr_read.document_library(OcrOptions(tesseract_cmd=command), "tesseract 5.3.0") is None
     by_program = convert_pdf(scans["ja"][0], ConvertOptions(ocr=OcrOptions(tesseract_cmd=command)))
     assert log.read_text().split()[1::2] == ["osd", "jpn"]
     version = tesseract_version("tesseract")
-    assert version is not None and ocr_read._library(OcrOptions(), version) is not None
+    assert version is not None and ocr_read.document_library(OcrOptions(), version) is not None
     assert convert_pdf(scans["ja"][0]).markdown == by_program.markdown

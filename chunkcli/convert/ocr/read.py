@@ -168,7 +168,7 @@ def ocr_pages(
     missing = _missing_languages(options.lang, installed)
     if missing:
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
-    library = _library(options, version)
+    library = document_library(options, version)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             plan = _language_plan(options, installed, text_layer, pool, library)
@@ -182,9 +182,10 @@ def ocr_pages(
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
 
 
-def _library(options: OcrOptions, version: str) -> TesseractLibrary | None:
+def document_library(options: OcrOptions, version: str) -> TesseractLibrary | None:
     """libtesseract's engines for the document when they are the program's Tesseract (the
-    default program, a binary of the same version); None: the program reads the pages."""
+    default program, a binary of the same version); None: the program reads the pages.
+    The caller closes them."""
     if options.tesseract_cmd != DEFAULT_TESSERACT or library_version() != version:
         return None
     if not is_binary_program(options.tesseract_cmd):
