@@ -162,7 +162,8 @@ def ocr_pages(
     options = _with_reserve(with_page_time(options, len(numbers)), doc.page_count)
     if options.engine == RAPIDOCR:
         return _rapidocr_pages(doc, numbers, options, on_pages)
-    version, installed = tesseract_program(options.tesseract_cmd)
+    ahead = functools.partial(_load_ahead, options)
+    version, installed = tesseract_program(options.tesseract_cmd, ahead)
     if version is None:
         return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
     missing = _missing_languages(options.lang, installed)
@@ -180,6 +181,15 @@ def ocr_pages(
             if library is not None:
                 library.close()  # (an engine still reading is freed when it ends)
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
+
+
+def _load_ahead(options: OcrOptions) -> None:
+    """What the first page needs (numpy: 0.1 CPU s; the library, when it may read it),
+    loaded while Tesseract's program answers."""
+    import numpy  # noqa: F401
+
+    if options.tesseract_cmd == DEFAULT_TESSERACT:
+        load_library()
 
 
 def document_library(options: OcrOptions, version: str) -> TesseractLibrary | None:
