@@ -26,12 +26,13 @@ import functools
 import math
 import re
 import struct
+import threading
 import time
 import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pymupdf
 
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+_T = TypeVar("_T")
 POINTS_PER_INCH = 72.0
 # MuPDF's error code before its message ("code=5: Overly large image"): no reader's business.
 MUPDF_CODE = re.compile(r"^code=\d+: ")
@@ -280,7 +282,7 @@ def _read_all(
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, plan.read, durations)
-    submit = functools.partial(pool.submit, timed)
+    submit = functools.partial(_handed_off, pool, timed)  # begun before the next rendering
     langs: Langs | None = None
     decided = plan.adopt is None
     first: _First | None = None  # the first page, while its languages are being guessed
@@ -520,9 +522,13 @@ def _timed(
     number: int,
     image: PageImage,
     langs: Langs,
+    begun: threading.Event | None = None,
 ) -> OcrReading:
-    """read(number, image, langs), its wall time appended to `durations` (failed ones too)."""
+    """read(number, image, langs), its wall time appended to `durations` (failed ones too);
+    `begun` set as it starts (the engine's call is a fraction of a millisecond away)."""
     start = _clock()
+    if begun is not None:
+        begun.set()
     try:
         return read(number, image, langs)
     finally:
@@ -906,10 +912,10 @@ def _language_plan(
             pool.submit(library.preload, langs[0])
         return _LanguagePlan(read, _given(langs), png=png)
     detecting = OSD_LANG in installed
-    loaded = pool.submit(library.preload, OSD_LANG) if library and detecting else None
+    loaded = _handed_off(pool, library.preload, OSD_LANG) if library and detecting else None
 
     def guess(image: PageImage) -> Callable[[], Langs]:
-        script = pool.submit(_script, image, options, library, loaded) if detecting else None
+        script = _handed_off(pool, _script, image, options, library, loaded) if detecting else None
         return lambda: retry_languages(
             _guessed_language(image, script, options, installed, pool, library), True, installed
         )
@@ -951,9 +957,11 @@ def _script(
     options: OcrOptions,
     library: TesseractLibrary | None,
     loaded: Future[None] | None,
+    begun: threading.Event,
 ) -> str | None:
     """The script Tesseract's script detection names on the page at detect_dpi (None: none
-    it can tell); `loaded`: the osd engine being loaded (waited for, not loaded twice)."""
+    it can tell); `loaded`: the osd engine being loaded (waited for, not loaded twice);
+    `begun` set as Tesseract starts (see _handed_off)."""
     sample = image.sample(options.settings.detect_dpi)
     chars = options.settings.detect_chars
     if loaded is not None:
@@ -962,13 +970,34 @@ def _script(
         timeout_s = options.page_timeout_s
         if options.deadline > 0:
             timeout_s = min(timeout_s, options.deadline - _clock())
+        begun.set()
         if timeout_s <= 0:
             return None
         return tesseract_script(options.tesseract_cmd, sample.png(), timeout_s, chars)
     try:
-        return library.script(sample.gray, sample.dpi, chars)
+        return library.script(sample.gray, sample.dpi, chars, begun)
     except OcrFailed:  # no osd data the library can load: no answer
         return None
+    finally:
+        begun.set()
+
+
+# MuPDF keeps Python's lock while it renders a page (0.05-0.15 s), so a thread of the pool
+# that has not yet entered Tesseract (which lets go of it) waits for the rendering to end:
+# work meant to run beside a rendering is awaited until it is inside Tesseract (about a
+# millisecond; at most this long). Measured on chinese_scan: the osd engine's load, handed
+# over while page 1 rendered, took 0.110 s instead of 0.038 (2026-12-04).
+HANDOFF_WAIT_S = 1.0
+
+
+def _handed_off(pool: ThreadPoolExecutor, work: Callable[..., _T], *args: object) -> Future[_T]:
+    """work(*args, begun) run in the pool, returned once it set `begun` (inside Tesseract),
+    ended, or HANDOFF_WAIT_S passed."""
+    begun = threading.Event()
+    future = pool.submit(work, *args, begun)
+    future.add_done_callback(lambda _: begun.set())
+    begun.wait(HANDOFF_WAIT_S)
+    return future
 
 
 def _score(run: Future[tuple[OcrWord, ...]]) -> float:

@@ -166,11 +166,17 @@ class TesseractLibrary:
         self._closed = False
         self._lock = threading.Lock()  # guards the fields, not the engines
 
-    def preload(self, lang: str) -> None:
-        """Load an engine for `lang` now (in a thread that would otherwise wait), so that
-        the first reading in it need not; raises OcrFailed as a reading would."""
-        with self._engine(lang):
-            pass
+    def preload(self, lang: str, begun: threading.Event | None = None) -> None:
+        """Load an engine for `lang` now (in a pool's thread, while another renders), so that
+        the first reading in it need not; raises OcrFailed as a reading would. `begun` is
+        set once Tesseract loads it (it then runs without Python's lock) or there is none
+        to load."""
+        try:
+            with self._engine(lang, begun):
+                pass
+        finally:
+            if begun is not None:
+                begun.set()
 
     def words(
         self, gray: npt.NDArray[np.uint8], dpi: int, lang: str, psm: int, timeout_s: float
@@ -190,15 +196,24 @@ class TesseractLibrary:
                 lib.TessMonitorDelete(monitor)
             return self._words_read(engine)
 
-    def script(self, gray: npt.NDArray[np.uint8], dpi: int, min_chars: int) -> str | None:
-        """The script Tesseract's script detection names, as tesseract_script finds it."""
+    def script(
+        self,
+        gray: npt.NDArray[np.uint8],
+        dpi: int,
+        min_chars: int,
+        begun: threading.Event | None = None,
+    ) -> str | None:
+        """The script Tesseract's script detection names, as tesseract_script finds it;
+        `begun` (see preload) is set as the detection starts."""
         lib = self._lib
         degrees, orientation, confidence = ctypes.c_int(), ctypes.c_float(), ctypes.c_float()
         name = ctypes.c_char_p()
-        with self._engine(OSD_LANG) as engine:
+        with self._engine(OSD_LANG, begun) as engine:
             lib.TessBaseAPISetPageSegMode(engine, OSD_ONLY_PSM)
             lib.TessBaseAPISetVariable(engine, b"min_characters_to_try", str(min_chars).encode())
             self._set_image(engine, gray, dpi)
+            if begun is not None:
+                begun.set()
             found = lib.TessBaseAPIDetectOrientationScript(
                 engine, ctypes.byref(degrees), ctypes.byref(orientation), ctypes.byref(name),
                 ctypes.byref(confidence),
@@ -258,13 +273,14 @@ class TesseractLibrary:
             self._free(engine)
 
     @contextlib.contextmanager
-    def _engine(self, lang: str) -> Iterator[int]:
-        """An idle engine for `lang` (one loaded when none is), its image cleared after."""
+    def _engine(self, lang: str, begun: threading.Event | None = None) -> Iterator[int]:
+        """An idle engine for `lang` (one loaded when none is: `begun` set as Tesseract
+        starts loading it), its image cleared after."""
         with self._lock:
             idle = self._idle.get(lang)
             engine = idle.pop() if idle else None
         if engine is None:
-            engine = self._loaded(lang)
+            engine = self._loaded(lang, begun)
             with self._lock:
                 self._engines[engine] = lang
         try:
@@ -280,12 +296,14 @@ class TesseractLibrary:
             if closed:
                 self._free(engine)
 
-    def _loaded(self, lang: str) -> int:
+    def _loaded(self, lang: str, begun: threading.Event | None = None) -> int:
         lib = self._lib
         engine = int(lib.TessBaseAPICreate())
         # Tesseract's messages ("Detected 274 diacritics") went to the program's stderr,
         # which nobody read: here they would reach the user's terminal.
         lib.TessBaseAPISetVariable(engine, b"debug_file", os.devnull.encode())
+        if begun is not None:
+            begun.set()
         if lib.TessBaseAPIInit3(engine, None, lang.encode()) != 0:
             lib.TessBaseAPIDelete(engine)
             raise OcrFailed(f"tesseract failed: cannot load the language data for {lang}")
