@@ -364,9 +364,40 @@ def test_pages_are_read_by_the_library_unless_another_program_is_named(
 
     command, log = logging_tesseract(tmp_path)
     assert is_binary_program("tesseract") and not is_binary_program(command)
-    assert ocr_read._library(OcrOptions(tesseract_cmd=command), "tesseract 5.3.0") is None
+    assert ocr_read.document_library(OcrOptions(tesseract_cmd=command), "tesseract 5.3.0") is None
     by_program = convert_pdf(scans["ja"][0], ConvertOptions(ocr=OcrOptions(tesseract_cmd=command)))
     assert log.read_text().split()[1::2] == ["osd", "jpn"]
     version = tesseract_version("tesseract")
-    assert version is not None and ocr_read._library(OcrOptions(), version) is not None
+    assert version is not None and ocr_read.document_library(OcrOptions(), version) is not None
     assert convert_pdf(scans["ja"][0]).markdown == by_program.markdown
+
+
+def test_each_engine_is_loaded_once_per_reader_and_the_osd_engine_once(
+    scans: dict[str, tuple[Path, str]],
+    tmp_path: Path,
+    library: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three English pages at --jobs 2: the osd engine, loaded while page 1 renders, is the
+    one script detection uses; English is loaded by the two threads that read (the pool's
+    engines go to whichever thread reads next, never one per page)."""
+    import pymupdf
+
+    from chunkcli.convert.ocr.tesslib import TesseractLibrary
+
+    with pymupdf.open(scans["en"][0]) as scan, pymupdf.open() as three:
+        for _ in range(3):
+            three.insert_pdf(scan)
+        three.save(tmp_path / "three.pdf")
+    loaded: list[str] = []
+    load = TesseractLibrary._loaded
+
+    def logged(self: TesseractLibrary, lang: str, begun: object = None) -> int:
+        loaded.append(lang)
+        return load(self, lang, begun)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TesseractLibrary, "_loaded", logged)
+    result = convert_pdf(tmp_path / "three.pdf", ConvertOptions(ocr=OcrOptions(jobs=2)))
+    assert [page.ocr.lang if page.ocr else "" for page in result.pages] == ["eng"] * 3
+    assert sorted(loaded) in (["eng", "eng", "osd"], ["eng", "osd"])
+    assert loaded.count("osd") == 1

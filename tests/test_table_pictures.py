@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pymupdf
 import pytest
@@ -142,3 +144,26 @@ def test_a_picture_whose_grid_makes_no_table_still_gives_its_words() -> None:
     words = " ".join(result.markdown.split())
     assert "Weekly notice to clinics" in words and "Issued December 2020" in words
     assert not [b for p in result.document.pages for b in p.blocks if b.kind == BlockKind.TABLE]
+
+
+def test_pictures_are_read_by_the_library_as_the_program_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By default a picture is read by libtesseract's engines, not the program; a program
+    of the caller's reads it: the same Markdown."""
+    from chunkcli.convert.ocr import pictures
+    from chunkcli.convert.ocr.tesslib import load_library
+    from tests.test_ocr import logging_tesseract
+
+    if load_library() is None:
+        pytest.skip("libtesseract cannot be loaded here: pictures are read by the program")
+    command, log = logging_tesseract(tmp_path)
+    report = _report_with_table_picture()
+    by_program = convert_pdf(report, ConvertOptions(ocr=OcrOptions(tesseract_cmd=command)))
+    assert log.read_text().split() == ["1", "eng"]  # the picture, one thread
+    programs: list[object] = []
+    monkeypatch.setattr(pictures, "run_tesseract", lambda *args: programs.append(args))
+    by_library = convert_pdf(report)
+    assert programs == []
+    assert by_library.markdown == by_program.markdown
+    assert "| Sample | Buffer | Volume |" in by_library.markdown

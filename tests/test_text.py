@@ -153,3 +153,19 @@ def test_a_spaced_dot_leader_is_written_as_its_dots() -> None:
         "Foreword to the 2021 Edition....... xi"
     )
     assert clean_line("Id. . . at 5") == "Id. . . at 5"  # three spaced dots: an ellipsis
+
+
+def test_the_word_list_is_read_as_wordfreq_reads_it() -> None:
+    """zipf reads wordfreq's English list itself (without importing wordfreq): the same
+    values as wordfreq for the words of the hyphenation decisions, other words and none."""
+    import wordfreq
+
+    from chunkcli.convert.joining import WORD_LIST, zipf
+
+    words = ["experiment", "multiple", "information", "nonlinear", "antibody", "selfaware",
+             "exwife", "xray", "dualencoder", "dual", "encoder", "ple", "tokenization", "the",
+             "a", "zyzzyva", "qqqqzx", "aardvark", "supercalifragilistic"]  # fmt: skip
+    expected = [wordfreq.zipf_frequency(w, "en", wordlist=WORD_LIST) for w in words]
+    assert [zipf(w) for w in words] == expected
+    assert expected[:5] == [4.38, 4.92, 5.43, 3.27, 3.46]  # (joining.py's evidence)
+    assert zipf("selfaware") == 0.0

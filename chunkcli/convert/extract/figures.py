@@ -145,7 +145,7 @@ class _Reader:
             self.lang = picture_language(pages_text(self.pages), self.options)
         if self.lang is None:
             return None
-        return read_figure(pdf_page, region, self.lang, options)
+        return read_figure(pdf_page, region, self.lang, options, self.count.library(options))
 
 
 def _looked_at(page: Page, doc: pymupdf.Document) -> bool:

@@ -178,10 +178,13 @@ def extract_document(
         notes, missing = notes + run.notes, run.missing
     # Text pages whose pictures OCR reads count as pages read by OCR, after those.
     count = PicturePages(on_ocr_pages, len(wanted), len(wanted))
-    if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
-        extracted = with_table_pictures(doc, extracted, ocr, count)
-    keep_empty = options.images is not None  # (an empty figure's block links its picture)
-    extracted, figure_notes = with_figures(doc, extracted, ocr, count, keep_empty=keep_empty)
+    try:
+        if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
+            extracted = with_table_pictures(doc, extracted, ocr, count)
+        keep_empty = options.images is not None  # (an empty figure's block links its picture)
+        extracted, figure_notes = with_figures(doc, extracted, ocr, count, keep_empty=keep_empty)
+    finally:
+        count.close()  # (the pictures' engines)
     notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)

@@ -87,7 +87,7 @@ def _with_pictures(
         bounded = count.within_time(ocr)  # what is left of the file's time limit
         if bounded is None:
             break  # (extract/figures.py reads the picture no more and says so)
-        reading = read_picture(pdf_page, region, lang, bounded)
+        reading = read_picture(pdf_page, region, lang, bounded, count.library(ocr))
         if reading is None:
             continue
         tables = _pixel_tables(reading.rules, reading.lines, page.number, page_box)

@@ -27,11 +27,19 @@ from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.read import (
     POINTS_PER_INCH,
     PagesDone,
+    document_library,
     page_confidence,
     script_language,
     with_page_time,
 )
-from chunkcli.convert.ocr.tesseract import OcrFailed, run_tesseract, tesseract_languages
+from chunkcli.convert.ocr.tesseract import (
+    OcrFailed,
+    OcrWord,
+    run_tesseract,
+    tesseract_languages,
+    tesseract_version,
+)
+from chunkcli.convert.ocr.tesslib import TesseractLibrary
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import GATE_DPI, looks_like_ruled_table, rules_in_pixels
 from chunkcli.convert.tables.rules import Rule
@@ -112,19 +120,21 @@ def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
 
 
 def read_picture(
-    page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
+    page: pymupdf.Page,
+    region: BBox,
+    lang: str,
+    options: OcrOptions,
+    library: TesseractLibrary | None = None,
 ) -> PictureReading | None:
-    """The words and rules of one picture region; None when OCR fails or is unsure."""
+    """The words and rules of one picture region; None when OCR fails or is unsure. With
+    `library` (see PicturePages.library), its engines read it, not the program."""
     try:
         gray = _gray(page, region, READ_DPI)
     except MUPDF_ERRORS:
         return None
     scale = POINTS_PER_INCH / READ_DPI
-    png = _png(gray)
     try:
-        words = run_tesseract(
-            options.tesseract_cmd, png, lang, READ_DPI, SPARSE_PSM, options.page_timeout_s
-        )
+        words = _words(gray, lang, READ_DPI, options, library)
     except OcrFailed:
         return None
     words = tuple(
@@ -173,6 +183,23 @@ class PicturePages:
     done: int = 0  # pages read by OCR so far
     to_read: int = 0  # pages OCR is given so far
     counted: set[int] = field(default_factory=set)
+    # The document's engines for its pictures (loaded when the first is read; None until
+    # then, and when the program reads them): a picture read by the program paid for its
+    # process and its language model each time (0.1-0.2 CPU s).
+    engines: TesseractLibrary | None = None
+    engines_chosen: bool = False
+
+    def library(self, options: OcrOptions) -> TesseractLibrary | None:
+        """The engines pictures are read by (see read.document_library); close() frees them."""
+        if not self.engines_chosen:
+            self.engines_chosen = True
+            version = tesseract_version(options.tesseract_cmd)
+            self.engines = None if version is None else document_library(options, version)
+        return self.engines
+
+    def close(self) -> None:
+        if self.engines is not None:
+            self.engines.close()
 
     @contextlib.contextmanager
     def reading(self, number: int) -> Iterator[None]:
@@ -197,17 +224,20 @@ class PicturePages:
 
 
 def read_figure(
-    page: pymupdf.Page, region: BBox, lang: str, options: OcrOptions
+    page: pymupdf.Page,
+    region: BBox,
+    lang: str,
+    options: OcrOptions,
+    library: TesseractLibrary | None = None,
 ) -> FigureReading | None:
     """The words in a figure's pixels, or None when there are none worth keeping (a photo, a
     drawing without text) or OCR fails. Only the region is rendered, at READ_DPI (pixels
-    capped as a page's are); MuPDF's errors on a broken picture reach the caller."""
+    capped as a page's are); MuPDF's errors on a broken picture reach the caller. With
+    `library`, its engines read it."""
     dpi = _capped_dpi(region, READ_DPI, options.settings.max_pixels)
     gray = _gray(page, region, dpi)
     try:
-        words = run_tesseract(
-            options.tesseract_cmd, _png(gray), lang, dpi, SPARSE_PSM, options.page_timeout_s
-        )
+        words = _words(gray, lang, dpi, options, library)
     except OcrFailed:
         return None
     kept = tuple(
@@ -222,6 +252,20 @@ def read_figure(
         return None
     text = lines_text(words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings))
     return FigureReading(text, round(confidence, 4), lang) if text else None
+
+
+def _words(
+    gray: npt.NDArray[np.uint8],
+    lang: str,
+    dpi: int,
+    options: OcrOptions,
+    library: TesseractLibrary | None,
+) -> tuple[OcrWord, ...]:
+    """Tesseract's words in a picture: the library's engines, or the program given its PNG."""
+    timeout_s = options.page_timeout_s
+    if library is not None:
+        return library.words(gray, dpi, lang, SPARSE_PSM, timeout_s)
+    return run_tesseract(options.tesseract_cmd, _png(gray), lang, dpi, SPARSE_PSM, timeout_s)
 
 
 def lines_text(lines: Sequence[Line]) -> str:

@@ -26,12 +26,13 @@ import functools
 import math
 import re
 import struct
+import threading
 import time
 import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pymupdf
 
@@ -59,9 +60,8 @@ from chunkcli.convert.ocr.tesseract import (
     OcrFailed,
     OcrWord,
     run_tesseract,
-    tesseract_languages,
+    tesseract_program,
     tesseract_script,
-    tesseract_version,
 )
 from chunkcli.convert.ocr.tesslib import (
     TesseractLibrary,
@@ -79,6 +79,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+_T = TypeVar("_T")
 POINTS_PER_INCH = 72.0
 # MuPDF's error code before its message ("code=5: Overly large image"): no reader's business.
 MUPDF_CODE = re.compile(r"^code=\d+: ")
@@ -163,14 +164,14 @@ def ocr_pages(
     options = _with_reserve(with_page_time(options, len(numbers)), doc.page_count)
     if options.engine == RAPIDOCR:
         return _rapidocr_pages(doc, numbers, options, on_pages)
-    version = tesseract_version(options.tesseract_cmd)
+    ahead = functools.partial(_load_ahead, options)
+    version, installed = tesseract_program(options.tesseract_cmd, ahead)
     if version is None:
         return OcrRun(missing=f"{options.tesseract_cmd} not found (install: {INSTALL_HINT})")
-    installed = tesseract_languages(options.tesseract_cmd)
     missing = _missing_languages(options.lang, installed)
     if missing:
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
-    library = _library(options, version)
+    library = document_library(options, version)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             plan = _language_plan(options, installed, text_layer, pool, library)
@@ -184,9 +185,19 @@ def ocr_pages(
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
 
 
-def _library(options: OcrOptions, version: str) -> TesseractLibrary | None:
+def _load_ahead(options: OcrOptions) -> None:
+    """What the first page needs (numpy: 0.1 CPU s; the library, when it may read it),
+    loaded while Tesseract's program answers."""
+    import numpy  # noqa: F401
+
+    if options.tesseract_cmd == DEFAULT_TESSERACT:
+        load_library()
+
+
+def document_library(options: OcrOptions, version: str) -> TesseractLibrary | None:
     """libtesseract's engines for the document when they are the program's Tesseract (the
-    default program, a binary of the same version); None: the program reads the pages."""
+    default program, a binary of the same version); None: the program reads the pages.
+    The caller closes them."""
     if options.tesseract_cmd != DEFAULT_TESSERACT or library_version() != version:
         return None
     if not is_binary_program(options.tesseract_cmd):
@@ -207,7 +218,7 @@ def _rapidocr_pages(
     version = rapidocr_version()
     if version is None:
         return OcrRun(missing=f"rapidocr is not installed (install: {RAPIDOCR_HINT})")
-    plan = _LanguagePlan(functools.partial(_read_rapidocr, options=options), lambda _: ())
+    plan = _LanguagePlan(functools.partial(_read_rapidocr, options=options), _given(()))
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
@@ -228,11 +239,13 @@ Langs = tuple[str, ...]  # a page's languages: the first one, then those a bad r
 @dataclass(frozen=True, slots=True)
 class _LanguagePlan:
     """How pages are read: `read` reads a rendered page in the given languages; `first`
-    gives those languages from the first page to read's image; `adopt`, when given, turns
-    that page's reading into the languages of all the others (None: they keep `first`'s)."""
+    starts choosing those languages from the first page to read's image (in the pool, while
+    the next page renders) and gives the call that waits for them; `adopt`, when given,
+    turns that page's reading into the languages of all the others (None: they keep
+    `first`'s)."""
 
     read: Callable[[int, PageImage, Langs], OcrReading]
-    first: Callable[[PageImage], Langs]
+    first: Callable[[PageImage], Callable[[], Langs]]
     adopt: Callable[[OcrReading, Langs], Langs] | None = None
     png: bool = True  # the engine reads the page as PNG (not the library's pixels)
 
@@ -258,7 +271,8 @@ def _read_all(
 ) -> tuple[list[OcrReading], list[str], list[int]]:
     """Render page by page, keeping at most two pages per engine process waiting: the
     readings, one note per page that failed or was left unread, and the pages left unread.
-    With `plan.adopt`, a page is started before the first page's reading is back only when an
+    With `plan.adopt`, the first page's languages are guessed from its image in the pool
+    while the next page renders; a page is started before its reading is back only when an
     engine is free (so no core idles while a long first page is read), in the guessed
     languages; the pages so started are read again when that reading changed them."""
     pages: list[_Page] = []
@@ -268,35 +282,52 @@ def _read_all(
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, plan.read, durations)
-    submit = functools.partial(pool.submit, timed)
+    submit = functools.partial(_handed_off, pool, timed)  # begun before the next rendering
     langs: Langs | None = None
     decided = plan.adopt is None
-    for index, number in enumerate(numbers):
+    first: _First | None = None  # the first page, while its languages are being guessed
+
+    def out_of_time(index: int) -> bool:
+        """Whether the pages from numbers[index] on are left unread (noted)."""
         reason = _out_of_time(options, started, [p.future for p in pages], durations)
         if reason:
             notes.append(f"page {format_page_ranges(numbers[index:])}: not read by OCR: {reason}")
-            skipped = list(numbers[index:])
+            skipped.extend(numbers[index:])
+        return bool(reason)
+
+    for index, number in enumerate(numbers):
+        if out_of_time(index):
             break
-        try:
-            image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
-        except MUPDF_ERRORS as exc:  # MuPDF cannot draw this page (damaged, or too large)
-            reason = MUPDF_CODE.sub("", str(exc))
-            notes.append(f"page {number}: OCR failed: cannot render the page: {reason}")
+        image = _page_to_read(doc, number, options, notes)
+        if image is None:
             continue
-        if image.dark_share > options.settings.max_dark_share:
-            continue  # a photograph or a dark picture, not text: it stays an image-only page
-        if langs is None:
-            langs = plan.first(image)
-        elif not decided:
+        if langs is None and decided:  # known without looking at the page
+            langs = plan.first(image)()
+        elif first is None and langs is None:
+            first = _First(number, image, plan.first(image))
+            continue  # handed over once the next page is rendered (or there is none)
+        elif first is not None:
+            langs, first = first.handed_over(submit, plan, pages), None
+            if out_of_time(index):  # measured again, the first page now being read
+                break
+        assert langs is not None
+        if not decided:
             langs, decided = _langs_once_free(pages, langs, plan, timed, pool, options.jobs)
-        kept = None if decided or not pages else image  # the first page is never read again
+        kept = None if decided else image  # to read it again if the first page's reading says
         pages.append(_handed_over(submit, plan, number, image, langs, kept))
-        ahead = len(pages) - 2 * max(1, options.jobs)
-        if ahead > 0:
-            pages[ahead - 1].future.exception()  # wait: bounds the rendered images in memory
+        _wait_ahead(pages, options.jobs)
         progress.tell([page.future for page in pages])
+    langs = first.handed_over(submit, plan, pages) if first is not None else langs
     if not decided and langs is not None:
         _decided(pages, langs, plan, timed, pool)
+    return _results(pages, notes, skipped, progress)
+
+
+def _results(
+    pages: list[_Page], notes: list[str], skipped: list[int], progress: _Progress
+) -> tuple[list[OcrReading], list[str], list[int]]:
+    """The pages' readings as they come back, with a note for each page that failed or was
+    cut by the time limit (then also among the pages left unread)."""
     readings = []
     for page in pages:
         try:
@@ -308,6 +339,54 @@ def _read_all(
             notes.append(f"page {page.number}: OCR failed: {exc}")
         progress.tell([page.future for page in pages])
     return readings, notes, sorted(skipped)
+
+
+def _wait_ahead(pages: list[_Page], jobs: int) -> None:
+    """Wait until at most two pages per engine are waiting or being read: bounds the
+    rendered images in memory."""
+    ahead = len(pages) - 2 * max(1, jobs)
+    if ahead > 0:
+        pages[ahead - 1].future.exception()
+
+
+def _page_to_read(
+    doc: pymupdf.Document, number: int, options: OcrOptions, notes: list[str]
+) -> PageImage | None:
+    """The page rendered for OCR; None (and a note) when MuPDF cannot draw it, or when it is
+    a photograph or a dark picture, not text (it stays an image-only page)."""
+    try:
+        image = render_page(doc[number - 1], options.dpi, options.settings.max_pixels)
+    except MUPDF_ERRORS as exc:  # damaged, or too large
+        reason = MUPDF_CODE.sub("", str(exc))
+        notes.append(f"page {number}: OCR failed: cannot render the page: {reason}")
+        return None
+    return None if image.dark_share > options.settings.max_dark_share else image
+
+
+@dataclass(frozen=True, slots=True)
+class _First:
+    """The first page to read, rendered, while its languages are being chosen."""
+
+    number: int
+    image: PageImage
+    langs: Callable[[], Langs]  # waits for them (called once)
+
+    def handed_over(
+        self,
+        submit: Callable[[int, PageImage, Langs], Future[OcrReading]],
+        plan: _LanguagePlan,
+        pages: list[_Page],
+    ) -> Langs:
+        """Its languages, once chosen; the page is given to an engine in them (appended to
+        `pages`) and never read again."""
+        langs = self.langs()
+        pages.append(_handed_over(submit, plan, self.number, self.image, langs, None))
+        return langs
+
+
+def _given(langs: Langs) -> Callable[[PageImage], Callable[[], Langs]]:
+    """A plan's `first` when the languages are known before any page is seen."""
+    return lambda _: lambda: langs
 
 
 def _handed_over(
@@ -443,9 +522,13 @@ def _timed(
     number: int,
     image: PageImage,
     langs: Langs,
+    begun: threading.Event | None = None,
 ) -> OcrReading:
-    """read(number, image, langs), its wall time appended to `durations` (failed ones too)."""
+    """read(number, image, langs), its wall time appended to `durations` (failed ones too);
+    `begun` set as it starts (the engine's call is a fraction of a millisecond away)."""
     start = _clock()
+    if begun is not None:
+        begun.set()
     try:
         return read(number, image, langs)
     finally:
@@ -516,15 +599,25 @@ def _mean_of_squares(gray: npt.NDArray[np.uint8], step: int) -> npt.NDArray[np.u
     import numpy as np
 
     height, width = (size // step * step for size in gray.shape)
-    squares = gray[:height, :width].reshape(height // step, step, width // step, step)
-    cells = step * step
-    # summed as step x step strided views into the narrowest type that holds the sum
-    total = np.zeros((height // step, width // step), dtype=np.min_scalar_type(255 * cells))
-    for row in range(step):
-        for col in range(step):
-            total += squares[:, row, :, col]
-    whole = total // cells
-    rest = total - whole * cells
+    # summed into the narrowest type that holds the sum: the rows of each square first (whole
+    # rows, read in order), then its columns; each sum's mean looked up (4-5 times faster
+    # than rounding every sum)
+    rows = gray[0:height:step, :width].astype(np.min_scalar_type(255 * step * step))
+    for row in range(1, step):
+        rows += gray[row:height:step, :width]
+    total = rows[:, 0::step].copy()
+    for col in range(1, step):
+        total += rows[:, col::step]
+    return np.asarray(_rounded_means(step * step)[total], dtype=np.uint8)
+
+
+@functools.lru_cache(maxsize=8)
+def _rounded_means(cells: int) -> npt.NDArray[np.uint8]:
+    """The mean of `cells` pixels for each sum they can have, rounded half to even."""
+    import numpy as np
+
+    sums = np.arange(255 * cells + 1)
+    whole, rest = sums // cells, sums % cells
     up = (2 * rest > cells) | ((2 * rest == cells) & (whole % 2 == 1))
     return np.asarray(whole + up, dtype=np.uint8)
 
@@ -572,7 +665,7 @@ def render_page(page: pymupdf.Page, dpi: int, max_pixels: int) -> PageImage:
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     rows = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
     gray = np.ascontiguousarray(rows[:, : pixmap.width])
-    return PageImage(gray, dpi, float((gray < INK_LEVEL).mean()))
+    return PageImage(gray, dpi, int(np.count_nonzero(gray < INK_LEVEL)) / gray.size)
 
 
 def lettering_ink(image: PageImage, settings: OcrSettings) -> npt.NDArray[np.bool_]:
@@ -605,11 +698,13 @@ def _in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[n
 
     height, width = dark.shape
     rows, starts, ends = dark_runs(dark, min_length)
-    marks = np.zeros(height * width + 1, dtype=np.int8)
-    marks[rows * width + starts] = 1
-    marks[rows * width + ends] -= 1  # a run ending where the next row's begins: 0, still in
-    inside = np.cumsum(marks[:-1], dtype=np.int8)
-    return np.asarray(inside.reshape(height, width) > 0)
+    lengths = ends - starts
+    # each pixel of each run: where its run begins plus its place in the run (the pixels
+    # in long runs are few but on a page of panels: no pass over the whole page)
+    places = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    inside = np.zeros(height * width, dtype=bool)
+    inside[np.repeat(rows * width + starts, lengths) + places] = True
+    return inside.reshape(height, width)
 
 
 def ink_cells(dark: npt.NDArray[np.bool_], cell_px: int) -> npt.NDArray[np.bool_]:
@@ -620,7 +715,9 @@ def ink_cells(dark: npt.NDArray[np.bool_], cell_px: int) -> npt.NDArray[np.bool_
     rows, cols = -(-height // cell_px), -(-width // cell_px)
     padded = np.zeros((rows * cell_px, cols * cell_px), dtype=bool)
     padded[: dark.shape[0], : dark.shape[1]] = dark
-    return np.asarray(padded.reshape(rows, cell_px, cols, cell_px).any(axis=(1, 3)))
+    # a cell's rows first (whole rows of pixels, read in order), then its columns
+    across = padded.reshape(rows, cell_px, cols * cell_px).any(axis=1)
+    return np.asarray(across.reshape(rows, cols, cell_px).any(axis=2))
 
 
 def ink_coverage(ink: npt.NDArray[np.bool_], words: Sequence[OcrWord], cell_px: int) -> float:
@@ -811,11 +908,17 @@ def _language_plan(
     known = script_language(text_layer) if auto else None
     if not auto or known in installed:
         langs = retry_languages(options.lang if not auto else str(known), auto, installed)
-        return _LanguagePlan(read, lambda _: langs, png=png)
+        if library is not None:  # loaded while the first page renders
+            pool.submit(library.preload, langs[0])
+        return _LanguagePlan(read, _given(langs), png=png)
+    detecting = OSD_LANG in installed
+    loaded = _handed_off(pool, library.preload, OSD_LANG) if library and detecting else None
 
-    def guess(image: PageImage) -> Langs:
-        lang = _guessed_language(image, options, installed, pool, library)
-        return retry_languages(lang, True, installed)
+    def guess(image: PageImage) -> Callable[[], Langs]:
+        script = _handed_off(pool, _script, image, options, library, loaded) if detecting else None
+        return lambda: retry_languages(
+            _guessed_language(image, script, options, installed, pool, library), True, installed
+        )
 
     def adopt(reading: OcrReading, guessed: Langs) -> Langs:
         if reading.lang == guessed[0] or reading.confidence < options.settings.retry_below:
@@ -827,19 +930,21 @@ def _language_plan(
 
 def _guessed_language(
     image: PageImage,
+    script: Future[str | None] | None,
     options: OcrOptions,
     installed: frozenset[str],
     pool: ThreadPoolExecutor,
     library: TesseractLibrary | None,
 ) -> str:
     """The candidate language for the script Tesseract's script detection finds on the page
-    (at detect_dpi); when it finds none it knows, the candidate Tesseract reads the page
-    with most confidently there (the first candidate for a page without words)."""
-    sample = image.sample(options.settings.detect_dpi)
-    if OSD_LANG in installed:
-        lang = SCRIPT_LANGUAGES.get(_script(sample, options, library) or "")
+    (`script`, None: no osd data); when it finds none it knows, the candidate Tesseract
+    reads the page with most confidently at detect_dpi (the first candidate for a page
+    without words)."""
+    if script is not None:
+        lang = SCRIPT_LANGUAGES.get(script.result() or "")
         if lang in installed:
             return str(lang)
+    sample = image.sample(options.settings.detect_dpi)
     candidates = [lang for lang in AUTO_LANGUAGES if lang in installed]
     runs = [pool.submit(_words, sample, lang, options, AUTO_PSM, library) for lang in candidates]
     scores = [_score(run) for run in runs]
@@ -847,15 +952,52 @@ def _guessed_language(
     return candidates[best]
 
 
-def _script(sample: PageImage, options: OcrOptions, library: TesseractLibrary | None) -> str | None:
-    """The script Tesseract's script detection names on the sample (None: none it can tell)."""
+def _script(
+    image: PageImage,
+    options: OcrOptions,
+    library: TesseractLibrary | None,
+    loaded: Future[None] | None,
+    begun: threading.Event,
+) -> str | None:
+    """The script Tesseract's script detection names on the page at detect_dpi (None: none
+    it can tell); `loaded`: the osd engine being loaded (waited for, not loaded twice);
+    `begun` set as Tesseract starts (see _handed_off)."""
+    sample = image.sample(options.settings.detect_dpi)
     chars = options.settings.detect_chars
-    if library is None:
-        return tesseract_script(options.tesseract_cmd, sample.png(), options.page_timeout_s, chars)
+    if loaded is not None:
+        loaded.exception()  # (a failed load fails the detection below too: no answer)
+    if library is None:  # the program is stopped at the file's deadline, as a reading is
+        timeout_s = options.page_timeout_s
+        if options.deadline > 0:
+            timeout_s = min(timeout_s, options.deadline - _clock())
+        begun.set()
+        if timeout_s <= 0:
+            return None
+        return tesseract_script(options.tesseract_cmd, sample.png(), timeout_s, chars)
     try:
-        return library.script(sample.gray, sample.dpi, chars)
+        return library.script(sample.gray, sample.dpi, chars, begun)
     except OcrFailed:  # no osd data the library can load: no answer
         return None
+    finally:
+        begun.set()
+
+
+# MuPDF keeps Python's lock while it renders a page (0.05-0.15 s), so a thread of the pool
+# that has not yet entered Tesseract (which lets go of it) waits for the rendering to end:
+# work meant to run beside a rendering is awaited until it is inside Tesseract (about a
+# millisecond; at most this long). Measured on chinese_scan: the osd engine's load, handed
+# over while page 1 rendered, took 0.110 s instead of 0.038 (2026-12-04).
+HANDOFF_WAIT_S = 1.0
+
+
+def _handed_off(pool: ThreadPoolExecutor, work: Callable[..., _T], *args: object) -> Future[_T]:
+    """work(*args, begun) run in the pool, returned once it set `begun` (inside Tesseract),
+    ended, or HANDOFF_WAIT_S passed."""
+    begun = threading.Event()
+    future = pool.submit(work, *args, begun)
+    future.add_done_callback(lambda _: begun.set())
+    begun.wait(HANDOFF_WAIT_S)
+    return future
 
 
 def _score(run: Future[tuple[OcrWord, ...]]) -> float:

