@@ -111,16 +111,20 @@ def _text_on_both_sides(
     gutter: float, rows: Sequence[Sequence[Piece]], bounds: Sequence[float]
 ) -> bool:
     """Some text lies wholly between `gutter` and the boundary left of it, and some between
-    it and the boundary right of it. A gutter with text on one side only is the blank part of
-    a ruled column (centred values beside an empty stretch that a spanning title crosses): a
-    column of its own would hold nothing but the crossing title, moved off the values it
-    heads."""
-    previous = max(x for x in bounds if x < gutter)
-    following = min(x for x in bounds if x > gutter)
+    it and the boundary right of it (a weaker _aligned_both_sides, asked of every gutter). A
+    gutter with text on one side only is the blank part of a ruled column (centred values
+    beside an empty stretch that a spanning title crosses): a column of its own would hold
+    nothing but the crossing title, moved off the values it heads."""
+    previous, following = _neighbours(gutter, bounds)
     pieces = [p for row in rows for p in row]
     left = any(previous - TOUCH_PT <= p.bbox.x0 and p.bbox.x1 < gutter for p in pieces)
     right = any(gutter < p.bbox.x0 and p.bbox.x1 <= following + TOUCH_PT for p in pieces)
     return left and right
+
+
+def _neighbours(gutter: float, bounds: Sequence[float]) -> tuple[float, float]:
+    """The column boundaries left and right of `gutter`."""
+    return max(x for x in bounds if x < gutter), min(x for x in bounds if x > gutter)
 
 
 def _aligned_both_sides(
@@ -130,8 +134,7 @@ def _aligned_both_sides(
     around it, each side starting at one x: a narrow column (row numbers) whose gutter
     spanning rows (group titles) cross. Without text of its own on both sides, a column
     would hold only the ends of the crossing rows."""
-    previous = max(x for x in bounds if x < gutter)
-    following = min(x for x in bounds if x > gutter)
+    previous, following = _neighbours(gutter, bounds)
     lefts: list[float] = []
     rights: list[float] = []
     for row in rows:
