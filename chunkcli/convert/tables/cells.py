@@ -370,10 +370,10 @@ def header_row_count(cells: Cells) -> int:
     dates under "Year Ended") are labels only when the row names nothing of its own outside
     the runs: a body row's stub names it ("Alice | 90 | 85" under "Name | Score | Score").
     """
-    if len(cells) < 3 or not _repeats_titles(cells[0]):
+    runs = _runs_of_equal(cells[0]) if len(cells) >= 3 else []
+    if not runs:  # no title repeated over columns (or no body below two header rows)
         return 1
     titles, labels = cells[0], cells[1]
-    runs = _runs_of_equal(titles)
     in_runs = {column for start, end in runs for column in range(start, end)}
     named = any(
         label and label != title
