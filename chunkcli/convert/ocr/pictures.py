@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
+from chunkcli.convert.extract.paint_log import picture_placements
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.read import (
@@ -102,8 +103,8 @@ def table_pictures(page: pymupdf.Page, lines: Sequence[Line]) -> list[BBox]:
     rect = page.rect
     page_area = rect.width * rect.height
     found = []
-    for info in page.get_image_info():
-        box = pymupdf.Rect(info["bbox"]) & rect
+    for placed, _, _ in picture_placements(page):  # (as figures place them: one device pass)
+        box = pymupdf.Rect(placed) & rect
         if box.is_empty or box.width * box.height < MIN_PICTURE_SHARE * page_area:
             continue
         region = BBox(box.x0, box.y0, box.x1, box.y1)
