@@ -103,9 +103,7 @@ def looks_like_ruled_table(
     """The cheap gate, on a low-resolution rendering: a light background whose rules form a
     grid of at least two columns and two rows (a chart's grid lines alone, or a photograph,
     do not)."""
-    if not _light_background(gray, settings):
-        return False
-    return _form_a_table(rules_in_pixels(gray, (0.0, 0.0), points_per_pixel, settings), settings)
+    return bool(ruled_table_rules(gray, (0.0, 0.0), points_per_pixel, settings))
 
 
 def _light_background(gray: npt.NDArray[np.uint8], settings: RasterSettings) -> bool:
