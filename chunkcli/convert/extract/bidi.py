@@ -35,7 +35,7 @@ RTL_CHAR = re.compile(f"[{RTL_CLASS}]")
 
 def has_rtl(text: str) -> bool:
     """`text` holds a right-to-left letter (RTL_CHAR): never in ASCII text, which is not
-    searched (most pages; asked of every page's text, twice)."""
+    searched (most pages; asked of every page's text)."""
     return not text.isascii() and RTL_CHAR.search(text) is not None
 
 

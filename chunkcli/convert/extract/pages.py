@@ -346,8 +346,7 @@ def read_lines(
     """The page's visual text lines, and the hidden text removed from them (unless
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
     paths = drawings or PageDrawings(page)
-    raw, text, folds, hidden = _page_text_dict(page, keep_hidden, paths)
-    rtl = has_rtl(text)
+    raw, text, rtl, folds, hidden = _page_text_dict(page, keep_hidden, paths)
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
     for block in raw["blocks"]:
@@ -371,10 +370,10 @@ def read_lines(
 
 def _page_text_dict(
     page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
-) -> tuple[dict[str, Any], str, bool, HiddenText | None]:
+) -> tuple[dict[str, Any], str, bool, bool, HiddenText | None]:
     """PyMuPDF's text dict of the page as the lines are built from it (with character boxes
-    where word gaps or right-to-left glyphs need them), its text, whether that dict's text
-    `needs_folding`, and the hidden text removed."""
+    where word gaps or right-to-left glyphs need them), its text, whether that text `has_rtl`,
+    whether the dict's text `needs_folding`, and the hidden text removed."""
     # One text page feeds both readings: a page read again with character boxes is not
     # interpreted a second time.
     text_page = page.get_textpage(flags=DICT_FLAGS)
@@ -382,15 +381,16 @@ def _page_text_dict(
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
-    if lacks_word_spaces(text) or has_rtl(text):
+    glued, rtl = lacks_word_spaces(text), has_rtl(text)
+    if glued or rtl:
         chars = page.get_text("rawdict", textpage=text_page)
         if not keep_hidden:
             chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
         # glyphs in visual order, then reordered (see extract/bidi.py).
-        raw = with_gap_spaces(chars) if lacks_word_spaces(text) else visual_rawdict(chars)
-        return raw, text, needs_folding(page_text(raw)), hidden
-    return raw, text, needs_folding(text), hidden
+        raw = with_gap_spaces(chars) if glued else visual_rawdict(chars)
+        return raw, text, rtl, needs_folding(page_text(raw)), hidden
+    return raw, text, rtl, needs_folding(text), hidden
 
 
 def attach_drop_caps(lines: list[Line]) -> list[Line]:
