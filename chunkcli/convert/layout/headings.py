@@ -679,13 +679,14 @@ def _candidate(
         return None  # a sentence, not a title ("CHAPTER 7." names one)
     if is_toc_entry(text) or TRAILING_LEADERS.search(text):
         return None  # a table-of-contents entry names a heading; it is not one
-    pattern = _heading_number(text, all(set_apart(line, face) for line in block.lines), larger)
+    apart = all(set_apart(line, face) for line in block.lines)
+    pattern = _heading_number(text, apart, larger)
     bold_heading = marks.bold and _bold_heading(block, text)
     if (
         not larger
         and pattern is None
         and not bold_heading
-        and not _caps_heading(block, face, marks.repeated)
+        and not (apart and _caps_heading(block, marks.repeated))
     ):
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
@@ -705,17 +706,17 @@ def _bold_heading(block: Block, text: str) -> bool:
     )
 
 
-def _caps_heading(block: Block, face: str, repeated: _RepeatedBlocks) -> bool:
-    """An unnumbered line or two at body size in capitals, set in another face than the body
-    (or bold): a section's name in the capitals of a sans face over serif text. Whether text
-    follows is asked later, as for bold ones. Not a contents entry ("PUZZLES 175"), nor a
-    line that stands on other pages too (a running head the furniture pass left:
-    "APPENDIX A. HOW TO CONTRIBUTE TO MUPDF" atop each page of the appendix)."""
+def _caps_heading(block: Block, repeated: _RepeatedBlocks) -> bool:
+    """An unnumbered line or two at body size in capitals (its lines set apart from the body
+    by their face, or bold: the caller asks): a section's name in the capitals of a sans face
+    over serif text. Whether text follows is asked later, as for bold ones. Not a contents
+    entry ("PUZZLES 175"), nor a line that stands on other pages too (a running head the
+    furniture pass left: "APPENDIX A. HOW TO CONTRIBUTE TO MUPDF" atop each page of the
+    appendix)."""
     text = block.text.strip()
     return (
         len(block.lines) <= MAX_BOLD_HEADING_LINES
         and len(text) <= MAX_BOLD_HEADING_CHARS
-        and all(set_apart(line, face) for line in block.lines)
         and not any(span.monospace for line in block.lines for span in line.spans)
         and CODE_MARK.search(text) is None
         and capitals_only(text)
