@@ -30,6 +30,7 @@ from chunkcli.convert.ocr.read import (
     PagesDone,
     document_library,
     page_confidence,
+    png_bytes,
     script_language,
     with_page_time,
 )
@@ -266,7 +267,9 @@ def _words(
     timeout_s = options.page_timeout_s
     if library is not None:
         return library.words(gray, dpi, lang, SPARSE_PSM, timeout_s)
-    return run_tesseract(options.tesseract_cmd, _png(gray), lang, dpi, SPARSE_PSM, timeout_s)
+    return run_tesseract(
+        options.tesseract_cmd, png_bytes(gray, dpi), lang, dpi, SPARSE_PSM, timeout_s
+    )
 
 
 def lines_text(lines: Sequence[Line]) -> str:
@@ -300,12 +303,6 @@ def _gray(page: pymupdf.Page, region: BBox, dpi: int) -> npt.NDArray[np.uint8]:
     pixmap = page.get_pixmap(dpi=dpi, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
     gray = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
     return np.ascontiguousarray(gray[:, : pixmap.width])
-
-
-def _png(gray: npt.NDArray[np.uint8]) -> bytes:
-    height, width = gray.shape
-    pixmap = pymupdf.Pixmap(pymupdf.csGRAY, width, height, gray.tobytes(), False)
-    return bytes(pixmap.tobytes("png"))
 
 
 def _shifted(line: Line, region: BBox) -> Line:

@@ -101,20 +101,16 @@ def run_tesseract(
 SCRIPT_LINE = "Script: "
 OSD_LANG = "osd"
 OSD_PSM = "0"
-# Tesseract's own min_characters_to_try: detection classifies up to five times as many
-# character shapes (in four orientations) unless it is sure sooner.
-DEFAULT_OSD_CHARS = 50
 
 
-def tesseract_script(
-    command: str, image: bytes, timeout_s: float, min_chars: int = DEFAULT_OSD_CHARS
-) -> str | None:
+def tesseract_script(command: str, image: bytes, timeout_s: float, min_chars: int) -> str | None:
     """The script Tesseract's orientation and script detection (osd data, psm 0) finds in a
     page image ("Latin", "Japanese", "Han", "Korean", ...), looking at `min_chars` to five
     times as many characters; None when it finds too few characters to tell or fails."""
+    # (Tesseract's min_characters_to_try: up to five times as many character shapes are
+    # classified, in four orientations, unless it is sure sooner.)
     argv = [command, "stdin", "stdout", "-l", OSD_LANG, "--psm", OSD_PSM]
-    if min_chars != DEFAULT_OSD_CHARS:
-        argv += ["-c", f"min_characters_to_try={min_chars}"]
+    argv += ["-c", f"min_characters_to_try={min_chars}"]
     try:
         done = _run(argv, image, timeout_s, command)
     except OcrFailed:  # "Too few characters" exits 1: no answer, not a broken page
