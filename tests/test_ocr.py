@@ -351,6 +351,10 @@ def test_a_library_reading_past_its_time_fails_and_the_engine_reads_on(
         engines.close()
         assert len(engines._engines) == 1
     assert engines._engines == {}
+    # ... and a reading asked for after that loads no model only to free it
+    with pytest.raises(OcrFailed, match="^the document's OCR engines are closed$"):
+        engines.words(image.gray, image.dpi, "eng", 3, 60.0)
+    assert engines._engines == {}
 
 
 def test_pages_are_read_by_the_library_unless_another_program_is_named(

@@ -275,8 +275,11 @@ class TesseractLibrary:
     @contextlib.contextmanager
     def _engine(self, lang: str, begun: threading.Event | None = None) -> Iterator[int]:
         """An idle engine for `lang` (one loaded when none is: `begun` set as Tesseract
-        starts loading it), its image cleared after."""
+        starts loading it), its image cleared after. Raises OcrFailed once closed: a reading
+        left running when the document's time ran out loads no model only to free it."""
         with self._lock:
+            if self._closed:
+                raise OcrFailed("the document's OCR engines are closed")
             idle = self._idle.get(lang)
             engine = idle.pop() if idle else None
         if engine is None:
