@@ -282,7 +282,8 @@ def _read_all(
     started = _clock()
     durations: list[float] = []  # appended by the reading threads (list.append is atomic)
     timed = functools.partial(_timed, plan.read, durations)
-    submit = functools.partial(_handed_off, pool, timed)  # begun before the next rendering
+    busy = functools.partial(_all_reading, pages, max(1, options.jobs))
+    submit = functools.partial(_submit_page, pool, timed, busy)
     langs: Langs | None = None
     decided = plan.adopt is None
     first: _First | None = None  # the first page, while its languages are being guessed
@@ -990,13 +991,35 @@ def _script(
 HANDOFF_WAIT_S = 1.0
 
 
-def _handed_off(pool: ThreadPoolExecutor, work: Callable[..., _T], *args: object) -> Future[_T]:
+def _submit_page(
+    pool: ThreadPoolExecutor,
+    timed: Callable[..., OcrReading],
+    busy: Callable[[], bool],
+    number: int,
+    image: PageImage,
+    langs: Langs,
+) -> Future[OcrReading]:
+    """The page's reading, begun before the next rendering when an engine is free to begin
+    it: while every engine is `busy` reading, it waits in the queue however long the
+    renderer waits (up to HANDOFF_WAIT_S), so it does not."""
+    return _handed_off(pool, timed, number, image, langs, wait=not busy())
+
+
+def _all_reading(pages: list[_Page], engines: int) -> bool:
+    """Whether as many of `pages` as there are engines are still being read (or queued)."""
+    return sum(not page.future.done() for page in pages) >= engines
+
+
+def _handed_off(
+    pool: ThreadPoolExecutor, work: Callable[..., _T], *args: object, wait: bool = True
+) -> Future[_T]:
     """work(*args, begun) run in the pool, returned once it set `begun` (inside Tesseract),
-    ended, or HANDOFF_WAIT_S passed."""
+    ended, or HANDOFF_WAIT_S passed (at once without `wait`)."""
     begun = threading.Event()
     future = pool.submit(work, *args, begun)
-    future.add_done_callback(lambda _: begun.set())
-    begun.wait(HANDOFF_WAIT_S)
+    if wait:
+        future.add_done_callback(lambda _: begun.set())
+        begun.wait(HANDOFF_WAIT_S)
     return future
 
 
