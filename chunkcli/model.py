@@ -241,25 +241,19 @@ class Block:
     def with_lines(self, lines: tuple[Line, ...], bbox: BBox) -> Block:
         """This block holding `lines` in `bbox` (cheaper than dataclasses.replace, which
         paragraphs call for every line they gather)."""
+        return self._rebuilt(lines, bbox, self.column)
+
+    def with_column(self, column: int) -> Block:
+        """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""
+        return self._rebuilt(self.lines, self.bbox, column)
+
+    def _rebuilt(self, lines: tuple[Line, ...], bbox: BBox, column: int) -> Block:
+        """This block with those three fields replaced: every field by position, in the
+        order declared above, written once."""
         return Block(
             self.kind,
             lines,
             bbox,
-            self.page,
-            self.level,
-            self.cells,
-            self.column,
-            self.header_rows,
-            self.carried,
-            self.figure,
-        )
-
-    def with_column(self, column: int) -> Block:
-        """This block tagged with a reading-order column (cheaper than dataclasses.replace)."""
-        return Block(
-            self.kind,
-            self.lines,
-            self.bbox,
             self.page,
             self.level,
             self.cells,
