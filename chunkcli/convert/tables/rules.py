@@ -139,12 +139,8 @@ def _thin_polygon(drawing: Drawing) -> list[Rule]:
 def _is_white(colour: object) -> bool:
     if colour is None:
         return True  # no colour at all: nothing visible is painted
-    if type(colour) is tuple and colour:  # PyMuPDF's colours: one loop, no ABC check
-        for c in colour:
-            if not (type(c) is float or isinstance(c, float | int)) or not c >= WHITE_CHANNEL:
-                return False
-        return True
-    if not isinstance(colour, Sequence) or not colour:
+    # (PyMuPDF's colours are tuples: asked first, it spares the Sequence ABC's check)
+    if not (type(colour) is tuple or isinstance(colour, Sequence)) or not colour:
         return False
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 
