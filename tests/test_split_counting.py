@@ -12,8 +12,12 @@ from hypothesis import strategies as st
 
 from chunkcli.markdown_index import line_offsets
 from chunkcli.split import counting
-from chunkcli.split.counting import counter_from_whole_text, counter_per_span
-from chunkcli.tokens import load_encoding, tiktoken_counter
+from chunkcli.split.counting import (
+    counter_from_fast_spans,
+    counter_from_whole_text,
+    counter_per_span,
+)
+from chunkcli.tokens import TokenCounter, fast_counter, load_encoding, tiktoken_counter
 
 # Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
 # numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
@@ -202,3 +206,68 @@ def test_release_rank_table_keeps_every_count_and_pickling() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0", "True", "True", "True"]
+
+
+def _fast() -> TokenCounter:
+    pytest.importorskip("rs_bpe")
+    fast = fast_counter("cl100k_base")
+    assert fast is not None
+    return fast
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document_and_bounds(), st.integers(1, 6), st.lists(st.booleans(), min_size=40))
+@example(("a\ud800b\nnext line\n", [0, 5, 18]), 1, [False] * 40)  # a lone surrogate
+def test_fast_span_counts_equal_the_whole_text_counts(
+    case: tuple[str, list[int]], over: int, flags: list[bool]
+) -> None:
+    """Lower bounds included: split's output does not depend on which counter it has."""
+    text, bounds = case
+    boundable = flags[: len(bounds) - 1]
+    whole = counter_from_whole_text(text, "cl100k_base", over=over)(bounds, boundable)
+    fast = counter_from_fast_spans(text, _fast(), "cl100k_base", over=over)
+    assert fast(bounds, boundable) == whole
+
+
+def test_the_fast_counter_never_counts_a_long_boundable_span() -> None:
+    fast, counted = _fast(), []
+
+    def spy(text: str) -> int:
+        counted.append(len(text))
+        return fast(text)
+
+    text = "Some text.\n" + "\n" * 200_000 + "# Heading\n\n" + "x" * 150_000 + "\nEnd.\n"
+    bounds = [0, 200_011, 200_022, 350_023, len(text)]
+    counts = counter_from_fast_spans(text, spy, "cl100k_base", over=800)(bounds, [True] * 4)
+    assert counts == [-(-200_011 // 128), 3, -(-150_001 // 128), 2]
+    assert counted == [11, 5]  # the heading, then "End.\n"
+
+
+def test_the_fast_counter_counts_tiny_spans_once_per_distinct_text() -> None:
+    fast, counted = _fast(), []
+
+    def spy(text: str) -> int:
+        counted.append(text)
+        return fast(text)
+
+    text = "# h\n" * 1000 + "|\n" * 1000 + "# h\n\n" * 10 + "A longer paragraph of text.\n"
+    bounds = [*range(0, 4000, 4), *range(4000, 6000, 2), *range(6000, 6050, 5), len(text)]
+    exact = counter_per_span(text, tiktoken_counter("cl100k_base"))(bounds)
+    assert counter_from_fast_spans(text, spy, "cl100k_base")(bounds) == exact
+    assert counted == ["# h\n", "|\n", "# h\n\n", "# h\n\nA longer paragraph of text.\n"]
+
+
+def test_split_with_the_fast_counter_never_loads_tiktoken() -> None:
+    """In a child process: what is loaded is the process's."""
+    _fast()
+    code = (
+        "import sys\n"
+        "from chunkcli.split import SplitOptions, split_markdown\n"
+        "from chunkcli.split.counting import load_for_counting_only\n"
+        "load_for_counting_only('cl100k_base')\n"
+        "text = '# T\\n\\n' + 'Words and more words, 123 ünïcödé 日本語.\\n\\n' * 400\n"
+        "chunks = list(split_markdown(text, SplitOptions(max_tokens=60)))\n"
+        "print(len(chunks), sum(c.tokens for c in chunks), 'tiktoken' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["134", "7871", "False"]  # (as with tiktoken)

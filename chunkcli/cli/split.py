@@ -161,7 +161,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
     """
     from chunkcli.inputs import ReadOptions, find_inputs, read_inputs
     from chunkcli.jsonl import check_flat_metadata
-    from chunkcli.split.counting import release_rank_table
+    from chunkcli.split.counting import load_for_counting_only
     from chunkcli.split.documents import chunk_streams
 
     on_ray = chosen_engine(engine, ray_address) == Engine.RAY
@@ -197,7 +197,7 @@ def split(  # noqa: PLR0913 - one parameter per documented flag
                 address=ray_address, output_format=chunk_format, quiet=quiet,
             )  # fmt: skip
             return
-        release_rank_table(options.encoding)  # (also fails early when it is not offline)
+        load_for_counting_only(options.encoding)  # (fails early when it is not offline)
         files = find_inputs(paths, skip=skip)
         documents = print_warnings(read_inputs(files, read, stdin_bytes(paths)), quiet)
         stream = _Stream(len(files), quiet, flat_metadata)

@@ -55,7 +55,7 @@ from chunkcli.jsonl import (
     chunk_to_dict,
     chunk_to_json,
 )
-from chunkcli.tokens import load_encoding
+from chunkcli.tokens import check_available
 from chunkcli.workers import WorkerPool
 
 # Set before Ray is imported: no usage report to the Ray project (no network at run time),
@@ -288,7 +288,7 @@ class SplitWorker:
     Its constructor pays the imports and the tokenizer load once per worker process."""
 
     def __init__(self, job: SplitJob, names: dict[str, tuple[int, InputFile]]) -> None:
-        load_encoding(job.split.encoding)
+        check_available(job.split.encoding)
         self.job, self.names = job, names
 
     def __call__(self, batch: Any) -> Any:

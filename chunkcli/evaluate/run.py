@@ -20,7 +20,7 @@ from chunkcli.evaluate.retriever import Bm25Retriever, Retriever
 from chunkcli.evaluate.sources import load_sources
 from chunkcli.model import Chunk
 from chunkcli.split.run import split_markdown
-from chunkcli.tokens import load_encoding
+from chunkcli.tokens import check_available
 
 if TYPE_CHECKING:
     from chunkcli.inputs import ReadOptions
@@ -98,7 +98,7 @@ def _run_config(
     ks: tuple[int, ...],
     make_retriever: RetrieverFactory,
 ) -> ConfigResult:
-    load_encoding(config.options.encoding)  # loaded once per process: not split time
+    check_available(config.options.encoding)  # loaded once per process: not split time
     started = time.perf_counter()
     chunks: list[Chunk] = []
     for source, markdown in markdowns.items():

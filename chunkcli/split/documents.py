@@ -12,7 +12,7 @@ from dataclasses import replace
 from chunkcli.model import Chunk, InputDocument, InputFailure
 from chunkcli.split.options import SplitOptions
 from chunkcli.split.run import chunk_stream, document_text
-from chunkcli.tokens import load_encoding
+from chunkcli.tokens import check_available
 
 
 def split_documents(
@@ -29,7 +29,7 @@ def chunk_streams(
     """split_documents with each document's chunks made as they are taken (run.chunk_stream):
     what the CLI writes from, never holding a document's chunks all at once."""
     options = options.validated()
-    load_encoding(options.encoding)  # an encoding not available offline fails before any read
+    check_available(options.encoding)  # an encoding not available offline fails before any read
     for document in documents:
         if isinstance(document, InputFailure):
             yield document

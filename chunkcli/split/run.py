@@ -22,12 +22,17 @@ from chunkcli.markdown_format import (
 from chunkcli.model import Chunk
 from chunkcli.split.boxes import box_index
 from chunkcli.split.build import Identity, iter_chunks
-from chunkcli.split.counting import counter_from_whole_text, counter_per_span
+from chunkcli.split.counting import (
+    SpanCounter,
+    counter_from_fast_spans,
+    counter_from_whole_text,
+    counter_per_span,
+)
 from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import DEFAULT_MODE, SplitOptions
 from chunkcli.split.scan import scan_markdown
-from chunkcli.tokens import TokenCounter, load_encoding
+from chunkcli.tokens import TokenCounter, fast_counter, ordinary_counter
 
 # Texts up to this length are counted once per document (the cache stays tiny).
 SHORT_TEXT_CHARS = 8
@@ -108,11 +113,7 @@ def _split(
     markdown, trailer = text.markdown, text.trailer
     count = count_tokens if count_tokens is not None else _offline_counter(options.encoding)
     sums_exact = count_tokens is None and options.encoding in ADDITIVE_ENCODINGS
-    count_spans = (
-        counter_from_whole_text(markdown, options.encoding, over=options.max_tokens)
-        if sums_exact
-        else counter_per_span(markdown, count)
-    )
+    count_spans = _span_counter(markdown, options, count, sums_exact)
     # (The other modes read every heading line by line: only the heading mode takes runs.)
     scan = scan_markdown(markdown, count_spans, collapse_headings=options.mode == DEFAULT_MODE)
     named = source if source is not None else getattr(parse_provenance(markdown), "source", "")
@@ -133,6 +134,20 @@ def _split(
     ocr = ocr_confidences(markdown) if "conf" in markdown else {}
     boxes = box_index(markdown, scan.page_marks, trailer)
     return iter_chunks(planned.layout, planned.plans, scan.page_marks, identity, ocr, boxes)
+
+
+def _span_counter(
+    markdown: str, options: SplitOptions, count: TokenCounter, sums_exact: bool
+) -> SpanCounter:
+    """How the scan counts the document's pieces: where sums are exact, by the fast counter
+    span by span, else from one tiktoken encoding of the whole text; otherwise piece by piece
+    with `count`."""
+    if not sums_exact:
+        return counter_per_span(markdown, count)
+    fast = fast_counter(options.encoding)
+    if fast is not None:
+        return counter_from_fast_spans(markdown, fast, options.encoding, over=options.max_tokens)
+    return counter_from_whole_text(markdown, options.encoding, over=options.max_tokens)
 
 
 def _provenance(text: DocumentText, source: str | None, sha256: str | None) -> tuple[str, str]:
@@ -156,19 +171,20 @@ def default_doc_id(source: str, source_sha256: str) -> str:
 
 
 def _offline_counter(encoding_name: str) -> TokenCounter:
-    """Like tokens.tiktoken_counter (special-token text counted as text), through the
-    encoder's plain path, which skips the per-call special-token checks. Counts of very short
+    """Like tokens.tiktoken_counter (special-token text counted as text), through
+    tokens.ordinary_counter (the fast counter, or tiktoken's plain path, which skips the
+    per-call special-token checks). Counts of very short
     texts are remembered for the one document: dotted leaders (". . . .") and numbered lists
     cut into thousands of one-character sentences."""
-    encode = load_encoding(encoding_name).encode_ordinary
+    count_text = ordinary_counter(encoding_name)
     short_counts: dict[str, int] = {}
 
     def count(text: str) -> int:
         if len(text) > SHORT_TEXT_CHARS:
-            return len(encode(text))
+            return count_text(text)
         known = short_counts.get(text)
         if known is None:
-            known = short_counts[text] = len(encode(text))
+            known = short_counts[text] = count_text(text)
         return known
 
     return count
