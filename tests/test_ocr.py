@@ -376,6 +376,39 @@ def test_pages_are_read_by_the_library_unless_another_program_is_named(
     assert convert_pdf(scans["ja"][0]).markdown == by_program.markdown
 
 
+def test_a_document_s_scanned_pages_and_pictures_are_read_by_one_set_of_engines(
+    scans: dict[str, tuple[Path, str]],
+    tmp_path: Path,
+    library: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scanned English page, then a text page with a chart: the chart's words are read by
+    the engines that read the scan (English loaded once, not again for the picture)."""
+    import pymupdf
+
+    from chunkcli.convert.ocr.tesslib import TesseractLibrary
+    from chunkcli.model import BlockKind
+    from tests.test_figures import _report
+
+    with pymupdf.open(scans["en"][0]) as mixed, pymupdf.open(stream=_report()) as report:
+        mixed.insert_pdf(report)
+        mixed.save(tmp_path / "mixed.pdf")
+    loaded: list[tuple[TesseractLibrary, str]] = []
+    load = TesseractLibrary._loaded
+
+    def logged(self: TesseractLibrary, lang: str, begun: object = None) -> int:
+        loaded.append((self, lang))
+        return load(self, lang, begun)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TesseractLibrary, "_loaded", logged)
+    result = convert_pdf(tmp_path / "mixed.pdf")
+    assert [page.ocr.lang if page.ocr else "" for page in result.pages] == ["eng", ""]
+    figures = [b.figure for b in result.pages[1].blocks if b.kind == BlockKind.FIGURE]
+    assert [f.words.split() for f in figures if f] == [["North", "West", "North", "South", "West"]]
+    assert [lang for _, lang in loaded] == ["osd", "eng"]
+    assert len({id(engines) for engines, _ in loaded}) == 1
+
+
 def test_each_engine_is_loaded_once_per_reader_and_the_osd_engine_once(
     scans: dict[str, tuple[Path, str]],
     tmp_path: Path,

@@ -44,7 +44,7 @@ from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
 from chunkcli.convert.ocr.pictures import PicturePages
-from chunkcli.convert.ocr.read import PagesDone, ocr_pages
+from chunkcli.convert.ocr.read import DocumentEngines, PagesDone, ocr_pages
 from chunkcli.convert.options import ConvertOptions
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables import detect_tables
@@ -167,24 +167,20 @@ def extract_document(
         if ocr is None or ocr.mode == OcrMode.NEVER
         else [p.number for p in extracted if needs_ocr(p, ocr.mode)]
     )
-    if ocr is not None and wanted:
-        run = ocr_pages(doc, wanted, ocr, on_ocr_pages, pages_text(extracted))
-        extracted = _with_readings(doc, extracted, run, find_tables)
-        skipped = frozenset(run.skipped)
-        extracted = tuple(
-            dataclasses.replace(p, ocr_skipped=OCR_SKIPPED_TIME) if p.number in skipped else p
-            for p in extracted
-        )
-        notes, missing = notes + run.notes, run.missing
-    # Text pages whose pictures OCR reads count as pages read by OCR, after those.
-    count = PicturePages(on_ocr_pages, len(wanted), len(wanted))
+    engines = DocumentEngines()  # the scanned pages' and the pictures' (one model a language)
     try:
+        if ocr is not None and wanted:
+            run = ocr_pages(doc, wanted, ocr, on_ocr_pages, pages_text(extracted), engines)
+            extracted = _with_run(doc, extracted, run, find_tables)
+            notes, missing = notes + run.notes, run.missing
+        # Text pages whose pictures OCR reads count as pages read by OCR, after those.
+        count = PicturePages(on_ocr_pages, len(wanted), len(wanted), engines)
         if ocr is not None and ocr.mode != OcrMode.NEVER and find_tables:
             extracted = with_table_pictures(doc, extracted, ocr, count)
         keep_empty = options.images is not None  # (an empty figure's block links its picture)
         extracted, figure_notes = with_figures(doc, extracted, ocr, count, keep_empty=keep_empty)
     finally:
-        count.close()  # (the pictures' engines)
+        engines.close()
     notes += figure_notes
     context = tuple(
         _extract_page_safely(doc, n, False, keep_hidden)
@@ -218,6 +214,17 @@ def needs_ocr(page: Page, mode: OcrMode) -> bool:
     if mode == OcrMode.FORCE:
         return page.status != PageStatus.BLANK
     return mode == OcrMode.AUTO and page.status in (PageStatus.IMAGE_ONLY, PageStatus.GARBAGE)
+
+
+def _with_run(
+    doc: pymupdf.Document, pages: tuple[Page, ...], run: OcrRun, find_tables: bool
+) -> tuple[Page, ...]:
+    """Pages with OCR's readings in place, those it left unread for time marked so."""
+    skipped = frozenset(run.skipped)
+    return tuple(
+        dataclasses.replace(p, ocr_skipped=OCR_SKIPPED_TIME) if p.number in skipped else p
+        for p in _with_readings(doc, pages, run, find_tables)
+    )
 
 
 def _with_readings(

@@ -27,8 +27,8 @@ from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.read import (
     POINTS_PER_INCH,
+    DocumentEngines,
     PagesDone,
-    document_library,
     page_confidence,
     png_bytes,
     script_language,
@@ -184,24 +184,16 @@ class PicturePages:
     on_pages: PagesDone | None
     done: int = 0  # pages read by OCR so far
     to_read: int = 0  # pages OCR is given so far
+    # The document's engines, those its scanned pages were read by (a language's model is
+    # loaded once for both; a picture read by the program paid for its process and its
+    # model each time, 0.1-0.2 CPU s). Their owner closes them.
+    engines: DocumentEngines = field(default_factory=DocumentEngines)
     counted: set[int] = field(default_factory=set)
-    # The document's engines for its pictures (loaded when the first is read; None until
-    # then, and when the program reads them): a picture read by the program paid for its
-    # process and its language model each time (0.1-0.2 CPU s).
-    engines: TesseractLibrary | None = None
-    engines_chosen: bool = False
 
     def library(self, options: OcrOptions) -> TesseractLibrary | None:
-        """The engines pictures are read by (see read.document_library); close() frees them."""
-        if not self.engines_chosen:
-            self.engines_chosen = True
-            version = tesseract_version(options.tesseract_cmd)
-            self.engines = None if version is None else document_library(options, version)
-        return self.engines
-
-    def close(self) -> None:
-        if self.engines is not None:
-            self.engines.close()
+        """The engines pictures are read by (None: the program reads them)."""
+        version = tesseract_version(options.tesseract_cmd)
+        return None if version is None else self.engines.library(options, version)
 
     @contextlib.contextmanager
     def reading(self, number: int) -> Iterator[None]:

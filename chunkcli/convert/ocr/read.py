@@ -152,13 +152,22 @@ def ocr_pages(
     options: OcrOptions,
     on_pages: PagesDone | None = None,
     text_layer: str = "",
+    engines: DocumentEngines | None = None,
 ) -> OcrRun:
     """Read the given 1-based pages by OCR; a missing engine gives one note and no readings.
     `on_pages` hears how many pages are done as they finish (progress), and first how many
     there are to read. `text_layer` is the document's own text, when other pages have one:
-    in Japanese or Korean it decides the language (see script_language)."""
+    in Japanese or Korean it decides the language (see script_language). `engines`: the
+    document's, which the caller closes (its pictures are read by them too); without them
+    the pages' own are freed before this returns."""
     if not numbers:
         return OcrRun()
+    if engines is None:
+        engines = DocumentEngines()
+        try:
+            return ocr_pages(doc, numbers, options, on_pages, text_layer, engines)
+        finally:
+            engines.close()
     if on_pages is not None:
         on_pages(0, len(numbers))
     options = _with_reserve(with_page_time(options, len(numbers)), doc.page_count)
@@ -171,17 +180,15 @@ def ocr_pages(
     missing = _missing_languages(options.lang, installed)
     if missing:
         return OcrRun(missing=f"no Tesseract data for {missing} (install: {INSTALL_HINT})")
-    library = document_library(options, version)
+    library = engines.library(options, version)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         try:
             plan = _language_plan(options, installed, text_layer, pool, library)
             readings, notes, skipped = _read_all(doc, numbers, plan, options, pool, on_pages)
         except BaseException:  # a timeout: do not wait for the queued pages
             pool.shutdown(wait=False, cancel_futures=True)
+            engines.close()  # a reading still running loads no other model (freed after it)
             raise
-        finally:
-            if library is not None:
-                library.close()  # (an engine still reading is freed when it ends)
     return OcrRun(tuple(readings), options.engine, version, tuple(notes), tuple(skipped))
 
 
@@ -204,6 +211,29 @@ def document_library(options: OcrOptions, version: str) -> TesseractLibrary | No
         return None  # a wrapper of the user's around it: what it does is theirs
     lib = load_library()
     return None if lib is None else TesseractLibrary(lib)
+
+
+@dataclass(slots=True)
+class DocumentEngines:
+    """One document's Tesseract engines, shared by its scanned pages (ocr_pages) and the
+    pictures of its text pages (pictures.PicturePages), so that a language's model is loaded
+    once for both: which engines (document_library) is settled when first asked, and each
+    engine is loaded when first used. The document's owner closes them."""
+
+    chosen: TesseractLibrary | None = None
+    asked: bool = False
+
+    def library(self, options: OcrOptions, version: str) -> TesseractLibrary | None:
+        """The engines pages and pictures are read by (None: the program reads them)."""
+        if not self.asked:
+            self.asked = True
+            self.chosen = document_library(options, version)
+        return self.chosen
+
+    def close(self) -> None:
+        """Free the engines (one still reading is freed when it ends)."""
+        if self.chosen is not None:
+            self.chosen.close()
 
 
 def _rapidocr_pages(
