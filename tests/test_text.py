@@ -157,15 +157,16 @@ def test_a_spaced_dot_leader_is_written_as_its_dots() -> None:
 
 def test_the_word_list_is_read_as_wordfreq_reads_it() -> None:
     """zipf reads wordfreq's English list itself (without importing wordfreq): the same
-    values as wordfreq for the words of the hyphenation decisions, other words and none."""
+    values as wordfreq for the words of the hyphenation decisions, other words and none,
+    down to the least value those decisions ask about (rarer words read as none)."""
     import wordfreq
 
-    from chunkcli.convert.joining import WORD_LIST, zipf
+    from chunkcli.convert.joining import LEAST_ZIPF_ASKED, WORD_LIST, zipf
 
     words = ["experiment", "multiple", "information", "nonlinear", "antibody", "selfaware",
              "exwife", "xray", "dualencoder", "dual", "encoder", "ple", "tokenization", "the",
              "a", "zyzzyva", "qqqqzx", "aardvark", "supercalifragilistic"]  # fmt: skip
-    expected = [wordfreq.zipf_frequency(w, "en", wordlist=WORD_LIST) for w in words]
-    assert [zipf(w) for w in words] == expected
-    assert expected[:5] == [4.38, 4.92, 5.43, 3.27, 3.46]  # (joining.py's evidence)
-    assert zipf("selfaware") == 0.0
+    listed = [wordfreq.zipf_frequency(w, "en", wordlist=WORD_LIST) for w in words]
+    assert [zipf(w) for w in words] == [z if z >= LEAST_ZIPF_ASKED else 0.0 for z in listed]
+    assert listed[:8] == [4.38, 4.92, 5.43, 3.27, 3.46, 0.0, 1.36, 2.42]  # (joining.py's evidence)
+    assert (LEAST_ZIPF_ASKED, zipf("encoder"), zipf("ple"), zipf("xray")) == (2.5, 2.68, 2.69, 0.0)

@@ -146,13 +146,20 @@ def _keeps_hyphen(first: str, second: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def zipf(word: str) -> float:
-    """wordfreq's English Zipf frequency of a lower-case word of ASCII letters (0.0: not in
-    the list): wordfreq.zipf_frequency(word, "en", wordlist=WORD_LIST), whose words of ASCII
-    letters are tokens as they are. Its list is read on first use, which only documents with
-    Latin end-of-line hyphens need: read here from wordfreq's data file, 0.09 CPU s against
-    0.19 through wordfreq, which imports its tokenizers' modules too (2026-12-04)."""
+    """wordfreq's English Zipf frequency of a lower-case word of ASCII letters, for words at
+    least as frequent as LEAST_ZIPF_ASKED (0.0: rarer, or not in the list):
+    wordfreq.zipf_frequency(word, "en", wordlist=WORD_LIST), whose words of ASCII letters are
+    tokens as they are. Its list is read on first use, which only documents with Latin
+    end-of-line hyphens need: read here from wordfreq's data file, 0.09 CPU s against 0.19
+    through wordfreq, which imports its tokenizers' modules too (2026-12-04)."""
     band = _english_bands().get(word)
     return 0.0 if band is None else _band_zipf(band)
+
+
+# The least Zipf frequency the hyphenation decisions tell from none (_keeps_hyphen compares
+# with these two only): the words rarer than it, 268k of the list's 321k (Zipf 2.5 is band
+# 650 of 800), are not read, nor hashed into the table (0.1 of a document's CPU s, 2026-12-04).
+LEAST_ZIPF_ASKED = min(JOINED_WORD_MIN_ZIPF, PART_WORD_MIN_ZIPF)
 
 
 def _band_zipf(band: int) -> float:
@@ -165,9 +172,9 @@ def _band_zipf(band: int) -> float:
 
 @functools.lru_cache(maxsize=1)
 def _english_bands() -> dict[str, int]:
-    """Each word of wordfreq's English WORD_LIST list: its frequency band (0: the most
-    frequent; a band is a centibel). The list is a gzipped msgpack array: a header, then one
-    array of words per band."""
+    """Each word of wordfreq's English WORD_LIST list down to LEAST_ZIPF_ASKED: its frequency
+    band (0: the most frequent; a band is a centibel). The list is a gzipped msgpack array: a
+    header, then one array of words per band, read (and decompressed) only as far as needed."""
     import gzip
     import importlib.util
 
@@ -176,13 +183,17 @@ def _english_bands() -> dict[str, int]:
     spec = importlib.util.find_spec("wordfreq")  # found, not imported
     assert spec is not None and spec.submodule_search_locations
     folder = Path(spec.submodule_search_locations[0], "data")
-    with gzip.open(folder / f"{WORD_LIST}_en.msgpack.gz", "rb") as packed:
-        header, *bands = msgpack.load(packed, raw=False)
-    if header != {"format": "cB", "version": 1}:
-        raise ValueError(f"wordfreq's English list has an unknown format: {header!r}")
     words: dict[str, int] = {}
-    for band, listed in enumerate(bands):
-        words.update(zip(listed, [band] * len(listed), strict=True))
+    with gzip.open(folder / f"{WORD_LIST}_en.msgpack.gz", "rb") as packed:
+        unpacker = msgpack.Unpacker(packed, raw=False)
+        bands = unpacker.read_array_header() - 1
+        header = unpacker.unpack()
+        if header != {"format": "cB", "version": 1}:
+            raise ValueError(f"wordfreq's English list has an unknown format: {header!r}")
+        for band in range(bands):
+            if _band_zipf(band) < LEAST_ZIPF_ASKED:  # (the rarer bands only fall further)
+                break
+            words.update(dict.fromkeys(unpacker.unpack(), band))
     return words
 
 
