@@ -205,7 +205,12 @@ def test_ocr_starts_no_page_the_deadline_cannot_fit(
     now, calls = [0.0], []
 
     def ten_seconds_a_page(
-        number: int, image: object, langs: object, options: object, library: object
+        number: int,
+        image: object,
+        langs: object,
+        options: object,
+        library: object,
+        begun: object = None,
     ) -> object:
         now[0] += 10.0
         calls.append(number)

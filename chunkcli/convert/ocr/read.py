@@ -264,6 +264,8 @@ def _missing_languages(lang: str, installed: frozenset[str]) -> str:
 
 
 Langs = tuple[str, ...]  # a page's languages: the first one, then those a bad reading retries
+# A page's reading: (number, image, languages, an event the reading sets as its engine starts).
+Read = Callable[[int, "PageImage", Langs, threading.Event | None], "OcrReading"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +276,7 @@ class _LanguagePlan:
     turns that page's reading into the languages of all the others (None: they keep
     `first`'s)."""
 
-    read: Callable[[int, PageImage, Langs], OcrReading]
+    read: Read
     first: Callable[[PageImage], Callable[[], Langs]]
     adopt: Callable[[OcrReading, Langs], Langs] | None = None
     png: bool = True  # the engine reads the page as PNG (not the library's pixels)
@@ -548,20 +550,18 @@ def next_page_fits(now: float, slowest: float, in_flight: int, jobs: int, deadli
 
 
 def _timed(
-    read: Callable[[int, PageImage, Langs], OcrReading],
+    read: Read,
     durations: list[float],
     number: int,
     image: PageImage,
     langs: Langs,
     begun: threading.Event | None = None,
 ) -> OcrReading:
-    """read(number, image, langs), its wall time appended to `durations` (failed ones too);
-    `begun` set as it starts (the engine's call is a fraction of a millisecond away)."""
+    """read(number, image, langs, begun), its wall time appended to `durations` (failed ones
+    too); `begun` is set by the reading as its engine starts (see _handed_off)."""
     start = _clock()
-    if begun is not None:
-        begun.set()
     try:
-        return read(number, image, langs)
+        return read(number, image, langs, begun)
     finally:
         durations.append(_clock() - start)
 
@@ -774,14 +774,16 @@ def read_page(
     langs: tuple[str, ...],
     options: OcrOptions,
     library: TesseractLibrary | None = None,
+    begun: threading.Event | None = None,
 ) -> OcrReading:
     """OCR one rendered page in langs[0]. Below the retry confidence the other languages are
     tried in turn (until one passes it); when the words cover too little of the ink,
     Tesseract's page segmentation dropped text and the page is read again as one column.
-    The most confident reading (confidence x characters for the layout retry) is kept."""
+    The most confident reading (confidence x characters for the layout retry) is kept.
+    `begun` is set as the first reading's engine starts."""
     settings = options.settings
     lang = langs[0]
-    words = _words(image, lang, options, AUTO_PSM, library)
+    words = _words(image, lang, options, AUTO_PSM, library, begun)
     confidence = page_confidence(words)
     for other in langs[1:]:
         if confidence >= settings.retry_below:
@@ -823,14 +825,23 @@ def _read_tesseract(
     number: int,
     image: PageImage,
     langs: Langs,
+    begun: threading.Event | None,
     options: OcrOptions,
     library: TesseractLibrary | None,
 ) -> OcrReading:
-    return read_page(number, image, langs, options, library)  # looked up when called (tests)
+    return read_page(number, image, langs, options, library, begun)  # looked up when called
 
 
-def _read_rapidocr(number: int, image: PageImage, langs: Langs, options: OcrOptions) -> OcrReading:
+def _read_rapidocr(
+    number: int,
+    image: PageImage,
+    langs: Langs,
+    begun: threading.Event | None,
+    options: OcrOptions,
+) -> OcrReading:
     del langs  # one model reads every script it knows
+    if begun is not None:
+        begun.set()
     return read_page_rapidocr(number, image, options)
 
 
@@ -864,10 +875,19 @@ def _words(
     options: OcrOptions,
     psm: int,
     library: TesseractLibrary | None = None,
+    begun: threading.Event | None = None,
 ) -> tuple[OcrWord, ...]:
     """Tesseract's words (the library's engines, or the program when None); a reading still
     running at the deadline is stopped (OcrFailed), so that a page slower than measured costs
-    that page, not the whole file."""
+    that page, not the whole file. `begun` is set as the engine starts."""
+
+    def read(timeout_s: float) -> tuple[OcrWord, ...]:
+        if library is not None:
+            return library.words(image.gray, image.dpi, lang, psm, timeout_s, begun)
+        if begun is not None:
+            begun.set()  # (the program runs in its own process)
+        return run_tesseract(options.tesseract_cmd, image.png(), lang, image.dpi, psm, timeout_s)
+
     timeout_s = options.page_timeout_s
     if options.deadline > 0:
         left = options.deadline - _clock()
@@ -875,25 +895,12 @@ def _words(
             raise OcrOutOfTime("the file's time limit ran out before this page")
         if left < timeout_s:
             try:
-                return _tesseract_words(image, lang, options, psm, left, library)
+                return read(left)
             except OcrFailed:
                 if _clock() >= options.deadline:
                     raise OcrOutOfTime("the file's time limit ran out while reading it") from None
                 raise
-    return _tesseract_words(image, lang, options, psm, timeout_s, library)
-
-
-def _tesseract_words(
-    image: PageImage,
-    lang: str,
-    options: OcrOptions,
-    psm: int,
-    timeout_s: float,
-    library: TesseractLibrary | None,
-) -> tuple[OcrWord, ...]:
-    if library is not None:
-        return library.words(image.gray, image.dpi, lang, psm, timeout_s)
-    return run_tesseract(options.tesseract_cmd, image.png(), lang, image.dpi, psm, timeout_s)
+    return read(timeout_s)
 
 
 # A text layer with at least this many kana, ideographs or Hangul names the language of the

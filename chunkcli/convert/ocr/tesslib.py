@@ -179,17 +179,29 @@ class TesseractLibrary:
                 begun.set()
 
     def words(
-        self, gray: npt.NDArray[np.uint8], dpi: int, lang: str, psm: int, timeout_s: float
+        self,
+        gray: npt.NDArray[np.uint8],
+        dpi: int,
+        lang: str,
+        psm: int,
+        timeout_s: float,
+        begun: threading.Event | None = None,
     ) -> tuple[OcrWord, ...]:
-        """The page's words, as run_tesseract reads them; raises OcrFailed."""
+        """The page's words, as run_tesseract reads them; raises OcrFailed. `begun` (see
+        preload) is set as the recognition starts, or as Tesseract loads an engine for it:
+        until then each call into Tesseract needs Python's lock again, which a thread that
+        renders keeps for the whole rendering (a page handed over before a rendering began
+        reading 55-65 ms later, on the en scan, 2026-12-04)."""
         lib = self._lib
-        with self._engine(lang) as engine:
+        with self._engine(lang, begun) as engine:
             lib.TessBaseAPISetPageSegMode(engine, psm)
             lib.TessBaseAPISetVariable(engine, b"user_defined_dpi", str(dpi).encode())  # --dpi
             self._set_image(engine, gray, dpi)
             monitor = lib.TessMonitorCreate()
             try:
                 lib.TessMonitorSetDeadlineMSecs(monitor, _milliseconds(timeout_s))
+                if begun is not None:
+                    begun.set()
                 if lib.TessBaseAPIRecognize(engine, monitor) != 0:
                     raise OcrFailed(f"tesseract took longer than {timeout_s:g} s")
             finally:
