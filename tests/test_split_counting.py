@@ -271,3 +271,13 @@ def test_split_with_the_fast_counter_never_loads_tiktoken() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["134", "7871", "False"]  # (as with tiktoken)
+
+
+def test_fast_spans_take_a_boundable_list_shorter_than_the_spans() -> None:
+    """As the whole-text counter does: spans past the list's end are not boundable."""
+    text = "x" * 150_000 + "\n" + "y" * 150_000 + "\n"
+    bounds = [0, 150_001, len(text)]
+    counts = counter_from_fast_spans(text, _fast(), "cl100k_base", over=800)(bounds, [True])
+    whole = counter_from_whole_text(text, "cl100k_base", over=800)(bounds, [True])
+    assert counts == whole == [-(-150_001 // 128), whole[1]]
+    assert whole[1] == tiktoken_counter("cl100k_base")("y" * 150_000 + "\n")

@@ -136,17 +136,17 @@ def _long_span_lower_bounds(
     """_lower_bounds for the spans between character bounds: only a span of more than a
     quarter of the threshold in characters can have more bytes than it (a character is at most
     4 bytes of UTF-8), so only those are measured in bytes."""
-    if over is None or not any(boundable):
+    bounding = _bounding(over, boundable, encoding_name)
+    if bounding is None:
         return {}
-    longest = longest_token_bytes(encoding_name)
-    threshold = over * longest
-    bounded: dict[int, int] = {}
-    for span, (lo, hi) in enumerate(zip(bounds, bounds[1:], strict=False)):
-        if 4 * (hi - lo) > threshold and boundable[span]:
-            size = len(markdown[lo:hi].encode("utf-8", "surrogatepass"))
-            if size > threshold:
-                bounded[span] = -(-size // longest)
-    return bounded
+    longest, threshold = bounding
+    spans = zip(bounds, bounds[1:], boundable, strict=False)
+    sizes = {
+        span: len(markdown[lo:hi].encode("utf-8", "surrogatepass"))
+        for span, (lo, hi, flag) in enumerate(spans)
+        if flag and 4 * (hi - lo) > threshold
+    }
+    return {span: -(-size // longest) for span, size in sizes.items() if size > threshold}
 
 
 def _lower_bounds(
@@ -154,18 +154,27 @@ def _lower_bounds(
 ) -> dict[int, int]:
     """span -> its bytes / the longest token rounded up (a count it cannot be below), for the
     boundable spans with more bytes than `over` times the longest token; in span order."""
-    if over is None or not any(boundable):
+    bounding = _bounding(over, boundable, encoding_name)
+    if bounding is None or byte_bounds[-1] - byte_bounds[0] <= bounding[1]:
         return {}
-    longest = longest_token_bytes(encoding_name)
-    threshold = over * longest
-    if byte_bounds[-1] - byte_bounds[0] <= threshold:
-        return {}
+    longest, threshold = bounding
     sizes = [hi - lo for lo, hi in zip(byte_bounds, byte_bounds[1:], strict=False)]
     return {
         i: -(-size // longest)
         for i, (size, flag) in enumerate(zip(sizes, boundable, strict=False))
         if size > threshold and flag
     }
+
+
+def _bounding(
+    over: int | None, boundable: Sequence[bool], encoding_name: str
+) -> tuple[int, int] | None:
+    """(the longest token in bytes, the bytes above which a span surely counts more than
+    `over` tokens), or None when no span is to be bounded."""
+    if over is None or not any(boundable):
+        return None
+    longest = longest_token_bytes(encoding_name)
+    return longest, over * longest
 
 
 def _stretch_counts(
