@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from chunkcli import markdown_index
 from chunkcli.markdown_format import parse_page_marker
 from chunkcli.markdown_index import (
     CONTENT_KINDS,
     LineKind,
     LineRecord,
     build_index,
-    line_offsets,
     paragraph_text,
 )
 
@@ -22,23 +19,6 @@ from chunkcli.markdown_index import (
 def lines_of(markdown: str) -> list[str]:
     """The definition: lines end at \\n, and a \\r just before it is no part of the line."""
     return markdown.replace("\r\n", "\n").split("\n")
-
-
-def test_offsets_mark_each_line_without_its_line_end() -> None:
-    markdown = "a\r\nbc\n\nd\re\n"
-    begins, ends = line_offsets(markdown)
-    assert [markdown[b:e] for b, e in zip(begins, ends, strict=True)] == ["a", "bc", "", "d\re", ""]
-    assert list(line_offsets("")[0]) == [0]
-
-
-def test_offsets_read_a_piece_at_a_time_join_across_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A \\r\\n split between two pieces of the text still ends one line."""
-    texts = ["\na\r\n\n\naa\n\n\ra\r\r\n\r\na\ra", "\r\n" * 5, "a\r\n\rb\r\r\n\n"]
-    for piece in (1, 2, 3, 5):
-        monkeypatch.setattr(markdown_index, "OFFSETS_PIECE", piece)
-        for text in texts:
-            begins, ends = line_offsets(text)
-            assert [text[b:e] for b, e in zip(begins, ends, strict=True)] == lines_of(text)
 
 
 def test_each_line_gets_its_kind_level_and_page() -> None:

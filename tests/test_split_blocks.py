@@ -238,7 +238,7 @@ def test_block_parser_reads_as_stock_markdown_it(document: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=" \t\na#>-`|", max_size=80))
 def test_quick_state_marks_the_lines_as_markdown_it_does(text: str) -> None:
-    """QuickState takes its line offsets from markdown_index.line_offsets and reads only the
+    """QuickState takes its line offsets from markdown_lines.line_offsets and reads only the
     indented lines: its marks are StateBlock's (src normalised: \\n ends every line)."""
     parser = block_parser()
     stock = StateBlock(text, parser, {}, [])

@@ -15,7 +15,7 @@ markdown-it's blocks (indented code, lazy continuation lines, list items holding
 blocks, a lone \\r ending a line), which the index's line-based reading does not follow, and
 chunks must not change. What they share is the lines' offsets: the parse state's marks
 (parser_rules.QuickState) and the pieces' line starts (scan.py) come from
-markdown_index.line_offsets.
+markdown_lines.line_offsets.
 """
 
 from __future__ import annotations

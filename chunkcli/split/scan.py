@@ -1,6 +1,6 @@
 """Markdown -> pieces: the top-level blocks, each with exact offsets into the original string.
 
-`blocks.find_blocks` gives line ranges; the line starts of chunkcli.markdown_index.line_offsets,
+`blocks.find_blocks` gives line ranges; the line starts of chunkcli.markdown_lines.line_offsets,
 computed on the ORIGINAL string (lines numbered as the block parser numbers them: a lone \\r
 ends one too), turn them into offsets, so nothing is normalised before offsets are taken.
 Pieces tile the document from its first block on: a piece ends where the next one starts,
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
-from chunkcli.markdown_index import (
+from chunkcli.markdown_lines import (
     FIGURE_BOUND_RE,
     FIGURE_CUT,
     figure_edge,
@@ -116,7 +116,7 @@ def _with_figures(
     """`blocks` with each figure block (its start comment, the blocks in it, its end comment)
     joined into one FIGURE block. The comments are the parser's top-level comment blocks
     (so one in a code block or list item bounds nothing); a heading cuts an open figure, which
-    then stays ordinary blocks (check reports it: markdown_index.pair_figures)."""
+    then stays ordinary blocks (check reports it: markdown_lines.pair_figures)."""
     edges = []
     for position, block in enumerate(blocks):
         if block.kind is PieceKind.MARKER and block.page == 0:

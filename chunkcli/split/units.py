@@ -4,10 +4,11 @@ Every unit is a span of the original string (no character is added, dropped or a
 content (whitespace between units belongs to no unit) and, except a lone character that alone
 exceeds the budget, counts at most `budget` tokens.
 
-Units are kept as arrays (`Units`), not one object each: a paragraph without sentence ends cuts
-into one unit per word, a million of them in 2 MB of `|` lines. For the same reason a unit's
-text is counted once per distinct text, and a span is counted only when it could fit: one known
-to hold more than `budget` tokens (by its length, see `max_token_bytes`) is cut further unread.
+Units are kept as arrays of machine integers (`Units`), not one object each: a paragraph
+without sentence ends cuts into one unit per word, a million of them in 2 MB of `|` lines. For
+the same reason a unit's text is counted once per distinct text, and a span is counted only
+when it could fit: one known to hold more than `budget` tokens (by its length, see
+`max_token_bytes`) is cut further unread.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ import re
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from operator import itemgetter
 
 from chunkcli.charclasses import KANA_HAN_RE
 from chunkcli.tokens import TokenCounter
@@ -40,7 +39,6 @@ MAX_CHARS_PER_TOKEN = 32
 # budget (later windows start from the length of the one before).
 FIRST_GUESS_CHARS_PER_TOKEN = 4
 
-IntArray = npt.NDArray[np.int64]
 Spans = Iterator[tuple[int, int]]
 
 
@@ -49,10 +47,10 @@ class Units:
     """Units in order: unit k is text[starts[k]:ends[k]], counted tokens[k]; sentence[k] when it
     is a whole sentence (overlap between windows repeats only these)."""
 
-    starts: IntArray
-    ends: IntArray
-    tokens: IntArray
-    sentence: npt.NDArray[np.bool_]
+    starts: array[int]  # typecode "q", as ends and tokens
+    ends: array[int]
+    tokens: array[int]
+    sentence: array[int]  # typecode "b": 1 or 0
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -60,12 +58,11 @@ class Units:
 
 def make_units(spans: list[tuple[int, int]], tokens: list[int], sentence: bool) -> Units:
     """Units from (start, end) spans and their counts, all of one kind."""
-    flat = np.array(spans, dtype=np.int64).reshape(-1, 2)
     return Units(
-        flat[:, 0].copy(),
-        flat[:, 1].copy(),
-        np.array(tokens, dtype=np.int64),
-        np.full(len(tokens), sentence, dtype=np.bool_),
+        array("q", map(itemgetter(0), spans)),
+        array("q", map(itemgetter(1), spans)),
+        array("q", tokens),
+        array("b", [sentence]) * len(tokens),
     )
 
 
@@ -102,13 +99,7 @@ class _Builder:
         self.sentence.append(sentence)
 
     def units(self) -> Units:
-        """The arrays as numpy views of the same memory (no copy)."""
-        return Units(
-            np.frombuffer(self.starts, dtype=np.int64),
-            np.frombuffer(self.ends, dtype=np.int64),
-            np.frombuffer(self.tokens, dtype=np.int64),
-            np.frombuffer(self.sentence, dtype=np.bool_),
-        )
+        return Units(self.starts, self.ends, self.tokens, self.sentence)
 
 
 def split_units(
