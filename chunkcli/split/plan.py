@@ -19,6 +19,7 @@ inside a paragraph are always counted exactly.
 from __future__ import annotations
 
 import bisect
+from array import array
 from dataclasses import dataclass
 from itertools import accumulate, compress, islice, repeat
 from operator import add, gt, sub
@@ -401,7 +402,7 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     near-constant share): most windows are settled by counting two."""
     units, tokens = run.units, run.units.tokens
     steps = map(add, _gap_tokens(layout, units), islice(tokens, 1, None))
-    reach = list(accumulate(steps, initial=0))  # (a list: bisect reads its ints as they are)
+    reach = array("q", accumulate(steps, initial=0))  # (8 bytes a unit: a list took 40)
     plans: list[Plan] = []
     i, share = 0, 1.0  # share: a window's count (less its fixed part) per summed token
     while i < len(units):
@@ -420,12 +421,12 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     return plans
 
 
-def _gap_tokens(layout: Layout, units: Units) -> list[int]:
+def _gap_tokens(layout: Layout, units: Units) -> array[int]:
     """Tokens of the whitespace before each unit after the first (0 for one space or none: it
     joins the next word's token). Indentation runs between the lines of a deeply nested list
     count many tokens; left out of the sum, windows were filled far past the limit and
     recounted. (The wide gaps are found by C loops: a unit a word can be a million units.)"""
-    gaps = [0] * max(len(units) - 1, 0)
+    gaps = array("q", bytes(8 * max(len(units) - 1, 0)))
     markdown, count = layout.markdown, layout.count_tokens
     starts, ends = units.starts, units.ends
     widths = map(sub, islice(starts, 1, None), ends)  # gap k: before unit k + 1
