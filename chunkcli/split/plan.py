@@ -19,10 +19,7 @@ inside a paragraph are always counted exactly.
 from __future__ import annotations
 
 import bisect
-from array import array
 from dataclasses import dataclass
-from itertools import accumulate, compress, islice, repeat
-from operator import add, gt, sub
 from typing import NamedTuple
 
 from chunkcli.model import ChunkKind, ItemFields
@@ -31,7 +28,14 @@ from chunkcli.split.figures import figure_parts
 from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
-from chunkcli.split.units import Units, longest_within, make_units, split_units, tiling_units
+from chunkcli.split.units import (
+    Units,
+    longest_within,
+    make_units,
+    split_units,
+    summed_reach,
+    tiling_units,
+)
 
 TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 # The kind of a chunk whose only content is one piece of these kinds (else: section).
@@ -401,8 +405,7 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     summed token puts the limit (words counted alone fall short of their text's count by a
     near-constant share): most windows are settled by counting two."""
     units, tokens = run.units, run.units.tokens
-    steps = map(add, _gap_tokens(layout, units), islice(tokens, 1, None))
-    reach = array("q", accumulate(steps, initial=0))  # (8 bytes a unit: a list took 40)
+    reach = summed_reach(layout.markdown, units, layout.count_tokens)
     plans: list[Plan] = []
     i, share = 0, 1.0  # share: a window's count (less its fixed part) per summed token
     while i < len(units):
@@ -419,20 +422,6 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
             break
         i = j - _overlap(run, i, j, layout.max_tokens)
     return plans
-
-
-def _gap_tokens(layout: Layout, units: Units) -> array[int]:
-    """Tokens of the whitespace before each unit after the first (0 for one space or none: it
-    joins the next word's token). Indentation runs between the lines of a deeply nested list
-    count many tokens; left out of the sum, windows were filled far past the limit and
-    recounted. (The wide gaps are found by C loops: a unit a word can be a million units.)"""
-    gaps = array("q", bytes(8 * max(len(units) - 1, 0)))
-    markdown, count = layout.markdown, layout.count_tokens
-    starts, ends = units.starts, units.ends
-    widths = map(sub, islice(starts, 1, None), ends)  # gap k: before unit k + 1
-    for k in compress(range(len(gaps)), map(gt, widths, repeat(1))):
-        gaps[k] = count(markdown[ends[k] : starts[k + 1]])
-    return gaps
 
 
 def _largest_window(layout: Layout, run: Run, i: int, j: int, guess: int) -> tuple[int, Plan]:
