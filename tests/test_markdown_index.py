@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from chunkcli import markdown_index
 from chunkcli.markdown_format import parse_page_marker
 from chunkcli.markdown_index import (
     CONTENT_KINDS,
     LineKind,
     LineRecord,
     build_index,
+    index_line_offsets,
     paragraph_text,
 )
+from chunkcli.markdown_lines import line_offsets
 
 
 def lines_of(markdown: str) -> list[str]:
     """The definition: lines end at \\n, and a \\r just before it is no part of the line."""
     return markdown.replace("\r\n", "\n").split("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a\r\n\u00e9\U0001f600", max_size=60), st.integers(1, 8))
+def test_the_index_finds_the_lines_split_finds(text: str, piece: int) -> None:
+    """check's numpy reading of the lines' offsets (a piece at a time, a \\r\\n across two
+    pieces included) gives markdown_lines', which split reads without numpy."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown_index, "OFFSETS_PIECE", piece)
+        begins, ends = index_line_offsets(text)
+    assert (begins, ends) == line_offsets(text)
+    assert [text[b:e] for b, e in zip(begins, ends, strict=True)] == lines_of(text)
 
 
 def test_each_line_gets_its_kind_level_and_page() -> None:
