@@ -41,7 +41,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-from chunkcli.markdown_index import line_offsets  # noqa: E402
+from chunkcli.markdown_lines import line_offsets  # noqa: E402
 from chunkcli.split import SplitOptions, split_markdown  # noqa: E402
 from chunkcli.split.blocks import block_parser  # noqa: E402
 from chunkcli.tokens import load_encoding, tiktoken_counter  # noqa: E402

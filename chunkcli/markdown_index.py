@@ -2,8 +2,9 @@
 
 Lines end at \\n (a \\r before it is not part of the line): line k (0-based) is
 `markdown[begins[k]:ends[k]]`, as markdown-it's StateBlock keeps bMarks/eMarks. A lone \\r ends
-no line of the index (check has always numbered lines so); `line_offsets(text, lone_cr_ends=True)`
-gives the offsets of lines as CommonMark numbers them, which split's block parser reads.
+no line of the index (check has always numbered lines so); markdown_lines.line_offsets (with
+`lone_cr_ends=True`) gives the offsets of lines as CommonMark numbers them, which split's
+block parser reads (and without, the index's own, which numpy finds here).
 
 Per line the index keeps, in columns of machine values (no object per line):
 - `begins`, `ends`: offsets into the text (4 bytes each below 2**32 characters, else 8);
@@ -37,7 +38,7 @@ import bisect
 import functools
 import re
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
@@ -45,13 +46,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from chunkcli.markdown_format import (
-    FIGURE_END_RE,
-    FIGURE_START_RE,
-    PageMarker,
-    parse_page_marker,
-    split_cells,
-)
+from chunkcli.markdown_format import PageMarker, parse_page_marker, split_cells
+from chunkcli.markdown_lines import SMALL_OFFSETS
 
 
 class LineKind(IntEnum):
@@ -117,7 +113,6 @@ DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 # read it) and no digit (\\d: any script's), that opens no table and holds no comment, opens no
 # structure the reader knows: fences, headings, underlines, list bullets and numbers, quotes.
 PLAIN_STARTS_EXCLUDED = frozenset("`~#=-*+><")
-SMALL_OFFSETS = 2**32  # below this, offsets fit 4-byte columns
 
 
 def is_plain_start(first: str) -> bool:
@@ -313,7 +308,7 @@ def as_rows(rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.int64
 
 COLUMN_TYPES = {"I": np.uint32, "q": np.int64, "B": np.uint8}
 # Characters read at a time for the line offsets: a piece's copy and its code points take
-# 8 bytes a character (text past U+FFFF); 2^20 held 4 MB more than this at split's peak.
+# 8 bytes a character (text past U+FFFF).
 OFFSETS_PIECE = 1 << 18
 MAX_SHIFT = 255  # a text shift is one byte
 FEW_ROWS = 64  # fewer rows than this are read one by one (61,280 paragraphs of a line: 3.5 s)
@@ -331,16 +326,16 @@ def build_index(markdown: str, fast_lines: bool = True) -> MarkdownIndex:
     return _Reader(markdown, fast_lines).run()
 
 
-def line_offsets(markdown: str, lone_cr_ends: bool = False) -> tuple[array[int], array[int]]:
-    """(begins, ends) of every line: lines end at \\n, a \\r before it left out; with
-    `lone_cr_ends`, a \\r not before a \\n ends a line too, as CommonMark (and split's block
-    parser) reads lines. Found a piece of the text at a time: numpy's positions are 8 bytes a
-    line before they are made 4."""
+def index_line_offsets(markdown: str) -> tuple[array[int], array[int]]:
+    """markdown_lines.line_offsets(markdown) (lines end at \\n, a \\r before it left out),
+    found by numpy a piece of the text at a time: check holds numpy anyway, and this takes
+    0.015 s where markdown_lines' C loops (split's, which must not load numpy) take 0.15-0.27
+    on a million lines. Tests compare the two."""
     typecode = "I" if len(markdown) < SMALL_OFFSETS else "q"
     dtype = COLUMN_TYPES[typecode]
     begins, ends = array(typecode, [0]), array(typecode)
     for start in range(0, len(markdown), OFFSETS_PIECE):
-        breaks, line_ends = _line_ends(markdown, start, start + OFFSETS_PIECE, lone_cr_ends)
+        breaks, line_ends = _line_ends(markdown, start, start + OFFSETS_PIECE)
         ends.frombytes(raw_bytes(line_ends.astype(dtype)))
         begins.frombytes(raw_bytes((breaks + 1).astype(dtype)))
     ends.append(len(markdown))
@@ -348,31 +343,22 @@ def line_offsets(markdown: str, lone_cr_ends: bool = False) -> tuple[array[int],
 
 
 def _line_ends(
-    markdown: str, start: int, stop: int, lone_cr_ends: bool
+    markdown: str, start: int, stop: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The offsets of the line breaks in markdown[start:stop] (their last character), and of
-    the ends of the lines they end (a \\r just before a \\n is no part of its line)."""
+    """The offsets of the \\n in markdown[start:stop], and of the ends of the lines they end
+    (a \\r just before a \\n is no part of its line)."""
     piece = markdown[start:stop]
     if piece.isascii():
         codes: npt.NDArray[np.integer[Any]] = np.frombuffer(piece.encode("ascii"), np.uint8)
     else:
         codes = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    breaks = codes == ord("\n")
+    found = np.flatnonzero(codes == ord("\n"))
     if "\r" not in markdown[max(0, start - 1) : stop]:
-        found = np.flatnonzero(breaks) + start
-        return found, found
-    returns = codes == ord("\r")
-    after_return = np.zeros_like(breaks)  # the character before is a \\r
-    after_return[1:] = returns[:-1]
+        return found + start, found + start
+    after_return = np.zeros(len(codes), dtype=np.bool_)  # the character before is a \\r
+    after_return[1:] = codes[:-1] == ord("\r")
     after_return[0] = markdown[start - 1 : start] == "\r"
-    if lone_cr_ends:
-        before_newline = np.zeros_like(breaks)  # the character after is a \\n
-        before_newline[:-1] = breaks[1:]
-        before_newline[-1] = markdown[stop : stop + 1] == "\n"
-        breaks |= returns & ~before_newline
-    found = np.flatnonzero(breaks)
-    cut = (codes[found] == ord("\n")) & after_return[found]
-    return found + start, found + start - cut
+    return found + start, found + start - after_return[found]
 
 
 class _Reader:
@@ -400,7 +386,7 @@ class _Reader:
         while index < count:
             index = read(index)
         del self.raw
-        begins, ends = line_offsets(self.text)
+        begins, ends = index_line_offsets(self.text)
         return MarkdownIndex(
             self.text,
             begins,
@@ -611,64 +597,3 @@ class _Reader:
             kinds[end] = TABLE
             end += 1
         return end
-
-
-# --- figure blocks ----------------------------------------------------------------------------
-
-# Either comment that bounds a figure block, anywhere in a text: a text without one has no
-# figure (one search; no reader looks at its lines for figures then). Made of
-# markdown_format's own patterns (it alone spells the comments); each alternative reads a run
-# of spaces after a `<!--` once (one pattern `<!--\s*/?\s*figure` took 2.8 s on 20,000
-# spaces, these 0.04 s on 2,000,000).
-FIGURE_BOUND_RE = re.compile(f"{FIGURE_START_RE.pattern}|{FIGURE_END_RE.pattern}", re.IGNORECASE)
-FIGURE_START, FIGURE_END, FIGURE_CUT = 1, -1, 0  # the edges `pair_figures` reads
-MAX_COMMENT_INDENT = 3  # CommonMark: a line indented 4 columns is code, not an HTML block
-TAB_COLUMNS = 4  # CommonMark: a tab before a line's text stops at the next multiple of 4
-
-
-class FigureSpans(NamedTuple):
-    """Figure blocks among a reader's units (split's blocks, check's lines), by position."""
-
-    blocks: tuple[tuple[int, int], ...]  # (start comment, end comment), both inclusive
-    unclosed: tuple[int, ...]  # start comments with no end comment before a cut
-    unopened: tuple[int, ...]  # end comments with no start comment open
-
-
-def figure_edge(line: str) -> int:
-    """FIGURE_START or FIGURE_END for a line that is one of the figure's bounding comments
-    (spaces around it allowed, at most 3 columns before it: 4 make a code line), else
-    FIGURE_CUT."""
-    text = line.strip()
-    indent = line[: len(line) - len(line.lstrip(" \t"))]
-    if indent and len(indent.expandtabs(TAB_COLUMNS)) > MAX_COMMENT_INDENT:
-        return FIGURE_CUT
-    if FIGURE_START_RE.fullmatch(text):
-        return FIGURE_START
-    return FIGURE_END if FIGURE_END_RE.fullmatch(text) else FIGURE_CUT
-
-
-def pair_figures(edges: Iterable[tuple[int, int]]) -> FigureSpans:
-    """Figure blocks from the (position, edge) of the units that bound or cut one, in order:
-    its start comment, its end comment, and what no figure holds (a heading: it is the
-    document's, and a figure is never cut around one). Both readers (split's blocks, check's
-    line index) hand theirs over, so that they agree on what is a figure. A start comment
-    with no end before the next start or cut leaves its lines as ordinary blocks."""
-    blocks: list[tuple[int, int]] = []
-    unclosed: list[int] = []
-    unopened: list[int] = []
-    open_at: int | None = None
-    for position, edge in edges:
-        if edge == FIGURE_END and open_at is not None:
-            blocks.append((open_at, position))
-            open_at = None
-            continue
-        if open_at is not None:  # a cut or another start: the open figure never ended
-            unclosed.append(open_at)
-            open_at = None
-        if edge == FIGURE_START:
-            open_at = position
-        elif edge == FIGURE_END:
-            unopened.append(position)
-    if open_at is not None:
-        unclosed.append(open_at)
-    return FigureSpans(tuple(blocks), tuple(unclosed), tuple(unopened))

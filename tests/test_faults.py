@@ -53,7 +53,7 @@ class CountingLines(Sequence[PieceLine]):
 def test_qa_questions_read_each_line_a_bounded_number_of_times() -> None:
     """Issue 30, point 7: each question copied the rest of the line list (2 MB of `Q:` lines
     took 242 s); now each line is read a few times whatever the document's length."""
-    from chunkcli.markdown_index import line_offsets
+    from chunkcli.markdown_lines import line_offsets
     from chunkcli.split import SplitOptions
     from chunkcli.split.counting import counter_per_span
     from chunkcli.split.layout import find_title, make_layout

@@ -12,7 +12,10 @@ to keep up to date:
   their stage when they run (so that `chunkcli --help` stays cheap).
 - No module at the package root is used by convert alone: it belongs in `chunkcli/convert/`.
 - Only `markdown_format` spells the page markers, and the one line index of the dialect
-  (`markdown_index`, read by split and check) imports nothing of chunkcli but it and the model.
+  (`markdown_index`, read by check) imports nothing of chunkcli but it, the model and the
+  lines' offsets and figure edges it shares with split (`markdown_lines`, which imports only
+  the format: it is apart from the index so that split never loads the index's numpy).
+- Splitting Markdown loads no numpy (a subprocess checks it).
 
 Every rule is also run on a small package with a deliberate violation, which it must report.
 """
@@ -25,6 +28,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "chunkcli"
 
@@ -183,9 +188,12 @@ def test_no_root_module_serves_convert_alone() -> None:
     assert convert_only_root_modules(PACKAGE, imports_of(PACKAGE)) == []
 
 
-def test_the_line_index_reads_only_the_format_and_the_model() -> None:
-    targets = {i.target for i in imports_of(PACKAGE) if i.importer == "chunkcli.markdown_index"}
-    assert targets <= {"chunkcli.markdown_format", "chunkcli.model"}
+def test_the_line_index_reads_only_the_format_the_model_and_the_lines() -> None:
+    found = imports_of(PACKAGE)
+    targets = {i.target for i in found if i.importer == "chunkcli.markdown_index"}
+    assert targets <= {"chunkcli.markdown_format", "chunkcli.markdown_lines", "chunkcli.model"}
+    lines_targets = {i.target for i in found if i.importer == "chunkcli.markdown_lines"}
+    assert lines_targets <= {"chunkcli.markdown_format"}
 
 
 def test_only_markdown_format_spells_page_markers() -> None:
@@ -274,6 +282,32 @@ def test_converting_a_text_pdf_loads_no_ocr_machinery() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True []"
+
+
+def test_splitting_markdown_loads_no_numpy(tmp_path: Path) -> None:
+    """numpy is 15 MB of resident memory and 0.1 s of CPU at start-up: `split` of 5 MB went
+    over 20 times its input with it. A document with a table, a figure, headings and a
+    paragraph cut into windows goes through every heading-mode step. (Counting with tiktoken,
+    where rs-bpe is missing, reads token offsets with numpy: not this path.)"""
+    pytest.importorskip("rs_bpe")
+    words = " ".join(f"word{k}." for k in range(400))
+    figure = "<!-- figure -->\nFigure 1: a plot\n\n![](p.png)\n\n<!-- /figure -->"
+    markdown = f"# T\n\n## A\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n{figure}\n\n{words}\n"
+    source, output = tmp_path / "a.md", tmp_path / "a.jsonl"
+    source.write_text(markdown, encoding="utf-8")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys\n"
+        "from chunkcli.cli import app\n"
+        f"sys.argv = ['chunkcli', 'split', {str(source)!r}, '-o', {str(output)!r}, "
+        "'--max-tokens', '100', '-q']\n"
+        "try:\n    app(prog_name='chunkcli')\nexcept SystemExit:\n    pass\n"
+        "print('numpy' in sys.modules)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    assert len(output.read_text(encoding="utf-8").splitlines()) > 5
 
 
 def test_the_cli_has_openblas_start_one_thread_unless_the_user_chose() -> None:

@@ -14,9 +14,10 @@ from chunkcli.markdown_index import (
     LineKind,
     LineRecord,
     build_index,
-    line_offsets,
+    index_line_offsets,
     paragraph_text,
 )
+from chunkcli.markdown_lines import line_offsets
 
 
 def lines_of(markdown: str) -> list[str]:
@@ -24,21 +25,16 @@ def lines_of(markdown: str) -> list[str]:
     return markdown.replace("\r\n", "\n").split("\n")
 
 
-def test_offsets_mark_each_line_without_its_line_end() -> None:
-    markdown = "a\r\nbc\n\nd\re\n"
-    begins, ends = line_offsets(markdown)
-    assert [markdown[b:e] for b, e in zip(begins, ends, strict=True)] == ["a", "bc", "", "d\re", ""]
-    assert list(line_offsets("")[0]) == [0]
-
-
-def test_offsets_read_a_piece_at_a_time_join_across_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A \\r\\n split between two pieces of the text still ends one line."""
-    texts = ["\na\r\n\n\naa\n\n\ra\r\r\n\r\na\ra", "\r\n" * 5, "a\r\n\rb\r\r\n\n"]
-    for piece in (1, 2, 3, 5):
-        monkeypatch.setattr(markdown_index, "OFFSETS_PIECE", piece)
-        for text in texts:
-            begins, ends = line_offsets(text)
-            assert [text[b:e] for b, e in zip(begins, ends, strict=True)] == lines_of(text)
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a\r\n\u00e9\U0001f600", max_size=60), st.integers(1, 8))
+def test_the_index_finds_the_lines_split_finds(text: str, piece: int) -> None:
+    """check's numpy reading of the lines' offsets (a piece at a time, a \\r\\n across two
+    pieces included) gives markdown_lines', which split reads without numpy."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown_index, "OFFSETS_PIECE", piece)
+        begins, ends = index_line_offsets(text)
+    assert (begins, ends) == line_offsets(text)
+    assert [text[b:e] for b, e in zip(begins, ends, strict=True)] == lines_of(text)
 
 
 def test_each_line_gets_its_kind_level_and_page() -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
+from chunkcli.split import blocks as block_finder
 from chunkcli.split.blocks import find_blocks, normalise
 from chunkcli.split.kinds import BlockKind, RawBlock
 from chunkcli.split.parser_rules import QuickState, block_parser
@@ -133,6 +135,20 @@ def test_fast_path_equals_markdown_it(document: str) -> None:
     assert fast_marks == slow_marks
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tricky_documents())
+@example("> quote\n\nplain text line\n\n  indented\n\nplain text line\n\n```\ncode\n\n```\n\nend\n")
+def test_runs_parsed_a_call_each_read_as_in_one_call(document: str) -> None:
+    """The parser reads the runs in batches (its tokens held for one at a time): with a batch
+    a run, the blocks are markdown-it's reading of the whole document still."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(block_finder, "PARSE_BATCH_CHARS", 1)
+        fast_blocks, fast_marks = find_blocks(document)
+    slow_blocks, slow_marks = find_blocks(document, fast_path=False)
+    assert comparable(fast_blocks) == comparable(slow_blocks)
+    assert fast_marks == slow_marks
+
+
 def test_plain_groups_and_one_line_blocks_are_read_without_the_parser() -> None:
     document = "# Title\n\n<!-- page 2 -->\n\nSome text.\nMore.\n\n- a\n- b\n\n## Part ##\n"
     blocks, marks = find_blocks(document)
@@ -238,7 +254,7 @@ def test_block_parser_reads_as_stock_markdown_it(document: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=" \t\na#>-`|", max_size=80))
 def test_quick_state_marks_the_lines_as_markdown_it_does(text: str) -> None:
-    """QuickState takes its line offsets from markdown_index.line_offsets and reads only the
+    """QuickState takes its line offsets from markdown_lines.line_offsets and reads only the
     indented lines: its marks are StateBlock's (src normalised: \\n ends every line)."""
     parser = block_parser()
     stock = StateBlock(text, parser, {}, [])

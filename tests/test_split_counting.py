@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from chunkcli.markdown_index import line_offsets
+from chunkcli.markdown_lines import line_offsets
 from chunkcli.split import counting
 from chunkcli.split.counting import (
     counter_from_fast_spans,

@@ -3,12 +3,16 @@ checked by what they do, not by time (bench/fuzz/markdown_speed.py measures the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import chunkcli.split.blocks as blocks
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.kinds import BlockKind, RawBlock
-from chunkcli.split.units import longest_within, split_units
+from chunkcli.split.units import Units, longest_within, split_units, summed_reach
 from chunkcli.tokens import load_encoding
 
 
@@ -66,6 +70,44 @@ def test_windows_of_a_long_paragraph_are_settled_with_few_counts() -> None:
     # Each window: about two trial counts, and one more count of the chunk (any counter is
     # recounted); a bisection per window took ten.
     assert long_counts <= 4 * len(chunks)
+
+
+def naive_reach(text: str, units: Units, count: Callable[[str], int]) -> list[int]:
+    """summed_reach's definition, a step per unit: each unit's count and the count of the gap
+    before it when that gap is wider than one character."""
+    reach = [0] if len(units) else []
+    for k in range(1, len(units)):
+        gap = units.starts[k] - units.ends[k - 1]
+        wide = count(text[units.ends[k - 1] : units.starts[k]]) if gap > 1 else 0
+        reach.append(reach[-1] + units.tokens[k] + wide)
+    return reach
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=" \n\t\u3000a.,;日本。", max_size=120),
+    st.integers(1, 6),
+)
+@example("日。日\n\n\n日", 2)  # the unit "日\n" (cut between characters) ends in its gap's run
+def test_summed_reach_is_its_definition_with_gaps_read_off_the_text(text: str, budget: int) -> None:
+    """Units at every level (sentences to characters, Japanese text cut anywhere, a unit that
+    ends in a line break) give the reach a step per unit gives."""
+    units = split_units(text, 0, len(text), budget, len)
+    assert list(summed_reach(text, units, len)) == naive_reach(text, units, len)
+
+
+def test_summed_reach_counts_only_the_wide_gaps() -> None:
+    text = "a " * 100_000 + "b\n\n    c  d"
+    units = split_units(text, 0, len(text), 1, len)
+    counted: list[str] = []
+
+    def count(piece: str) -> int:
+        counted.append(piece)
+        return len(piece)
+
+    reach = summed_reach(text, units, count)
+    assert counted == ["\n\n    ", "  "]  # (not a count per unit: 100,003 units)
+    assert reach[-1] == 100_002 + 6 + 2
 
 
 def test_longest_within_finds_the_last_cut_that_fits_from_any_guess() -> None:

@@ -22,20 +22,17 @@ import numpy.typing as npt
 
 from chunkcli.markdown_format import FigureBlock, parse_figure, split_cells
 from chunkcli.markdown_index import (
-    FIGURE_BOUND_RE,
-    FIGURE_CUT,
     KIND_OF_BYTE,
     LineKind,
     LineRecord,
     MarkdownIndex,
     build_index,
     column,
-    figure_edge,
     is_delimiter_row,
     is_table_start,
-    pair_figures,
     rows_array,
 )
+from chunkcli.markdown_lines import FIGURE_BOUND_RE, FIGURE_CUT, figure_edge, pair_figures
 from chunkcli.model import PageStatus
 
 __all__ = [
@@ -358,7 +355,7 @@ def _tables(index: MarkdownIndex) -> tuple[Table, ...]:
 
 def _figures(index: MarkdownIndex) -> tuple[tuple[Figure, ...], tuple[FigureFault, ...]]:
     """The figure blocks, from the comment lines that bound them and the headings that cut
-    them (markdown_index.pair_figures, as split pairs its blocks), and the comments that bound
+    them (markdown_lines.pair_figures, as split pairs its blocks), and the comments that bound
     none."""
     if not FIGURE_BOUND_RE.search(index.markdown):
         return (), ()

@@ -2,7 +2,7 @@
 break a table, and keep exact offsets into the Markdown.
 
 `split_markdown` (split/run.py) is loaded on first use: `from chunkcli.split import SplitOptions`
-stays cheap (markdown-it, numpy and tiktoken load with the splitter), so the CLI can take its
+stays cheap (markdown-it and the token counter load with the splitter), so the CLI can take its
 flags' defaults from SplitOptions without paying for the splitter on `--help`.
 """
 

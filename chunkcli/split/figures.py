@@ -19,10 +19,8 @@ import re
 from array import array
 from typing import NamedTuple
 
-import numpy as np
-
 from chunkcli.markdown_format import FIGURE_END_RE, FIGURE_WORDS_RE, parse_figure
-from chunkcli.markdown_index import FIGURE_BOUND_RE
+from chunkcli.markdown_lines import FIGURE_BOUND_RE
 from chunkcli.split.layout import Layout, Path
 from chunkcli.split.scan import PieceKind
 from chunkcli.split.units import SPACE_RE, Units, split_units
@@ -95,16 +93,15 @@ def _line_units(
             tokens.append(counted)
             continue
         cut = split_units(markdown, lo, hi, budget, count, layout.max_token_bytes)
-        starts.extend(cut.starts.tolist())
-        ends.extend(cut.ends.tolist())
-        tokens.extend(cut.tokens.tolist())
+        starts.extend(cut.starts)
+        ends.extend(cut.ends)
+        tokens.extend(cut.tokens)
     end_start, end_end = end_comment
     starts.append(end_start)
     ends.append(end_end)
     tokens.append(count(markdown[end_start:end_end]))
-    columns = [np.frombuffer(column, dtype=np.int64) for column in (starts, ends, tokens)]
-    sentences = np.zeros(len(starts), dtype=np.bool_)  # (parts overlap nothing)
-    return Units(columns[0], columns[1], columns[2], sentences)
+    sentences = array("b", bytes(len(starts)))  # (parts overlap nothing)
+    return Units(starts, ends, tokens, sentences)
 
 
 def _caption_prefix(layout: Layout, k: int, prefix: str, tokens: int) -> tuple[str, int]:

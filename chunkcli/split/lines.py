@@ -52,7 +52,7 @@ def text_lines(
     markdown: str, pieces: tuple[Piece, ...], lines: tuple[Sequence[int], Sequence[int]]
 ) -> list[PieceLine]:
     """The lines of the TEXT and HEADING pieces, in order (HTML comments left out); `lines` are
-    the document's (begins, ends), as markdown_index.line_offsets gives them."""
+    the document's (begins, ends), as markdown_lines.line_offsets gives them."""
     import bisect
 
     begins, ends = lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from chunkcli.markdown_index import line_offsets
+from chunkcli.markdown_lines import line_offsets
 from chunkcli.split.counting import counter_per_span
 from chunkcli.split.items import find_items, item_segments, items_fit
 from chunkcli.split.laws import (

@@ -11,7 +11,7 @@ against the stock parser) at a fraction of the cost:
   inline rule runs; nothing reads it).
 
 And the parse state (`QuickState`) takes its lines' offsets from
-chunkcli.markdown_index.line_offsets (the text it parses is normalised: \\n ends every line)
+chunkcli.markdown_lines.line_offsets (the text it parses is normalised: \\n ends every line)
 and reads the indentation of the indented lines alone, found by a regex: markdown-it's own
 steps through leading whitespace a character at a time (2 MB of a deeply nested list: 2 s).
 """
@@ -32,7 +32,7 @@ from markdown_it.rules_block.table import table as gfm_table
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
 
-from chunkcli.markdown_index import line_offsets
+from chunkcli.markdown_lines import line_offsets
 
 # The rules that may end a paragraph in this parser, and the characters a line must start
 # with (after its indentation) for any of them but the table to start there; a table starts
@@ -77,8 +77,8 @@ def _parse_quickly(
 
 class QuickState(StateBlock):
     """markdown-it's StateBlock with the same line marks, the lines' offsets taken from
-    chunkcli.markdown_index.line_offsets (one numpy pass) and only the indented lines' read
-    here (a regex finds them; most lines are not)."""
+    chunkcli.markdown_lines.line_offsets (C loops over the lines) and only the indented
+    lines' read here (a regex finds them; most lines are not)."""
 
     def __init__(self, src: str, md: MarkdownIt, env: EnvType, tokens: list[Token]) -> None:
         super().__init__("", md, env, tokens)  # every other field as markdown-it sets it

@@ -18,11 +18,9 @@ inside a paragraph are always counted exactly.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import NamedTuple
-
-import numpy as np
-import numpy.typing as npt
 
 from chunkcli.model import ChunkKind, ItemFields
 from chunkcli.split.captions import table_caption
@@ -30,7 +28,14 @@ from chunkcli.split.figures import figure_parts
 from chunkcli.split.heading_runs import RUN_LINE_RE
 from chunkcli.split.layout import Layout, Path, common_prefix
 from chunkcli.split.scan import PieceKind
-from chunkcli.split.units import Units, longest_within, make_units, split_units, tiling_units
+from chunkcli.split.units import (
+    Units,
+    longest_within,
+    make_units,
+    split_units,
+    summed_reach,
+    tiling_units,
+)
 
 TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 # The kind of a chunk whose only content is one piece of these kinds (else: section).
@@ -399,42 +404,24 @@ def pack_run(layout: Layout, run: Run) -> list[Plan]:
     largest window up to there that fits is searched from where the last window's count per
     summed token puts the limit (words counted alone fall short of their text's count by a
     near-constant share): most windows are settled by counting two."""
-    units = run.units
-    reach = np.zeros(len(units), dtype=np.int64)
-    reach[1:] = _gap_tokens(layout, units)
-    reach[1:] += units.tokens[1:]
-    np.cumsum(reach, out=reach)
+    units, tokens = run.units, run.units.tokens
+    reach = summed_reach(layout.markdown, units, layout.count_tokens)
     plans: list[Plan] = []
     i, share = 0, 1.0  # share: a window's count (less its fixed part) per summed token
     while i < len(units):
         budget = run.budget(layout.max_tokens, first=i == 0)
-        base = int(reach[i]) - int(units.tokens[i])
-        j = min(max(i + 1, int(np.searchsorted(reach, budget + base, side="right"))), len(units))
-        # (an int: a float would have numpy convert all of `reach` to float, per window)
-        guess = int(np.searchsorted(reach, int(budget / share) + base, side="right"))
+        base = reach[i] - tokens[i]
+        j = min(max(i + 1, bisect.bisect_right(reach, budget + base)), len(units))
+        guess = bisect.bisect_right(reach, int(budget / share) + base)
         j, plan = _largest_window(layout, run, i, j, min(max(guess, i + 1), j))
         plans.append(plan)
-        summed = int(reach[j - 1]) - base
+        summed = reach[j - 1] - base
         fixed = run.first_fixed if i == 0 else run.rest_fixed
         share = max((plan.tokens - fixed) / summed, 1.0) if summed > 0 else 1.0
         if j >= len(units):
             break
         i = j - _overlap(run, i, j, layout.max_tokens)
     return plans
-
-
-def _gap_tokens(layout: Layout, units: Units) -> npt.NDArray[np.int64]:
-    """Tokens of the whitespace before each unit after the first (0 for one space or none: it
-    joins the next word's token). Indentation runs between the lines of a deeply nested list
-    count many tokens; left out of the sum, windows were filled far past the limit and
-    recounted."""
-    gaps = np.zeros(max(len(units) - 1, 0), dtype=np.int64)
-    markdown, count = layout.markdown, layout.count_tokens
-    wide = np.flatnonzero(units.starts[1:] - units.ends[:-1] > 1)
-    befores, afters = units.ends[wide].tolist(), units.starts[wide + 1].tolist()
-    for k, before, after in zip(wide.tolist(), befores, afters, strict=True):
-        gaps[k] = count(markdown[before:after])
-    return gaps
 
 
 def _largest_window(layout: Layout, run: Run, i: int, j: int, guess: int) -> tuple[int, Plan]:
@@ -456,9 +443,9 @@ def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:
     units = run.units
     size = min(run.overlap, j - i - 1)
     while size > 0:
-        repeated = int(units.tokens[j - size : j].sum())
-        room = repeated + int(units.tokens[j]) <= run.budget(max_tokens, False)
-        if room and bool(units.sentence[j - size : j].all()):
+        repeated = sum(units.tokens[j - size : j])
+        room = repeated + units.tokens[j] <= run.budget(max_tokens, False)
+        if room and all(units.sentence[j - size : j]):
             break
         size -= 1
     return size
@@ -466,8 +453,8 @@ def _overlap(run: Run, i: int, j: int, max_tokens: int) -> int:
 
 def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
     units = run.units
-    start = run.first_start if i == 0 else int(units.starts[i])
-    end = int(units.ends[j - 1])
+    start = run.first_start if i == 0 else units.starts[i]
+    end = units.ends[j - 1]
     prefix = run.first_prefix if i == 0 else run.rest_prefix
 
     def text() -> str:
@@ -475,12 +462,12 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
 
     fixed = run.first_fixed if i == 0 else run.rest_fixed
     if run.additive:
-        tokens = layout.checked_count(fixed + int(units.tokens[i:j].sum()), text)
-    elif j == i + 1 and layout.sums_exact and (i > 0 or int(units.starts[0]) == run.fixed_end):
+        tokens = layout.checked_count(fixed + sum(units.tokens[i:j]), text)
+    elif j == i + 1 and layout.sums_exact and (i > 0 or units.starts[0] == run.fixed_end):
         # One unit after the fixed text, which ends with a newline (a path line, headings):
         # the unit starts on content, so the counts add as at a line start (one 2 MB word
         # makes a window per unit, each recounted before).
-        tokens = fixed + int(units.tokens[i])
+        tokens = fixed + units.tokens[i]
     else:
         tokens = layout.count_tokens(text())
     return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)

@@ -1,6 +1,6 @@
 """Markdown -> pieces: the top-level blocks, each with exact offsets into the original string.
 
-`blocks.find_blocks` gives line ranges; the line starts of chunkcli.markdown_index.line_offsets,
+`blocks.find_blocks` gives line ranges; the line starts of chunkcli.markdown_lines.line_starts,
 computed on the ORIGINAL string (lines numbered as the block parser numbers them: a lone \\r
 ends one too), turn them into offsets, so nothing is normalised before offsets are taken.
 Pieces tile the document from its first block on: a piece ends where the next one starts,
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from chunkcli.markdown_format import PAGE_MARKER_RE, parse_header_rows
-from chunkcli.markdown_index import (
+from chunkcli.markdown_lines import (
     FIGURE_BOUND_RE,
     FIGURE_CUT,
     figure_edge,
-    line_offsets,
+    line_starts,
     pair_figures,
 )
 from chunkcli.split.blocks import find_blocks
@@ -75,14 +75,14 @@ def scan_markdown(
     Every piece (a table: every row) is one span of the document; `count_spans` counts them
     all in one call. `collapse_headings`: long runs of headings are one piece (heading_runs)."""
     blocks, marks = find_blocks(markdown, fast_path, collapse_headings)
-    line_starts, line_ends = line_offsets(markdown, lone_cr_ends=True)  # (as the parser numbers)
+    starts_of_lines = line_starts(markdown, lone_cr_ends=True)  # (as the parser numbers lines)
     if FIGURE_BOUND_RE.search(markdown):  # (one search: most documents have no figure)
-        blocks = _with_figures(blocks, markdown, line_starts, line_ends)
+        blocks = _with_figures(blocks, markdown, starts_of_lines)
     # Convert's provenance comment heads the document: no chunk holds it (chunks carry the
     # source and its hash as fields), so the pieces start after it.
     while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
         blocks = blocks[1:]
-    starts = [line_starts[block.first_line] for block in blocks]
+    starts = [starts_of_lines[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
     has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
     bounds: list[int] = []  # where each span starts; a table adds one span per row
@@ -92,7 +92,7 @@ def scan_markdown(
         boundable = [block.kind in BOUNDABLE for block in blocks]
     for block, start, end in zip(blocks, starts, ends, strict=True) if has_tables else ():
         if block.kind is PieceKind.TABLE:
-            row_starts = _row_starts(block, end, line_starts)
+            row_starts = _row_starts(block, end, starts_of_lines)
             bounds += row_starts
             boundable += [False] * len(row_starts)
         else:
@@ -106,22 +106,20 @@ def scan_markdown(
             _new(Piece, (b.kind, start, end, count, b.level, b.heading, (), b.kind in CONTENT))
             for b, start, end, count in zip(blocks, starts, ends, counts, strict=True)
         ]
-    page_marks = tuple((line_starts[line], page) for line, page in marks)
+    page_marks = tuple((starts_of_lines[line], page) for line, page in marks)
     return Scan(tuple(pieces), page_marks)
 
 
-def _with_figures(
-    blocks: list[RawBlock], markdown: str, line_starts: LineStarts, line_ends: LineStarts
-) -> list[RawBlock]:
+def _with_figures(blocks: list[RawBlock], markdown: str, starts: LineStarts) -> list[RawBlock]:
     """`blocks` with each figure block (its start comment, the blocks in it, its end comment)
     joined into one FIGURE block. The comments are the parser's top-level comment blocks
     (so one in a code block or list item bounds nothing); a heading cuts an open figure, which
-    then stays ordinary blocks (check reports it: markdown_index.pair_figures)."""
+    then stays ordinary blocks (check reports it: markdown_lines.pair_figures)."""
     edges = []
     for position, block in enumerate(blocks):
         if block.kind is PieceKind.MARKER and block.page == 0:
-            line = markdown[line_starts[block.first_line] : line_ends[block.last_line - 1]]
-            edge = figure_edge(line)
+            end = starts[block.last_line] if block.last_line < len(starts) else len(markdown)
+            edge = figure_edge(markdown[starts[block.first_line] : end])  # (it strips the \n)
             if edge != FIGURE_CUT:
                 edges.append((position, edge))
         elif block.kind in HEADINGS_KINDS:
@@ -184,13 +182,13 @@ def _with_header_rows(rows: tuple[Row, ...], header_rows: int) -> tuple[Row, ...
     return (header, *rows[header_rows:])
 
 
-def _row_starts(block: RawBlock, end: int, line_starts: LineStarts) -> list[int]:
+def _row_starts(block: RawBlock, end: int, starts_of_lines: LineStarts) -> list[int]:
     """Where the rows of a table start: header + delimiter as one row, then one row per line;
     the last row takes the blank tail (up to `end`).
 
     Rows start at line starts, so their counts add up to the count of the whole table (the
     tokenizers' pre-split never joins a newline with the character after it).
     """
-    starts = [line_starts[block.first_line]]
-    starts += [line_starts[line] for line in range(block.first_line + 2, block.last_line)]
+    starts = [starts_of_lines[block.first_line]]
+    starts += [starts_of_lines[line] for line in range(block.first_line + 2, block.last_line)]
     return [lo for lo, hi in zip(starts, [*starts[1:], end], strict=True) if hi > lo]
