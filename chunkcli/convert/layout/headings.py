@@ -81,8 +81,8 @@ OUTLINE_MATCH_SHARE = 0.5
 # Headings carry little of a document's text: a size class holding more than this share of
 # all characters is running text (the big type of a slide deck), not a heading level.
 HEADING_TEXT_SHARE = 0.2
-# ... and so is the size a page's running text is set in, when that page has at least this
-# many characters of it and they are at least this share of its text: a document whose pages
+# ... and so is a heading's size that a page's running text is set in, when that page has at
+# least this many characters of it and they are at least this share of its text: pages that
 # differ in type (retrieval-ja j-bunpu2023: five pages of 10.5 pt prose, fourteen scanned
 # pages of tables and charts in 4.5-9 pt, whose characters make the body 5.5 pt) would
 # otherwise make every short line of its prose pages a heading.
@@ -443,7 +443,7 @@ def _size_class(size: float) -> float:
 
 def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
-    text_sizes = _body_like_sizes(document)
+    text_sizes = _body_like_sizes(document) | _page_body_sizes(document, body)
     face = body_face(document, body)
     marks = _Marks(
         bold=_bold_share(document, body) <= MAX_BOLD_TEXT_SHARE,
@@ -621,10 +621,9 @@ def _bold_share(document: Document, body: float) -> float:
 
 
 def _body_like_sizes(document: Document) -> set[float]:
-    """Sizes that carry so much of the text that they cannot be headings: of the document's,
-    or the running text of one of its pages (_page_body_size). A size set in no more lines
-    than a title takes is a title's, however little else a cover page holds (DP-Bench 085: a
-    three-line title at 26 pt is a quarter of its page's characters)."""
+    """Sizes that carry so much of the text that they cannot be headings; a size set in no
+    more lines than a title takes is a title's, however little else a cover page holds
+    (DP-Bench 085: a three-line title at 26 pt is a quarter of its page's characters)."""
     weights = _characters_by_size(document, (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM))
     lines: Counter[float] = Counter()
     for page in document.pages:
@@ -636,7 +635,22 @@ def _body_like_sizes(document: Document) -> set[float]:
         size
         for size, chars in weights.items()
         if chars > HEADING_TEXT_SHARE * total and lines[size] > MAX_TITLE_LINES
-    } | {size for page in document.pages if (size := _page_body_size(page))}
+    }
+
+
+def _page_body_sizes(document: Document, body: float) -> set[float]:
+    """The sizes of pages' running text (_page_body_size) that are a heading's over the
+    document's body: lines in them are that page's text, not headings by their size. A page
+    body near the document's (11 pt prose beside 10.5 pt) leaves the bold and numbered lines
+    in it alone (retrieval-ja index-11: its "①しょうゆ" section heads at 11 pt)."""
+    sizes = {_page_body_size(page) for page in document.pages}
+    return {
+        size
+        for size in sizes
+        if size is not None
+        and size >= body + HEADING_SIZE_DELTA_PT
+        and size >= body * HEADING_SIZE_RATIO
+    }
 
 
 def _page_body_size(page: Page) -> float | None:
