@@ -106,3 +106,42 @@ def test_chapter_entries_on_a_contents_page_are_not_headings() -> None:
         "## 2 Installation",
         "## 3 Usage",
     ]
+
+
+def _prose_among_small_print() -> bytes:
+    """Pages of 6 pt fine print (most characters) under a 14 pt heading each, the first under
+    the 22 pt title too, and among them a page of 11 pt prose with two short lines of its own
+    set apart (an exchange's name each)."""
+    doc = pymupdf.open()
+    sentence = "The survey counts the shareholders of every listed company at the end of the year."
+    for title in ("Owners by sector", "", "Trading by investor", "Holdings by value"):
+        page = doc.new_page(width=595, height=842)
+        if page.number == 0:
+            page.insert_text((40, 40), "Survey of Share Ownership", fontsize=22)
+        if not title:
+            y = 80.0
+            for block in (["Tokyo Stock Exchange"], [sentence] * 5, ["Osaka Exchange"],
+                          [sentence] * 5):  # fmt: skip
+                for text in block:
+                    page.insert_text((72, y), text, fontsize=11)
+                    y += 14
+                y += 20
+            continue
+        page.insert_text((40, 70), title, fontsize=14)
+        for row in range(90):
+            text = f"Note {row}: the holdings of company {row} are counted by the number of "
+            page.insert_text(
+                (40, 100 + row * 8), text + "its shareholders at year end.", fontsize=6
+            )
+    return bytes(doc.tobytes())
+
+
+def test_a_page_s_running_text_size_is_no_heading_size_in_a_document_of_smaller_type() -> None:
+    """The 6 pt rows make the body 6 pt; the prose page's own 11 pt lines stay text."""
+    markdown = convert_pdf(_prose_among_small_print()).markdown
+    assert heading_lines(markdown) == [
+        "# Survey of Share Ownership",
+        "## Owners by sector",
+        "## Trading by investor",
+        "## Holdings by value",
+    ]

@@ -93,6 +93,21 @@ def test_ocr_lines_go_through_layout_a_large_title_becomes_the_heading(
     assert len(paragraphs) == 1 and paragraphs[0].startswith("The archive holds four pages.")
 
 
+@pytest.mark.parametrize(
+    ("kind", "sizes"),
+    [("ja", [20.0, 12.0, 12.0, 12.0]), ("ko", [20.0, 12.0, 12.0]),
+     ("en", [17.5, 11.0, 11.0, 11.0]), ("vertical", [13.5, 13.5, 13.5])],
+)  # fmt: skip
+def test_ocr_line_sizes_are_the_type_sizes_of_the_scan(
+    scans: dict[str, tuple[Path, str]], kind: str, sizes: list[float]
+) -> None:
+    """Titles at 20 pt, body at 12 pt (vertical columns at 14 pt): measured from the ink, the
+    sizes come back as set in CJK and about 0.9 of them in Helvetica (its letters fill less
+    of the em); from Tesseract's boxes they were 14.5 for both of the Korean page's sizes."""
+    [page] = convert_pdf(scans[kind][0]).pages
+    assert [line.size for block in page.blocks for line in block.lines] == sizes
+
+
 def test_confidence_reaches_every_chunk_of_the_ocr_page_and_none_elsewhere(
     tmp_path: Path, scans: dict[str, tuple[Path, str]]
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,26 +49,69 @@ def test_parse_tsv_keeps_word_rows_with_a_confidence() -> None:
     )
 
 
+def blank(height: int = 600, width: int = 800) -> npt.NDArray[np.uint8]:
+    return np.full((height, width), 255, dtype=np.uint8)
+
+
+def inked(gray: npt.NDArray[np.uint8], word: OcrWord, rows: tuple[int, int]) -> OcrWord:
+    """Paint rows [rows) of the word's box with the stems of letters (every other pair of
+    columns dark: half of each row, as lettering covers) and return the word."""
+    band = gray[word.top + rows[0] : word.top + rows[1], word.left : word.left + word.width]
+    band[:, [x for x in range(band.shape[1]) if x % 4 < 2]] = 0
+    return word
+
+
 def test_words_join_with_spaces_except_between_cjk_characters() -> None:
     words = [word("吾輩", 0), word("は", 30), word("cat", 60), word("is", 100),
              word("대한", 0, 200, 2), word("민국", 50, 200, 2)]  # fmt: skip
-    lines = words_to_lines(words, 72 / 200, False, OcrSettings())
+    lines = words_to_lines(words, 72 / 200, False, OcrSettings(), blank())
     assert [line.text for line in lines] == ["吾輩は cat is", "대한 민국"]
     assert lines[0].bbox.x0 == 0 and lines[0].bbox.top == 100 * 72 / 200
 
 
+def test_a_line_s_size_is_its_words_median_ink_band_not_their_boxes() -> None:
+    gray = blank()
+    # Three words of one line: boxes 40, 90 and 40 px tall (Tesseract's boxes vary so), the
+    # ink 32 px high in each; a mark of punctuation 6 px high is left out of the median.
+    line = [inked(gray, OcrWord("body", 0, 100, 80, 40, 0.9, (1, 1, 1)), (4, 36)),
+            inked(gray, OcrWord("text", 90, 100, 80, 90, 0.9, (1, 1, 1)), (4, 36)),
+            inked(gray, OcrWord("、", 180, 100, 20, 40, 0.9, (1, 1, 1)), (30, 36)),
+            inked(gray, OcrWord("here", 210, 100, 80, 40, 0.9, (1, 1, 1)), (4, 36))]  # fmt: skip
+    # A title whose ink is 48 px high, and a rule drawn across its box (not lettering).
+    title = inked(gray, OcrWord("Title", 0, 300, 200, 80, 0.9, (1, 2, 1)), (8, 56))
+    gray[379, 0:200] = 0
+    sizes = [line.size for line in words_to_lines([*line, title], 1.0, False, OcrSettings(), gray)]
+    assert sizes == [40.0, 60.0]  # 32 / 0.8 and 48 / 0.8 (an ink band is 0.8 em)
+
+
 def test_line_sizes_near_the_median_are_the_body_size() -> None:
-    tall = OcrWord("Title", 0, 0, 200, 100, 0.9, (1, 1, 1))
-    body = [OcrWord("body", 0, 200 + 50 * i, 80, 40 + i, 0.9, (1, 1, 2 + i)) for i in range(4)]
-    sizes = [line.size for line in words_to_lines([tall, *body], 1.0, False, OcrSettings())]
-    assert sizes == [83.5, 35.0, 35.0, 35.0, 35.0]
+    gray = blank(1000)
+    tall = inked(gray, OcrWord("Title", 0, 0, 200, 100, 0.9, (1, 1, 1)), (10, 58))
+    body = [inked(gray, OcrWord("body", 0, 200 + 60 * i, 80, 50, 0.9, (1, 1, 2 + i)), (5, 38 + i))
+            for i in range(4)]  # fmt: skip
+    sizes = [line.size for line in words_to_lines([tall, *body], 1.0, False, OcrSettings(), gray)]
+    # bands 48 and 33-36 px: the median line's 35 px / 0.8 (43.75) for all four body lines
+    assert sizes == [60.0, 44.0, 44.0, 44.0, 44.0]
+
+
+def test_a_vertical_line_s_band_runs_across_its_column() -> None:
+    gray = blank()
+    column = OcrWord("縦書き", 100, 50, 60, 300, 0.9, (1, 1, 1))
+    gray[50:350:4, 110:150] = 0  # 40 px of ink across the column, in strokes
+    [line] = words_to_lines([column], 1.0, True, OcrSettings(), gray)
+    assert line.vertical and line.size == 50.0
+
+
+def test_a_line_without_ink_in_its_boxes_is_sized_from_its_box() -> None:
+    [line] = words_to_lines([word("blank", 0)], 1.0, False, OcrSettings(), blank())
+    assert line.size == 33.5  # its 40 px box at 1.2 em, rounded to the half point
 
 
 @given(st.lists(st.text(alphabet="ab吾は대 ", min_size=1, max_size=4).filter(str.strip),
                 min_size=1, max_size=8))  # fmt: skip
 def test_words_to_lines_keeps_every_character(texts: list[str]) -> None:
     words = [word(t.strip(), 20 * i) for i, t in enumerate(texts)]
-    [line] = words_to_lines(words, 1.0, False, OcrSettings())
+    [line] = words_to_lines(words, 1.0, False, OcrSettings(), blank())
     assert line.text.replace(" ", "") == "".join(t.replace(" ", "") for t in texts)
 
 

@@ -81,6 +81,13 @@ OUTLINE_MATCH_SHARE = 0.5
 # Headings carry little of a document's text: a size class holding more than this share of
 # all characters is running text (the big type of a slide deck), not a heading level.
 HEADING_TEXT_SHARE = 0.2
+# ... and so is a heading's size that a page's running text is set in, when that page has at
+# least this many characters of it and they are at least this share of its text: pages that
+# differ in type (retrieval-ja j-bunpu2023: five pages of 10.5 pt prose, fourteen scanned
+# pages of tables and charts in 4.5-9 pt, whose characters make the body 5.5 pt) would
+# otherwise make every short line of its prose pages a heading.
+PAGE_BODY_MIN_CHARS = 400
+PAGE_BODY_MIN_SHARE = 0.5
 # Lines that name no section whatever their size: a figure or table label on its own, a
 # source line ("Source: …", not "Sources of Soil Acidity") or download line, a date or
 # revision line of a cover page ("2023年3月", "June 2023").
@@ -417,10 +424,16 @@ def body_font_size(document: Document) -> float:
 def _characters_by_size(document: Document, kinds: tuple[BlockKind, ...]) -> Counter[float]:
     weights: Counter[float] = Counter()
     for page in document.pages:
-        for block in page.blocks:
-            if block.kind in kinds:
-                for line in block.lines:
-                    weights[_size_class(line.size)] += len(line.text)
+        weights.update(_page_characters_by_size(page, kinds))
+    return weights
+
+
+def _page_characters_by_size(page: Page, kinds: tuple[BlockKind, ...]) -> Counter[float]:
+    weights: Counter[float] = Counter()
+    for block in page.blocks:
+        if block.kind in kinds:
+            for line in block.lines:
+                weights[_size_class(line.size)] += len(line.text)
     return weights
 
 
@@ -430,7 +443,7 @@ def _size_class(size: float) -> float:
 
 def _candidates(document: Document, body: float) -> list[_Candidate]:
     found: list[_Candidate] = []
-    text_sizes = _body_like_sizes(document)
+    text_sizes = _body_like_sizes(document) | _page_body_sizes(document, body)
     face = body_face(document, body)
     marks = _Marks(
         bold=_bold_share(document, body) <= MAX_BOLD_TEXT_SHARE,
@@ -623,6 +636,32 @@ def _body_like_sizes(document: Document) -> set[float]:
         for size, chars in weights.items()
         if chars > HEADING_TEXT_SHARE * total and lines[size] > MAX_TITLE_LINES
     }
+
+
+def _page_body_sizes(document: Document, body: float) -> set[float]:
+    """The sizes of pages' running text (_page_body_size) that are a heading's over the
+    document's body: lines in them are that page's text, not headings by their size. A page
+    body near the document's (11 pt prose beside 10.5 pt) leaves the bold and numbered lines
+    in it alone (retrieval-ja index-11: its "①しょうゆ" section heads at 11 pt)."""
+    sizes = {_page_body_size(page) for page in document.pages}
+    return {
+        size
+        for size in sizes
+        if size is not None
+        and size >= body + HEADING_SIZE_DELTA_PT
+        and size >= body * HEADING_SIZE_RATIO
+    }
+
+
+def _page_body_size(page: Page) -> float | None:
+    """The size of the page's running text: the one carrying most of its paragraphs' and
+    lists' characters, if it carries PAGE_BODY_MIN_CHARS and PAGE_BODY_MIN_SHARE of them."""
+    weights = _page_characters_by_size(page, (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM))
+    if not weights:
+        return None
+    size, chars = weights.most_common(1)[0]
+    enough = chars >= PAGE_BODY_MIN_CHARS and chars >= PAGE_BODY_MIN_SHARE * weights.total()
+    return size if enough else None
 
 
 def _holds_data(text: str) -> bool:

@@ -148,7 +148,8 @@ def read_picture(
     if confidence < MIN_CONFIDENCE:
         return None
     lines = tuple(
-        _shifted(line, region) for line in words_to_lines(words, scale, False, options.settings)
+        _shifted(line, region)
+        for line in words_to_lines(words, scale, False, options.settings, gray)
     )
     rules = rules_in_pixels(gray, (region.x0, region.top), scale)
     return PictureReading(lines, rules, round(confidence, 4), lang)
@@ -244,7 +245,7 @@ def read_figure(
     confidence = page_confidence(kept)
     if confidence < MIN_FIGURE_CONFIDENCE:
         return None
-    text = lines_text(words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings))
+    text = lines_text(words_to_lines(kept, POINTS_PER_INCH / dpi, False, options.settings, gray))
     return FigureReading(text, round(confidence, 4), lang) if text else None
 
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pymupdf
 
 from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
-from chunkcli.convert.ocr.lines import words_to_lines
+from chunkcli.convert.ocr.lines import INK_LEVEL, words_to_lines
 from chunkcli.convert.ocr.options import (
     AUTO,
     AUTO_LANGUAGES,
@@ -87,9 +87,8 @@ MUPDF_CODE = re.compile(r"^code=\d+: ")
 # varying sizes (it keeps lines psm 3 sometimes discards as pictures, e.g. dense Hangul).
 AUTO_PSM = 3
 COLUMN_PSM = 4
-# Ink: pixels darker than this gray level, counted in square cells of this many pixels (of
+# Ink (pixels darker than lines.INK_LEVEL) is counted in square cells of this many pixels (of
 # the page image; lettering_ink looks at its sample at GATE_DPI).
-INK_LEVEL = 128
 INK_CELL_PX = 8
 # Japanese given by --ocr-lang is retried in the other writing direction (see OcrSettings).
 OTHER_DIRECTION = {"jpn": "jpn_vert", "jpn_vert": "jpn"}
@@ -796,7 +795,7 @@ def read_page(
         if _confident_chars(column) > _confident_chars(words):
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
-    lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings)
+    lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings, image.gray)
     return OcrReading(number, tuple(lines), round(confidence, 4), lang, pixel_rules(image))
 
 
@@ -850,7 +849,7 @@ def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> Oc
     every script it knows, and its detector finds the lines); vertical when most lines are."""
     words = run_rapidocr(image.png())
     scale = POINTS_PER_INCH / image.dpi
-    lines = words_to_lines(words, scale, is_vertical(words), options.settings)
+    lines = words_to_lines(words, scale, is_vertical(words), options.settings, image.gray)
     confidence = round(page_confidence(words), 4)
     return OcrReading(number, tuple(lines), confidence, MODEL_LANG, pixel_rules(image))
 
