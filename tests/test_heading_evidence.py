@@ -137,7 +137,7 @@ def _prose_among_small_print() -> bytes:
 
 
 def test_a_page_s_running_text_size_is_no_heading_size_in_a_document_of_smaller_type() -> None:
-    """The 6 pt rows make the body 6 pt; the prose page's own 11 pt lines stay text."""
+    """The 6 pt fine print makes the body 6 pt; the prose page's own 11 pt lines stay text."""
     markdown = convert_pdf(_prose_among_small_print()).markdown
     assert heading_lines(markdown) == [
         "# Survey of Share Ownership",
