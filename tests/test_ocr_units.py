@@ -98,8 +98,12 @@ def test_a_vertical_line_s_band_runs_across_its_column() -> None:
     gray = blank()
     column = OcrWord("縦書き", 100, 50, 60, 300, 0.9, (1, 1, 1))
     gray[50:350:4, 110:150] = 0  # 40 px of ink across the column, in strokes
-    [line] = words_to_lines([column], 1.0, True, OcrSettings(), gray)
-    assert line.vertical and line.size == 50.0
+    # A horizontal line on the same vertical page (a page number, a caption): its band runs
+    # down its rows, 24 px of ink.
+    caption = inked(gray, OcrWord("図1", 300, 450, 120, 40, 0.9, (1, 2, 1)), (8, 32))
+    column_line, caption_line = words_to_lines([column, caption], 1.0, True, OcrSettings(), gray)
+    assert column_line.vertical and column_line.size == 50.0
+    assert not caption_line.vertical and caption_line.size == 30.0
 
 
 def test_a_line_without_ink_in_its_boxes_is_sized_from_its_box() -> None:

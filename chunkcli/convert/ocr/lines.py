@@ -67,23 +67,26 @@ def words_to_lines(
 def _line_extent(
     group: list[OcrWord], vertical: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
 ) -> float:
-    """The line's ink band (pixels): the median over its words, punctuation aside (a "、" or
-    a "・" is far shorter than the type), of each word's band; for a line without ink in its
-    boxes (a blank image), its box's extent at the box's usual share of the type."""
+    """The line's ink band (pixels, across its writing direction): the median over its
+    words, punctuation aside (a "、" or a "・" is far shorter than the type), of each word's
+    band; for a line without ink in its boxes (a blank image), its box's extent at the box's
+    usual share of the type."""
+    box = BBox.enclosing([_box(word, 1.0) for word in group])
+    across = vertical and box.height >= box.width  # (a vertical page's horizontal lines: not)
     lettered = [word for word in group if not _marks_only(word.text)] or group
-    bands = [band for word in lettered if (band := _ink_band(word, vertical, gray, settings))]
+    bands = [band for word in lettered if (band := _ink_band(word, across, gray, settings))]
     if bands:
         return statistics.median(bands)
-    box = BBox.enclosing([_box(word, 1.0) for word in group])
     return _extent(box, vertical) * settings.ink_band_em / settings.line_box_em
 
 
 def _ink_band(
     word: OcrWord, vertical: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
 ) -> int:
-    """Pixels across the writing direction from where the word's box holds the first
-    `ink_band_tail` of its dark pixels to where it holds all but that share (0 without
-    ink). Rows across (or down) most of the box are a rule or a frame, not lettering."""
+    """Pixels across the writing direction (across a column when `vertical`) from where the
+    word's box holds the first `ink_band_tail` of its dark pixels to where it holds all but
+    that share (0 without ink). Rows across (or down) most of the box are a rule or a frame,
+    not lettering."""
     box = gray[word.top : word.top + word.height, word.left : word.left + word.width]
     dark = (box < INK_LEVEL).T if vertical else box < INK_LEVEL
     if dark.size == 0:
