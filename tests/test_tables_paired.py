@@ -3,6 +3,8 @@ cells carry shading inset from their borders."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pymupdf
 
 from chunkcli.convert.tables.cells import merge_header_rows
@@ -53,6 +55,46 @@ def test_two_columns_of_prose_between_page_rules_are_not_a_table() -> None:
         page.draw_line((72, 650), (523, 650), width=0.5)
 
     assert tables_of(draw) == []
+
+
+BLANK_FORM = (
+    ("Added cation", "Settling rate of floccules"),
+    ("K+", ""),
+    ("Na+", ""),
+    ("Ca2+", ""),
+    ("Check", ""),
+)
+
+
+def blank_form(header: str, body: tuple[str, ...]) -> Callable[[pymupdf.Page], None]:
+    """A form to fill in between two rules: a bold header line written as one text run
+    (one extracted span, its column gap made of spaces) over rows holding only a label."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.draw_line((60, 100), (300, 100), width=0.5)
+        page.insert_text((64, 114), header, fontsize=8, fontname="hebo")
+        for index, label in enumerate(body):
+            page.insert_text((64, 130 + 16 * index), label, fontsize=8)
+        page.draw_line((60, 130 + 16 * len(body)), (300, 130 + 16 * len(body)), width=0.5)
+
+    return draw
+
+
+def test_a_blank_form_s_columns_come_from_the_gap_in_its_header() -> None:
+    # three spaces of Helvetica Bold: a 0.83 em gap, against 0.28 em between words
+    header = "Added cation   Settling rate of floccules"
+    [table] = tables_of(blank_form(header, tuple(row[0] for row in BLANK_FORM[1:])))
+    assert table.cells == BLANK_FORM
+
+
+def test_lines_across_a_header_gap_are_no_blank_form() -> None:
+    body = ("K+ settles within the hour", "Na+ stays cloudy for days", "Check the jar")
+    assert tables_of(blank_form("Added cation   Settling rate of floccules", body)) == []
+
+
+def test_a_header_without_a_wide_gap_makes_no_blank_form() -> None:
+    body = tuple(row[0] for row in BLANK_FORM[1:])
+    assert tables_of(blank_form("Added cation and settling rate", body)) == []
 
 
 def shaded_header_grid(page: pymupdf.Page) -> None:

@@ -80,7 +80,7 @@ def text_gutters(
     `max_blocked` rows cover with text."""
     events: list[tuple[float, int]] = []
     for row in rows:
-        for start, end in _covered_spans(row):
+        for start, end in covered_spans(row):
             events += [(start, 1), (end, -1)]
     if not events:
         return []
@@ -99,7 +99,7 @@ def text_gutters(
     return [g for g in gutters if x0 < g < x1 and g < text_right]
 
 
-def _covered_spans(row: Sequence[Piece]) -> list[tuple[float, float]]:
+def covered_spans(row: Sequence[Piece]) -> list[tuple[float, float]]:
     """The x-intervals a row's pieces cover, overlapping ones merged."""
     spans: list[tuple[float, float]] = []
     for start, end in sorted((p.bbox.x0, p.bbox.x1) for p in row):

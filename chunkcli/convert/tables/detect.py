@@ -47,7 +47,12 @@ from chunkcli.convert.tables.grid import (
     merge_stacked_grids,
     rule_coverage,
 )
-from chunkcli.convert.tables.paired import cells_of_pair, has_title_type, rule_pairs
+from chunkcli.convert.tables.paired import (
+    cells_of_blank_form,
+    cells_of_pair,
+    has_title_type,
+    rule_pairs,
+)
 from chunkcli.convert.tables.ruled import cells_of_grid
 from chunkcli.convert.tables.rules import Matrix, Rule, rules_from_drawings
 from chunkcli.convert.tables.text import (
@@ -142,7 +147,7 @@ def detect_tables(
         blocks = _grid_blocks(page, grids, lines, page_number, options)
         for frame in rule_pairs(grids, rules):
             if not any(_overlaps(frame.bbox, b.bbox) for b in blocks):
-                block = _paired_block(frame, lines, page_number)
+                block = _paired_block(page, frame, lines, page_number)
                 blocks.extend([block] if block is not None else [])
     if options.unruled:
         taken = _vertical_or_covered(lines, blocks)
@@ -363,15 +368,37 @@ def _list_block(
     return Block(BlockKind.TABLE, chosen, grid.bbox, page_number, cells=cells)
 
 
-def _paired_block(frame: Grid, lines: Sequence[Line], page_number: int) -> Block | None:
+def _paired_block(
+    page: pymupdf.Page, frame: Grid, lines: Sequence[Line], page_number: int
+) -> Block | None:
     """A table between a top and a bottom rule (see paired.py)."""
     chosen, pieces = lines_inside(frame.bbox, lines)
     if not pieces:
         return None
-    cells = cells_of_pair(frame, pieces)
+    cells = cells_of_pair(frame, pieces) or cells_of_blank_form(
+        frame, pieces, lambda row: _words_of_row(page, row)
+    )
     if not cells or _is_chart(cells) or _is_contents(cells):
         return None
     return _table_block(frame.bbox, chosen, cells, page_number)
+
+
+def _words_of_row(page: pymupdf.Page, row: Sequence[Piece]) -> list[Piece]:
+    """The words of a row of pieces with their own boxes, as MuPDF places them (a piece's
+    text is one span; words_of can only estimate where its words are)."""
+    box = BBox(
+        min(p.bbox.x0 for p in row),
+        min(p.bbox.top for p in row),
+        max(p.bbox.x1 for p in row),
+        max(p.bbox.bottom for p in row),
+    )
+    found: list[Any] = _untyped(page).get_text("words", clip=(box.x0, box.top, box.x1, box.bottom))
+    words: list[Piece] = []
+    for x0, top, x1, bottom, text, *_ in found:
+        word = BBox(float(x0), float(top), float(x1), float(bottom))
+        owner = next((p for p in row if p.bbox.x0 - 1 <= word.center_x <= p.bbox.x1 + 1), row[0])
+        words.append(Piece(str(text), word, owner.size, owner.bold, owner.line_index))
+    return words
 
 
 def _full_header(cells: Cells) -> bool:
