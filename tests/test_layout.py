@@ -265,6 +265,19 @@ def test_one_page_document_loses_only_its_lone_page_number() -> None:
     assert kinds == [BlockKind.PARAGRAPH, BlockKind.PARAGRAPH, BlockKind.FURNITURE]
 
 
+def test_numbers_stacked_in_a_band_are_an_axis_not_page_numbers() -> None:
+    # a chart's y axis from the top band down (right-aligned, 17 pt apart), a lone folio below
+    ticks = [block(f"{value}", 113 + 6 * (len("140000") - len(f"{value}")), 90 + 17 * i)
+             for i, value in enumerate(range(140000, -1, -20000))]  # fmt: skip
+    axis_and_folio = (page([*ticks, block("Body text", 50, 400), block("19", 553, 800)]),)
+    kinds = [b.kind for b in strip_running_headers(axis_and_folio)[0].blocks]
+    assert kinds == [BlockKind.PARAGRAPH] * 9 + [BlockKind.FURNITURE]
+    # two stacked numbers are still page numbers (a journal's folio over an archive's)
+    two = (page([block("199", 290, 20), block("1", 290, 36), block("Body text", 50, 400)]),)
+    kinds = [b.kind for b in strip_running_headers(two)[0].blocks]
+    assert kinds == [BlockKind.FURNITURE, BlockKind.FURNITURE, BlockKind.PARAGRAPH]
+
+
 def test_one_page_number_beside_other_text_on_its_row_is_kept() -> None:
     pages = (page([block("Total", 50, 800), block("1", 290, 800)]),)
     assert strip_running_headers(pages) == pages

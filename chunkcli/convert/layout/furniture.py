@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 from chunkcli.convert.layout.settings import FurnitureSettings
 from chunkcli.convert.layout.sizes import typical_size
-from chunkcli.convert.tables.text import CAPTION
+from chunkcli.convert.tables.text import CAPTION, is_numeric
 from chunkcli.model import Block, BlockKind, Page, PageStatus
 
 # Download stamps that publishers' sites add to every page, often sideways in the margin.
@@ -238,6 +239,9 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
             for b in _band_blocks(page, s)
             if is_page_number(b.text) and not _table_cell(b, page, s)
         ]
+        if numbers:  # (stacks are looked for only on pages with a candidate)
+            stacked = _stacked_numbers(page, s)
+            numbers = [b for b in numbers if id(b) not in stacked]
         outermost = {id(b) for b in _outermost(numbers, page)}
         for block in numbers:
             alone = _alone_on_row(block, page)
@@ -246,6 +250,43 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     if len({number for number, _ in found}) < s.page_number_share * len(pages):
         return set()
     return found
+
+
+def _stacked_numbers(page: Page, s: FurnitureSettings) -> set[int]:
+    """Ids of the number blocks in stacks (see FurnitureSettings.min_stack_numbers): runs of
+    numbers aligned on their left or right edge, each close below the one before."""
+    numbers = [b for b in page.blocks if b.kind == BlockKind.PARAGRAPH and is_numeric(b.text)]
+    stacked: set[int] = set()
+    for edge in (lambda b: b.bbox.x0, lambda b: b.bbox.x1):
+        for column in _aligned(numbers, edge, s.stack_align_pt):
+            for run in _runs_down(column, s.stack_gap_lines):
+                if len(run) >= s.min_stack_numbers:
+                    stacked.update(id(b) for b in run)
+    return stacked
+
+
+def _aligned(
+    blocks: list[Block], edge: Callable[[Block], float], tolerance: float
+) -> list[list[Block]]:
+    """Blocks grouped by `edge`, each group's neighbouring edges at most `tolerance` apart."""
+    groups: list[list[Block]] = []
+    for block in sorted(blocks, key=edge):
+        if groups and edge(block) - edge(groups[-1][-1]) <= tolerance:
+            groups[-1].append(block)
+        else:
+            groups.append([block])
+    return groups
+
+
+def _runs_down(column: list[Block], gap_lines: float) -> list[list[Block]]:
+    """A column of blocks cut where the gap to the block above exceeds `gap_lines` heights."""
+    runs: list[list[Block]] = []
+    for block in sorted(column, key=lambda b: b.bbox.top):
+        if runs and block.bbox.top - runs[-1][-1].bbox.bottom <= gap_lines * block.bbox.height:
+            runs[-1].append(block)
+        else:
+            runs.append([block])
+    return runs
 
 
 def _outermost(numbers: list[Block], page: Page) -> list[Block]:

@@ -56,6 +56,15 @@ class FurnitureSettings:
     # (a bmj.com page draws its rules as 23-80 spaced dots); "* * *" (a section break) and
     # "..." in a table cell are shorter.
     min_rule_marks: int = 8
+    # A number in a stack of at least this many numbers aligned on one edge (within
+    # stack_align_pt), each at most stack_gap_lines line heights below the one above, is an
+    # axis's tick labels or a column of figures, not a page number: a page has one number per
+    # band, and two stacked numbers do occur (a journal's "199" above an archive's "1").
+    # DP-Bench 076: a chart's y axis 0-140000, eight labels 17.6 pt apart (1.6 line heights),
+    # its top two in the top band.
+    min_stack_numbers: int = 3
+    stack_align_pt: float = 1.5
+    stack_gap_lines: float = 3.0
 
 
 @dataclass(frozen=True, slots=True)
