@@ -255,7 +255,14 @@ def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
 def _stacked_numbers(page: Page, s: FurnitureSettings) -> set[int]:
     """Ids of the number blocks in stacks (see FurnitureSettings.min_stack_numbers): runs of
     numbers aligned on their left or right edge, each close below the one before."""
-    numbers = [b for b in page.blocks if b.kind == BlockKind.PARAGRAPH and is_numeric(b.text)]
+    numbers = [
+        b
+        for b in page.blocks
+        if b.kind == BlockKind.PARAGRAPH
+        and len(b.lines) == 1  # (a one-line block's text is its line's: no join, no long scan)
+        and len(b.lines[0].text) <= s.max_stack_number_chars
+        and is_numeric(b.lines[0].text)
+    ]
     stacked: set[int] = set()
     for edge in (lambda b: b.bbox.x0, lambda b: b.bbox.x1):
         for column in _aligned(numbers, edge, s.stack_align_pt):

@@ -65,6 +65,10 @@ class FurnitureSettings:
     min_stack_numbers: int = 3
     stack_align_pt: float = 1.5
     stack_gap_lines: float = 3.0
+    # ... and a number in a stack is one line of at most this many characters ("140,000.5 %"
+    # fits). Under cProfile on the corpus' 2,285 pages, scanning every paragraph for digits
+    # cost 1.6 s; one-line blocks this short, 0.33 s.
+    max_stack_number_chars: int = 16
 
 
 @dataclass(frozen=True, slots=True)
