@@ -94,25 +94,42 @@ def vector_figures(
         labels = [t for t in sparse if _contains(region, t.bbox)]
         inside = [ln for ln in left if region.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
         inside += [ln for t in labels for ln in t.lines]
-        if inside and not _labels(inside, settings):
+        made = labelled_figure(region, inside, left, number, settings)
+        if made is None:
             continue
-        # Axis values, category names and legends sit just outside the drawn marks.
-        margin = _margin_box(region, settings)
-        beside = [
-            ln
-            for ln in left
-            if ln not in inside
-            and _contains(margin, ln.bbox)
-            and _columns(ln.text.strip()) <= settings.label_columns
-            and not CAPTION_START.match(ln.text)
-        ]
-        inside += beside
-        region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
-        left = [ln for ln in left if ln not in inside]
+        block, left = made
         sparse = [t for t in sparse if t not in labels]
-        figure = Figure(region=region, words=_rows_text(inside))
-        figures.append(Block(BlockKind.FIGURE, (), region, number, figure=figure))
+        figures.append(block)
     return figures, left, [t for t in tables if t in kept_tables or t in sparse]
+
+
+def labelled_figure(
+    region: BBox,
+    inside: list[Line],
+    lines: Sequence[Line],
+    number: int,
+    settings: VectorFigureSettings = VectorFigureSettings(),
+) -> tuple[Block, list[Line]] | None:
+    """The figure block of the marks in `region` whose words are the lines `inside` it and
+    the labels among `lines` just beside it, and the lines left; None when the lines inside
+    are no labels (a box of running text)."""
+    if inside and not _labels(inside, settings):
+        return None
+    # Axis values, category names and legends sit just outside the drawn marks.
+    margin = _margin_box(region, settings)
+    beside = [
+        ln
+        for ln in lines
+        if ln not in inside
+        and _contains(margin, ln.bbox)
+        and _columns(ln.text.strip()) <= settings.label_columns
+        and not CAPTION_START.match(ln.text)
+    ]
+    inside = inside + beside
+    region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
+    left = [ln for ln in lines if ln not in inside]
+    figure = Figure(region=region, words=_rows_text(inside))
+    return Block(BlockKind.FIGURE, (), region, number, figure=figure), left
 
 
 def _margin_box(region: BBox, settings: VectorFigureSettings) -> BBox:

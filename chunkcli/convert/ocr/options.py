@@ -38,6 +38,36 @@ INSTALL_HINT = (
 
 
 @dataclass(frozen=True, slots=True)
+class ScanFigureSettings:
+    """When non-text ink on a page image is a figure (docs/convert.md, "OCR")."""
+
+    # Straight runs of ink this long (points) are no letters (stems stay shorter up to 14 pt
+    # type, as lettering_ink finds): a rule or a bar under a word's box stays ink.
+    rule_pt: float = 18.0
+    # Ink is counted in square cells this many points wide (at GATE_DPI, 3 px).
+    cell_pt: float = 2.2
+    # Non-text ink this close (points) is one cluster: a chart's bars, its axes and ticks.
+    join_gap_pt: float = 8.0
+    # A cell all this much darker than the page's background (its median gray level) is
+    # filled: light bars and wedges (a pale green is 180-200) as well as dark ones.
+    fill_contrast: int = 40
+    # A filled shape covers at least this many cells (a bar 4 x 4 pt; a marker or a bullet
+    # is smaller).
+    min_shape_cells: int = 4
+    # A cluster with this many filled shapes is a figure (bars, wedges, filled boxes).
+    min_shapes: int = 3
+    # ... or with this share of its cells filled (a photo, a dark picture).
+    min_filled_share: float = 0.3
+    # As for pictures and drawings (extract/figures.py): at least this share of the page and
+    # this wide and high (points).
+    min_share: float = 0.02
+    min_side_pt: float = 36.0
+    # Words read less confidently than this are not blanked out: Tesseract "reads" bars and
+    # plot lines as "|", "I", "ー" at low confidence.
+    min_word_confidence: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
 class OcrSettings:
     """Thresholds of the OCR stage (measured with bench/ocr_bench.py; docs/convert.md, "OCR")."""
 
@@ -101,6 +131,8 @@ class OcrSettings:
     # A line without ink in its word boxes is sized from its box: a box is about this many
     # times its font size tall (cap height to descender).
     line_box_em: float = 1.2
+    # When non-text ink on a page image is a figure (ocr/figures.py).
+    figures: ScanFigureSettings = ScanFigureSettings()
 
 
 @dataclass(frozen=True, slots=True)

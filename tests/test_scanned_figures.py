@@ -1,0 +1,155 @@
+"""Figures on scanned pages: non-text ink found in the page image (ocr/figures.py), and the
+OCR lines inside it kept as the figure's words (extract/scanned_figures.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chunkcli import convert_pdf
+from chunkcli.convert.ocr.figures import InkCells, figure_regions, nontext_ink
+from chunkcli.convert.ocr.options import ScanFigureSettings
+from chunkcli.convert.ocr.tesseract import OcrWord, tesseract_version
+from chunkcli.model import BBox, BlockKind
+from tests.pdf_factory import Item, Rect, Rule, Text, grid_table, make_pdf, wrapped_paragraph
+from tests.scan_factory import scan_pdf
+
+DPI = 100  # the sample figure_regions looks at (GATE_DPI): a pixel is 0.72 pt
+SETTINGS = ScanFigureSettings()
+FIGURE = re.compile(r"<!-- figure -->.*?<!-- /figure -->", re.DOTALL)
+
+
+def page(height: int = 1169, width: int = 827) -> np.ndarray:
+    return np.full((height, width), 255, dtype=np.uint8)
+
+
+def ink(gray: np.ndarray, words: tuple[OcrWord, ...] = ()) -> InkCells:
+    """The page's non-text ink, its words' boxes given in the same 100 dpi pixels."""
+    return nontext_ink(gray, DPI, words, 72 / DPI, SETTINGS)
+
+
+def word(left: int, top: int, width: int, height: int, text: str = "Sales") -> OcrWord:
+    return OcrWord(text, left, top, width, height, 0.9, (1, 1, 1))
+
+
+def bar_chart(gray: np.ndarray) -> None:
+    """Four gray bars on an axis, from (100, 200) to (400, 400) in pixels."""
+    gray[399:401, 100:400] = 0  # the axis
+    for i, height in enumerate((60, 95, 120, 150)):
+        left = 130 + 70 * i
+        gray[400 - height : 400, left : left + 40] = 90
+
+
+def test_a_bar_chart_is_one_figure_from_its_bars_to_its_axis() -> None:
+    gray = page()
+    bar_chart(gray)
+    [region] = figure_regions(ink(gray), (), SETTINGS)
+    # cells of 3 px (2.16 pt): from the axis' first cell to the last, the tallest bar's top
+    assert (region.x0, region.top, region.x1, region.bottom) == pytest.approx(
+        (99 // 3 * 2.16, 249 // 3 * 2.16, (399 // 3 + 1) * 2.16, (400 // 3 + 1) * 2.16)
+    )
+
+
+def test_a_word_read_on_the_axis_does_not_cut_the_chart_in_two() -> None:
+    """Tesseract reads marks on an axis as a word ("「 -"): its box must not blank the axis
+    (the long run stays ink), or each half holds too few bars."""
+    gray = page()
+    bar_chart(gray)
+    gray[250:400, 130:400] = 255  # two bars left, at 130 and 200
+    gray[250:400, 130:170] = 90
+    gray[300:400, 340:380] = 90
+    cut = (word(240, 390, 60, 20, "「"),)
+    [region] = figure_regions(ink(gray, cut), (), SETTINGS)
+    assert region.x0 < 100 * 0.72 and region.x1 > 399 * 0.72
+
+
+def test_ruled_tables_frames_and_underlines_are_no_figures() -> None:
+    gray = page()
+    for y in range(100, 401, 50):  # a ruled table, 6 rows x 3 columns
+        gray[y, 100:700] = 0
+    for x in (100, 300, 500, 700):
+        gray[100:401, x] = 0
+    gray[500, 100:700] = 0  # an underline
+    gray[600:800, 100] = gray[600:800, 700] = gray[600, 100:700] = gray[800, 100:700] = 0
+    words = tuple(word(120 + 200 * c, 110 + 50 * r, 150, 30) for r in range(6) for c in range(3))
+    assert figure_regions(ink(gray, words), (), SETTINGS) == ()
+
+
+def test_a_dark_band_behind_a_heading_is_no_figure() -> None:
+    gray = page()
+    gray[100:140, 60:760] = 40  # 29 pt high: lower than a figure
+    assert figure_regions(ink(gray, (word(80, 105, 300, 30),)), (), SETTINGS) == ()
+
+
+def test_a_photo_is_a_figure_by_its_filled_share() -> None:
+    gray = page()
+    rng = np.random.default_rng(0)
+    gray[300:600, 200:600] = rng.integers(0, 200, size=(300, 400))
+    [region] = figure_regions(ink(gray), (), SETTINGS)
+    assert (region.x0, region.x1) == pytest.approx((200 // 3 * 2.16, 600 // 3 * 2.16))
+
+
+def test_a_table_beside_a_chart_is_left_out_of_it() -> None:
+    """The table's box (a table block of the page) blanks its ink: its rules touching the
+    chart's axis do not widen the figure."""
+    gray = page()
+    bar_chart(gray)
+    for y in range(408, 600, 40):  # 5 pt under the axis: within the join gap
+        gray[y, 100:700] = 0
+    gray[408:569, 100] = gray[408:569, 700] = 0
+    table = BBox(100 * 0.72, 408 * 0.72, 700 * 0.72, 568 * 0.72)
+    [joined] = figure_regions(ink(gray), (), SETTINGS)
+    [chart] = figure_regions(ink(gray), (table,), SETTINGS)
+    assert joined.bottom > 568 * 0.72 and joined.x1 > 699 * 0.72
+    alone = page()
+    bar_chart(alone)
+    assert (chart,) == figure_regions(ink(alone), (), SETTINGS)
+
+
+SURVEY = (
+    "The survey asked every member how often they used the library in the past year. Most "
+    "answered that they came at least once a month, and a third came every week."
+)
+
+
+def survey_page() -> list[Item]:
+    """A title, a paragraph, a bar chart with its values and years, a paragraph, a ruled
+    table and a paragraph in a box."""
+    chart: list[Item] = [Rule(110, 360, 410, 360, width=1.0), Rule(110, 200, 110, 360, width=1.0)]
+    for i, (label, value) in enumerate([("2019", 60), ("2020", 95), ("2021", 120), ("2022", 140)]):
+        left = 140 + i * 68
+        chart.append(Rect(left, 360 - value, left + 36, 360, fill_gray=0.35))
+        chart.append(Text(left + 4, 350 - value, str(value), size=9))
+        chart.append(Text(left + 4, 375, label, size=9))
+    rows = [["Visits", "2021", "2022"], ["Weekly", "310", "342"], ["Monthly", "520", "498"]]
+    return [
+        Text(72, 80, "Library Survey", size=20, bold=True),
+        *wrapped_paragraph(72, 120, 440, SURVEY, 11),
+        *chart,
+        *wrapped_paragraph(72, 430, 440, SURVEY, 11),
+        *grid_table(72, 520, [150, 100, 100], 22, rows),
+        Rect(72, 640, 512, 700),
+        *wrapped_paragraph(80, 655, 420, SURVEY, 11),
+    ]
+
+
+def test_a_scanned_bar_chart_is_a_figure_holding_its_labels(tmp_path: Path) -> None:
+    assert tesseract_version("tesseract"), "Tesseract is missing: run `make ocr-deps`"
+    original = make_pdf(tmp_path / "survey-text.pdf", [survey_page()])
+    result = convert_pdf(scan_pdf(original, tmp_path / "survey.pdf"))
+    markdown = result.markdown
+    assert [ln for ln in markdown.splitlines() if ln.startswith("#")] == ["# Library Survey"]
+    [figure] = FIGURE.findall(markdown)
+    assert "<!-- figure words: ocr conf=" in figure
+    words = figure.splitlines()
+    assert "2019 2020 2021 2022" in words
+    assert {"140", "120", "95"} <= set(words)
+    outside = FIGURE.sub("", markdown)
+    assert "2019 2020" not in outside and "\n140\n" not in outside
+    assert "| Weekly | 310 | 342 |" in outside  # the ruled table stays a table
+    assert outside.count("The survey asked every member") == 3  # the boxed paragraph too
+    kinds = [b.kind for b in result.pages[0].blocks]
+    assert kinds.count(BlockKind.FIGURE) == 1 and kinds.count(BlockKind.TABLE) == 1
