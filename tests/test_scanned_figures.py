@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from chunkcli import convert_pdf
+from chunkcli.convert.extract.scanned_figures import with_scanned_figures
 from chunkcli.convert.ocr.figures import InkCells, figure_regions, nontext_ink
 from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.tesseract import OcrWord, tesseract_version
-from chunkcli.model import BBox, BlockKind
+from chunkcli.model import BBox, Block, BlockKind, Line, OcrInfo, Page, Span
 from tests.pdf_factory import Item, Rect, Rule, Text, grid_table, make_pdf, wrapped_paragraph
 from tests.scan_factory import scan_pdf
 
@@ -153,3 +154,41 @@ def test_a_scanned_bar_chart_is_a_figure_holding_its_labels(tmp_path: Path) -> N
     assert outside.count("The survey asked every member") == 3  # the boxed paragraph too
     kinds = [b.kind for b in result.pages[0].blocks]
     assert kinds.count(BlockKind.FIGURE) == 1 and kinds.count(BlockKind.TABLE) == 1
+
+
+def line(text: str, x0: float, top: float, size: float = 9.0) -> Line:
+    box = BBox(x0, top, x0 + 0.5 * size * len(text), top + size)
+    return Line((Span(text, box, font="ocr", size=size),), box)
+
+
+def scanned_page(lines: list[Line]) -> Page:
+    blocks = tuple(Block(BlockKind.PARAGRAPH, (ln,), ln.bbox, 1) for ln in lines)
+    return Page(1, 595.0, 842.0, blocks)
+
+
+OCR = OcrInfo(0.9, "tesseract", "eng")
+
+
+def test_the_labels_in_a_charts_ink_become_its_words_and_leave_the_text() -> None:
+    gray = page()
+    bar_chart(gray)  # bars from x 94 to 288 pt, the tallest from 180 pt down to the axis at 288
+    title = line("Members by year", 72, 100, 20)
+    labels = [line("150", 290 * 0.72, 180), line("120", 240 * 0.72, 202), line("2019", 94, 292)]
+    result = with_scanned_figures(scanned_page([title, *labels]), ink(gray), OCR, SETTINGS)
+    [figure] = [b for b in result.blocks if b.kind == BlockKind.FIGURE]
+    assert figure.figure is not None
+    assert figure.figure.words == "150\n120\n2019"
+    assert figure.figure.ocr == OCR
+    assert [b.lines[0].text for b in result.blocks if b.kind == BlockKind.PARAGRAPH] == [
+        "Members by year"
+    ]
+
+
+def test_one_line_in_a_figures_ink_is_no_figure() -> None:
+    """A heading on a filled band beside a logo, or one line over a picture: a chart has
+    labels (pdfminer-nlp2004slides: each slide title was taken from the headings)."""
+    gray = page()
+    bar_chart(gray)
+    lone = line("Background", 150, 200, 24)
+    page_in = scanned_page([lone])
+    assert with_scanned_figures(page_in, ink(gray), OCR, SETTINGS) == page_in

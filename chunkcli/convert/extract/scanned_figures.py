@@ -42,8 +42,8 @@ def with_scanned_figures(
     figures: list[Block] = []
     for region in regions:
         inside = [ln for ln in left if region.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
-        if not inside:
-            continue  # a photo or a drawing without words: nothing to index
+        if len(inside) < settings.min_lines:
+            continue  # a photo without words (nothing to index), a heading on a banner
         made = labelled_figure(region, inside, left, page.number, LABELS)
         if made is not None:
             block, left = made

@@ -58,6 +58,9 @@ class ScanFigureSettings:
     min_shapes: int = 3
     # ... or with this share of its cells filled (a photo, a dark picture).
     min_filled_share: float = 0.3
+    # A figure holds at least this many OCR lines (a chart's labels; one line on a filled
+    # band or beside a logo is a heading).
+    min_lines: int = 2
     # As for pictures and drawings (extract/figures.py): at least this share of the page and
     # this wide and high (points).
     min_share: float = 0.02
