@@ -192,3 +192,29 @@ def test_one_line_in_a_figures_ink_is_no_figure() -> None:
     lone = line("Background", 150, 200, 24)
     page_in = scanned_page([lone])
     assert with_scanned_figures(page_in, ink(gray), OCR, SETTINGS) == page_in
+
+
+def row(words: list[str], x0: float, top: float, gap: float, size: float = 9.0) -> Line:
+    """One OCR line of words `gap` points apart."""
+    spans, x = [], x0
+    for text in words:
+        box = BBox(x, top, x + 0.5 * size * len(text), top + size)
+        spans.append(Span(text + " ", box, font="ocr", size=size))
+        x = box.x1 + gap
+    return Line(tuple(spans), BBox.enclosing([s.bbox for s in spans]))
+
+
+def test_a_row_of_far_apart_words_beside_a_chart_is_its_labels_a_sentence_is_not() -> None:
+    """Tesseract reads a bar chart's years as one line, longer than a label."""
+    gray = page()
+    bar_chart(gray)
+    inside = [line("150", 290 * 0.72, 180), line("120", 240 * 0.72, 202)]
+    years = row([str(year) for year in range(2016, 2024)], 40, 292, 20)  # 39 columns, 2.2 em
+    sentence = row("the members came every week to read and to".split(), 80, 306, 2.5)
+    result = with_scanned_figures(
+        scanned_page([*inside, years, sentence]), ink(gray), OCR, SETTINGS
+    )
+    [figure] = [b for b in result.blocks if b.kind == BlockKind.FIGURE]
+    assert figure.figure is not None
+    assert figure.figure.words.splitlines()[-1] == "2016 2017 2018 2019 2020 2021 2022 2023"
+    assert [b.lines[0] for b in result.blocks if b.kind == BlockKind.PARAGRAPH] == [sentence]

@@ -19,8 +19,9 @@ from chunkcli.model import Block, BlockKind, Line, OcrInfo, Page
 # The labels beside a scanned figure's ink: as beside a drawing's paths, but up to 24 pt
 # above it too (a drawing's top is often an axis title's own line; the ink of a scanned
 # chart starts at its frame, with the axis titles and the years of a bar chart above it:
-# j-bunpu2023 p. 9, 8-20 pt).
-LABELS = VectorFigureSettings(label_margins_pt=(60.0, 24.0, 24.0))
+# j-bunpu2023 p. 9, 8-20 pt), and a line of words 2 em apart or more is a row of labels
+# (Tesseract reads a chart's years as one line: 39 columns there, words 3-4 em apart).
+LABELS = VectorFigureSettings(label_margins_pt=(60.0, 24.0, 24.0), label_gap_em=2.0)
 
 
 def with_scanned_figures(

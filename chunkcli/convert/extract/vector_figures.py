@@ -46,6 +46,9 @@ class VectorFigureSettings:
     # (points): a bar chart's category names and axis values, its legend; a heading above
     # it is further away (DP-Bench 040, 077: category names 30-45 pt from the bars).
     label_margins_pt: tuple[float, float, float] = (60.0, 24.0, 10.0)
+    # A line whose words all stand this many of its sizes apart is a row of labels however
+    # long (a scanned bar chart's years, read as one line); 0: only short lines are labels.
+    label_gap_em: float = 0.0
     # A table with fewer of its cells filled than this, inside a figure, is the figure's
     # labels (DP-Bench 037's bar values: 10 of 21 cells; its real tables: 0.85 and more).
     min_table_fill: float = 0.6
@@ -122,7 +125,7 @@ def labelled_figure(
         for ln in lines
         if ln not in inside
         and _contains(margin, ln.bbox)
-        and _columns(ln.text.strip()) <= settings.label_columns
+        and _is_label(ln, settings)
         and not CAPTION_START.match(ln.text)
     ]
     inside = inside + beside
@@ -231,8 +234,19 @@ def _is_shape(path: dict[str, Any], settings: VectorFigureSettings) -> bool:
 
 
 def _labels(lines: Sequence[Line], settings: VectorFigureSettings) -> bool:
-    short = sum(1 for ln in lines if _columns(ln.text.strip()) <= settings.label_columns)
+    short = sum(1 for ln in lines if _is_label(ln, settings))
     return short >= settings.min_label_share * len(lines)
+
+
+def _is_label(line: Line, settings: VectorFigureSettings) -> bool:
+    """A short line, or (with label_gap_em) a row of words standing far apart."""
+    if _columns(line.text.strip()) <= settings.label_columns:
+        return True
+    if settings.label_gap_em <= 0 or len(line.spans) < 2:
+        return False
+    gap = settings.label_gap_em * line.size
+    spans = line.spans
+    return all(b.bbox.x0 - a.bbox.x1 >= gap for a, b in zip(spans, spans[1:], strict=False))
 
 
 def _columns(text: str) -> int:
