@@ -218,3 +218,15 @@ def test_a_row_of_far_apart_words_beside_a_chart_is_its_labels_a_sentence_is_not
     assert figure.figure is not None
     assert figure.figure.words.splitlines()[-1] == "2016 2017 2018 2019 2020 2021 2022 2023"
     assert [b.lines[0] for b in result.blocks if b.kind == BlockKind.PARAGRAPH] == [sentence]
+
+
+def test_a_scanned_figures_caption_moves_into_its_block_as_on_a_text_page() -> None:
+    gray = page()
+    bar_chart(gray)
+    labels = [line("150", 290 * 0.72, 180), line("120", 240 * 0.72, 202)]
+    caption = line("Figure 2: Members by year", 72, 310)
+    result = with_scanned_figures(scanned_page([*labels, caption]), ink(gray), OCR, SETTINGS)
+    [figure] = result.blocks
+    assert figure.figure is not None
+    assert (figure.figure.caption, figure.figure.words) == ("Figure 2: Members by year", "150\n120")
+    assert figure.lines == (caption,)

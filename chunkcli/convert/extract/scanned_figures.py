@@ -5,12 +5,14 @@ at odd sizes, which layout would make headings and paragraphs. The figure's regi
 in the page's non-text ink (ocr/figures.py) once the page's tables are known (their rules
 join nothing), and its lines become the figure's words as a drawing's text-layer labels do
 (extract/vector_figures.labelled_figure): a region whose lines are running text is no figure.
+Its caption ("Figure 3", "図2") moves into its block as on a text page (extract/figures.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from chunkcli.convert.extract.figures import with_captions
 from chunkcli.convert.extract.vector_figures import VectorFigureSettings, labelled_figure
 from chunkcli.convert.ocr.figures import InkCells, figure_regions
 from chunkcli.convert.ocr.options import ScanFigureSettings
@@ -55,4 +57,5 @@ def with_scanned_figures(
         return page
     kept = set(map(id, left))
     blocks = [b for b in page.blocks if b not in loose or id(b.lines[0]) in kept]
-    return dataclasses.replace(page, blocks=(*blocks, *figures))
+    blocks, captioned = with_captions(blocks, figures)  # as on a text page ("図 2 ...")
+    return dataclasses.replace(page, blocks=(*blocks, *captioned))
