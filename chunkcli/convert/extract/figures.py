@@ -226,6 +226,14 @@ def _with_figure_blocks(
             ocr=OcrInfo(reading.confidence, "tesseract", reading.lang) if reading else None,
         )
         figures.append(Block(BlockKind.FIGURE, (), region, page.number, figure=figure))
+    blocks, captioned = with_captions(blocks, figures, settings)
+    return dataclasses.replace(page, blocks=(*blocks, *captioned))
+
+
+def with_captions(
+    blocks: list[Block], figures: list[Block], settings: FigureSettings = FigureSettings()
+) -> tuple[list[Block], list[Block]]:
+    """The blocks without the figures' captions, and the figure blocks holding them."""
     captioned = []
     for block in sorted(figures, key=lambda b: (b.bbox.top, b.bbox.x0)):
         assert block.figure is not None
@@ -236,7 +244,7 @@ def _with_figure_blocks(
         )
         box = BBox.enclosing([block.figure.region, *(line.bbox for line in caption)])
         captioned.append(dataclasses.replace(block, lines=tuple(caption), bbox=box, figure=figure))
-    return dataclasses.replace(page, blocks=(*blocks, *captioned))
+    return blocks, captioned
 
 
 def _without_empty_figures(page: Page) -> Page:

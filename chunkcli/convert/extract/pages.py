@@ -32,6 +32,7 @@ from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text, logical_line, vi
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
+from chunkcli.convert.extract.scanned_figures import with_scanned_figures
 from chunkcli.convert.extract.symbols import (
     dingbat_text,
     has_private_use,
@@ -43,6 +44,7 @@ from chunkcli.convert.extract.vector_figures import vector_figures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
 from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
 from chunkcli.convert.ocr import OcrMode
+from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.pictures import PicturePages
 from chunkcli.convert.ocr.read import DocumentEngines, PagesDone, ocr_pages
 from chunkcli.convert.options import ConvertOptions
@@ -171,7 +173,7 @@ def extract_document(
     try:
         if ocr is not None and wanted:
             run = ocr_pages(doc, wanted, ocr, on_ocr_pages, pages_text(extracted), engines)
-            extracted = _with_run(doc, extracted, run, find_tables)
+            extracted = _with_run(doc, extracted, run, find_tables, ocr.settings.figures)
             notes, missing = notes + run.notes, run.missing
         # Text pages whose pictures OCR reads count as pages read by OCR, after those.
         count = PicturePages(on_ocr_pages, len(wanted), len(wanted), engines)
@@ -217,20 +219,29 @@ def needs_ocr(page: Page, mode: OcrMode) -> bool:
 
 
 def _with_run(
-    doc: pymupdf.Document, pages: tuple[Page, ...], run: OcrRun, find_tables: bool
+    doc: pymupdf.Document,
+    pages: tuple[Page, ...],
+    run: OcrRun,
+    find_tables: bool,
+    figures: ScanFigureSettings,
 ) -> tuple[Page, ...]:
     """Pages with OCR's readings in place, those it left unread for time marked so."""
     skipped = frozenset(run.skipped)
     return tuple(
         dataclasses.replace(p, ocr_skipped=OCR_SKIPPED_TIME) if p.number in skipped else p
-        for p in _with_readings(doc, pages, run, find_tables)
+        for p in _with_readings(doc, pages, run, find_tables, figures)
     )
 
 
 def _with_readings(
-    doc: pymupdf.Document, pages: tuple[Page, ...], run: OcrRun, find_tables: bool
+    doc: pymupdf.Document,
+    pages: tuple[Page, ...],
+    run: OcrRun,
+    find_tables: bool,
+    figures: ScanFigureSettings,
 ) -> tuple[Page, ...]:
-    """Pages with OCR text in place of their own; a page OCR found no words on stays as it was."""
+    """Pages with OCR text in place of their own, their tables and figures found; a page OCR
+    found no words on stays as it was."""
     readings = {reading.number: reading for reading in run.readings if reading.lines}
     result = []
     for page in pages:
@@ -243,6 +254,7 @@ def _with_readings(
         text_page = text_page_of(pdf_page, page.number, list(reading.lines), find_tables)
         if find_tables:  # a scan's ruled tables are pixels: read their rules from the page
             text_page = with_scanned_tables(text_page, reading.rules)
+        text_page = with_scanned_figures(text_page, reading.ink, info, figures)
         result.append(dataclasses.replace(text_page, ocr=info))
     return tuple(result)
 

@@ -46,6 +46,9 @@ class VectorFigureSettings:
     # (points): a bar chart's category names and axis values, its legend; a heading above
     # it is further away (DP-Bench 040, 077: category names 30-45 pt from the bars).
     label_margins_pt: tuple[float, float, float] = (60.0, 24.0, 10.0)
+    # A line whose words all stand this many of its sizes apart is a row of labels however
+    # long (a scanned bar chart's years, read as one line); 0: only short lines are labels.
+    label_gap_em: float = 0.0
     # A table with fewer of its cells filled than this, inside a figure, is the figure's
     # labels (DP-Bench 037's bar values: 10 of 21 cells; its real tables: 0.85 and more).
     min_table_fill: float = 0.6
@@ -94,25 +97,42 @@ def vector_figures(
         labels = [t for t in sparse if _contains(region, t.bbox)]
         inside = [ln for ln in left if region.contains_point(ln.bbox.center_x, ln.bbox.center_y)]
         inside += [ln for t in labels for ln in t.lines]
-        if inside and not _labels(inside, settings):
+        made = labelled_figure(region, inside, left, number, settings)
+        if made is None:
             continue
-        # Axis values, category names and legends sit just outside the drawn marks.
-        margin = _margin_box(region, settings)
-        beside = [
-            ln
-            for ln in left
-            if ln not in inside
-            and _contains(margin, ln.bbox)
-            and _columns(ln.text.strip()) <= settings.label_columns
-            and not CAPTION_START.match(ln.text)
-        ]
-        inside += beside
-        region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
-        left = [ln for ln in left if ln not in inside]
+        block, left = made
         sparse = [t for t in sparse if t not in labels]
-        figure = Figure(region=region, words=_rows_text(inside))
-        figures.append(Block(BlockKind.FIGURE, (), region, number, figure=figure))
+        figures.append(block)
     return figures, left, [t for t in tables if t in kept_tables or t in sparse]
+
+
+def labelled_figure(
+    region: BBox,
+    inside: list[Line],
+    lines: Sequence[Line],
+    number: int,
+    settings: VectorFigureSettings = VectorFigureSettings(),
+) -> tuple[Block, list[Line]] | None:
+    """The figure block of the marks in `region` whose words are the lines `inside` it and
+    the labels among `lines` just beside it, and the lines left; None when the lines inside
+    are no labels (a box of running text)."""
+    if inside and not _labels(inside, settings):
+        return None
+    # Axis values, category names and legends sit just outside the drawn marks.
+    margin = _margin_box(region, settings)
+    beside = [
+        ln
+        for ln in lines
+        if ln not in inside
+        and _contains(margin, ln.bbox)
+        and _is_label(ln, settings)
+        and not CAPTION_START.match(ln.text)
+    ]
+    inside = inside + beside
+    region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
+    left = [ln for ln in lines if ln not in inside]
+    figure = Figure(region=region, words=_rows_text(inside))
+    return Block(BlockKind.FIGURE, (), region, number, figure=figure), left
 
 
 def _margin_box(region: BBox, settings: VectorFigureSettings) -> BBox:
@@ -214,8 +234,19 @@ def _is_shape(path: dict[str, Any], settings: VectorFigureSettings) -> bool:
 
 
 def _labels(lines: Sequence[Line], settings: VectorFigureSettings) -> bool:
-    short = sum(1 for ln in lines if _columns(ln.text.strip()) <= settings.label_columns)
+    short = sum(1 for ln in lines if _is_label(ln, settings))
     return short >= settings.min_label_share * len(lines)
+
+
+def _is_label(line: Line, settings: VectorFigureSettings) -> bool:
+    """A short line, or (with label_gap_em) a row of words standing far apart."""
+    if _columns(line.text.strip()) <= settings.label_columns:
+        return True
+    if settings.label_gap_em <= 0 or len(line.spans) < 2:
+        return False
+    gap = settings.label_gap_em * line.size
+    spans = line.spans
+    return all(b.bbox.x0 - a.bbox.x1 >= gap for a, b in zip(spans, spans[1:], strict=False))
 
 
 def _columns(text: str) -> int:

@@ -38,6 +38,47 @@ INSTALL_HINT = (
 
 
 @dataclass(frozen=True, slots=True)
+class ScanFigureSettings:
+    """When non-text ink on a page image is a figure (ocr/figures.py; docs/convert.md, "OCR").
+    Measured 2026-12-04 (bench/RESULTS.md, `scanfig`) on DP-Bench's 101 pages read by OCR,
+    pages 1-5 of 72 PDFs read by OCR against their text layers' headings, and the 13 corpus
+    and retrieval-ja files with scanned pages."""
+
+    # Straight runs of ink this long (points) are no letters (stems stay shorter up to 14 pt
+    # type, as lettering_ink finds): a rule or a bar under a word's box stays ink (a chart's
+    # axis read as "「 -" had cut it in two, each half too few bars).
+    rule_pt: float = 18.0
+    # Ink is counted in square cells this many points wide (3 px at GATE_DPI); a cell all
+    # filled is ink thicker than strokes (axes, rules, frames: 0.3-1.5 pt).
+    cell_pt: float = 2.2
+    # Non-text ink this close (points) is one cluster: a chart's bars, its axes and ticks.
+    # 16 pt joined more (12 figures against 9 on the scanned files) and cost 2 true headings
+    # of 412 (recall 0.493 -> 0.488).
+    join_gap_pt: float = 8.0
+    # A cell all this much darker than the page's background (its median gray level) is
+    # filled: light bars and wedges as well as dark ones.
+    fill_contrast: int = 40
+    # A filled shape covers at least this many cells (a bar 4 x 4 pt; a bullet is smaller).
+    min_shape_cells: int = 4
+    # A cluster with this many filled shapes is a figure (bars, wedges, filled boxes): 3 to 5
+    # found the same figures on every set; 2 one more (a package drawing in 190619_06).
+    min_shapes: int = 3
+    # ... or with this share of its cells filled (a photo, a dark picture).
+    min_filled_share: float = 0.3
+    # A figure holds at least this many OCR lines (a chart's labels). With 1, one-line
+    # "figures" took 7 true headings of 412 for 8 false ones (slide titles over a thick
+    # underline, headings beside a logo); 3 lost one figure of 9 on the scanned files.
+    min_lines: int = 2
+    # As for pictures and drawings (extract/figures.py): at least this share of the page and
+    # this wide and high (points): a heading's dark band is lower.
+    min_share: float = 0.02
+    min_side_pt: float = 36.0
+    # Words read less confidently than this are not blanked out: Tesseract "reads" bars and
+    # plot lines as "|", "I", "ー" at low confidence.
+    min_word_confidence: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
 class OcrSettings:
     """Thresholds of the OCR stage (measured with bench/ocr_bench.py; docs/convert.md, "OCR")."""
 
@@ -101,6 +142,8 @@ class OcrSettings:
     # A line without ink in its word boxes is sized from its box: a box is about this many
     # times its font size tall (cap height to descender).
     line_box_em: float = 1.2
+    # When non-text ink on a page image is a figure (ocr/figures.py).
+    figures: ScanFigureSettings = ScanFigureSettings()
 
 
 @dataclass(frozen=True, slots=True)

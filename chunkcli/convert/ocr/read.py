@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pymupdf
 
 from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
+from chunkcli.convert.ocr.figures import InkCells, in_long_runs, nontext_ink
 from chunkcli.convert.ocr.lines import INK_LEVEL, words_to_lines
 from chunkcli.convert.ocr.options import (
     AUTO,
@@ -70,7 +71,7 @@ from chunkcli.convert.ocr.tesslib import (
     load_library,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.convert.tables.raster import GATE_DPI, dark_runs, ruled_table_rules
+from chunkcli.convert.tables.raster import GATE_DPI, ruled_table_rules
 from chunkcli.convert.tables.rules import Rule
 from chunkcli.model import Line
 from chunkcli.pagespec import format_page_ranges
@@ -122,6 +123,8 @@ class OcrReading:
     # The rules of the page's ruled tables, read in its pixels (a scan has no drawings), from
     # the image OCR read: the page is not rendered again for them.
     rules: tuple[Rule, ...] = ()
+    # Its non-text ink, where its figures are found once its tables are known.
+    ink: InkCells | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -706,7 +709,7 @@ def lettering_ink(image: PageImage, settings: OcrSettings) -> npt.NDArray[np.boo
     dark = gate.gray < INK_LEVEL
     across = round(settings.rule_across_pt * gate.dpi / POINTS_PER_INCH)
     down = round(settings.rule_down_pt * gate.dpi / POINTS_PER_INCH)
-    runs = _in_long_runs(dark, across) | _in_long_runs(dark.T, down).T
+    runs = in_long_runs(dark, across) | in_long_runs(dark.T, down).T
     return ink_cells(dark & ~runs, _lettering_cell_px(image) // sample_step(image.dpi, GATE_DPI))
 
 
@@ -720,21 +723,6 @@ def _lettering_cell_px(image: PageImage) -> int:
 def lettering_coverage(image: PageImage, words: Sequence[OcrWord], settings: OcrSettings) -> float:
     """Share of the page's lettering ink (lettering_ink) inside a recognised word's box."""
     return ink_coverage(lettering_ink(image, settings), words, _lettering_cell_px(image))
-
-
-def _in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[np.bool_]:
-    """Which dark pixels lie in a run along a row at least min_length long."""
-    import numpy as np
-
-    height, width = dark.shape
-    rows, starts, ends = dark_runs(dark, min_length)
-    lengths = ends - starts
-    # each pixel of each run: where its run begins plus its place in the run (the pixels
-    # in long runs are few but on a page of panels: no pass over the whole page)
-    places = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    inside = np.zeros(height * width, dtype=bool)
-    inside[np.repeat(rows * width + starts, lengths) + places] = True
-    return inside.reshape(height, width)
 
 
 def ink_cells(dark: npt.NDArray[np.bool_], cell_px: int) -> npt.NDArray[np.bool_]:
@@ -796,7 +784,14 @@ def read_page(
             words, confidence = column, page_confidence(column)
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, lang.startswith("jpn_vert"), settings, image.gray)
-    return OcrReading(number, tuple(lines), round(confidence, 4), lang, pixel_rules(image))
+    ink = page_ink(image, words, settings)
+    return OcrReading(number, tuple(lines), round(confidence, 4), lang, pixel_rules(image), ink)
+
+
+def page_ink(image: PageImage, words: Sequence[OcrWord], settings: OcrSettings) -> InkCells:
+    """The page's non-text ink (ocr/figures.py), seen at the table gate's resolution."""
+    gate = image.sample(GATE_DPI)
+    return nontext_ink(gate.gray, gate.dpi, words, POINTS_PER_INCH / image.dpi, settings.figures)
 
 
 def pixel_rules(image: PageImage) -> tuple[Rule, ...]:
@@ -851,7 +846,8 @@ def read_page_rapidocr(number: int, image: PageImage, options: OcrOptions) -> Oc
     scale = POINTS_PER_INCH / image.dpi
     lines = words_to_lines(words, scale, is_vertical(words), options.settings, image.gray)
     confidence = round(page_confidence(words), 4)
-    return OcrReading(number, tuple(lines), confidence, MODEL_LANG, pixel_rules(image))
+    ink = page_ink(image, words, options.settings)
+    return OcrReading(number, tuple(lines), confidence, MODEL_LANG, pixel_rules(image), ink)
 
 
 def _confident_chars(words: Sequence[OcrWord]) -> float:
