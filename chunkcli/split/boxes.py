@@ -77,6 +77,8 @@ def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[P
         return ()
     first = bisect.bisect_right(ends, start)  # spans first..last-1 overlap [start, end)
     last = bisect.bisect_left(starts, end)
+    if first >= last:  # (most chunks of a document whose pages are not all boxed)
+        return ()
     # Only a span cut by the chunk's edge can be left with nothing visible (a window ends on a
     # line's last word, the next starts after it): a whole span is a line's text.
     if first < last and markdown[max(starts[first], start) : ends[first]].isspace():

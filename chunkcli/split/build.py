@@ -62,6 +62,7 @@ def iter_chunks(
         index = bisect.bisect_right(mark_offsets, offset) - 1
         return page_marks[index][1] if index >= 0 else None
 
+    confidence = ocr_confidence or {}
     names: dict[tuple[int, ...], tuple[str, ...]] = {}  # heading path -> its headings' text
     seen: dict[tuple[tuple[str, ...], str], int] = {}  # (path, text) -> occurrences so far
     for plan in plans:
@@ -94,7 +95,7 @@ def iter_chunks(
             split_config=dict(identity.split_config),
             metadata=dict(identity.metadata),
             oversize=plan.oversize,
-            ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
+            ocr_confidence=lowest_confidence(confidence, page_start, page_end),
             item=plan.item,
             boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
             images=images.within(plan.start, plan.end),

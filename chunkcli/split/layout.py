@@ -66,9 +66,11 @@ class Layout:
             while not self.pieces[lo].is_content:
                 lo += 1
         path = self.paths[lo]
+        merged: Path | None = None  # the last path merged in: `path` is a prefix of it
         for other in self.paths[lo + 1 : hi]:
-            if other is not path:  # runs of pieces share one path object
-                path = common_prefix(path, other)
+            # Runs of pieces share one path object: each object is merged in once a run.
+            if other is not path and other is not merged:
+                path, merged = common_prefix(path, other), other
                 if not path or path == (TITLE,):
                     break  # every path starts so: it cannot get shorter
         return path

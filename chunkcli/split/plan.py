@@ -161,6 +161,11 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
     pieces, paths, max_tokens = layout.pieces, layout.paths, layout.max_tokens
     plans: list[Plan] = []
     window_lo, window_tokens, window_path = lo, 0, None
+    # Runs of pieces share one path object, so each piece's path is merged into the window's
+    # once a run (`merged`: the last merged, which window_path is a prefix of) and its prefix
+    # looked up once a run (`priced`: the path whose prefix costs `prefix_tokens`).
+    merged: Path | None = None
+    priced, prefix_tokens = None, 0
     last_content = lo - 1
     k = lo
     while k < hi:
@@ -169,24 +174,31 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
         has_text = last_content >= window_lo
         path = paths[k]
         if has_text and window_path is not None and window_path is not path:
-            path = common_prefix(window_path, path)
-        if layout.prefix(path)[1] + window_tokens + piece.tokens <= max_tokens:
+            if path is merged:
+                path = window_path
+            else:
+                path, merged = common_prefix(window_path, path), path
+        if path is not priced:
+            priced, prefix_tokens = path, layout.prefix(path)[1]
+        if prefix_tokens + window_tokens + piece.tokens <= max_tokens:
             window_tokens += piece.tokens
             if has_text or piece.is_content:
+                if window_path is not path:
+                    merged = None  # (a path of its own, not merged: see above)
                 window_path = path
             last_content = k if piece.is_content else last_content
             k += 1
         elif last_content >= window_lo:
             glue = last_content + 1
             plans += emit(layout, window_lo, glue)
-            window_lo, window_tokens, window_path = glue, layout.tokens(glue, k), None
+            window_lo, window_tokens, window_path, merged = glue, layout.tokens(glue, k), None, None
         elif window_lo < k and not pieces[k].is_content:
             # Headings alone fill the limit (degenerate input): they become their own chunk.
             plans += emit(layout, window_lo, k)
-            window_lo, window_tokens, window_path = k, 0, None
+            window_lo, window_tokens, window_path, merged = k, 0, None, None
         else:
             plans += split_oversized(layout, window_lo, k)
-            window_lo, window_tokens, window_path = k + 1, 0, None
+            window_lo, window_tokens, window_path, merged = k + 1, 0, None, None
             k += 1
     if window_lo < hi:
         plans += emit(layout, window_lo, hi)
