@@ -188,15 +188,24 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     line, offset = 0, 0
     find, count = source.find, source.count
     for match in GROUP_RE.finditer(source):
-        line += count("\n", offset, match.start())
-        offset = match.start()
+        start, end = match.span()
+        line += count("\n", offset, start)
+        offset = start
+        clear = track.open_block is None and not track.guessed  # nothing open, nor may be
+        if clear and not BLOCK_START_RE.search(source, start, end):
+            # A paragraph (most groups): as _plain_blocks reads it, without the list and call.
+            if run_first is not None:
+                runs.append(_Run(run_first[0], line, run_first[1], start))
+                run_first = None
+            lines = count("\n", start, end) + 1
+            plain.add(_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0)))
+            continue
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
             collapse
             and run_first is None
-            and track.open_block is None
-            and not track.guessed
+            and clear
             and source[offset] == "#"
-            and find("\n", offset, match.end()) < 0
+            and find("\n", offset, end) < 0
         ):
             heading = simple_lines.atx_heading(match.group())
             if heading is not None:
@@ -233,9 +242,10 @@ def _plain_blocks(
     """The blocks of a group read without the parser (None: the parser must read it): a
     paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
     headings (simple_lines)."""
-    if not BLOCK_START_RE.search(source, group.start(), group.end()):
-        lines = source.count("\n", group.start(), group.end()) + 1
-        return [RawBlock(BlockKind.TEXT, line, line + lines)]
+    start, end = group.span()
+    if not BLOCK_START_RE.search(source, start, end):  # a paragraph (most groups)
+        lines = source.count("\n", start, end) + 1
+        return [_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0))]
     text = group.group()
     first = text[0]  # each construct below starts with its own characters: test only that one
     if first == "#" and "\n" not in text:  # a heading between blank lines (500,000 in 2 MB)
