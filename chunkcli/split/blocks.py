@@ -45,9 +45,11 @@ from chunkcli.split.simple_lines import (
 # lines are possessive (*+, ++) here: a backtracking repeat kept about 300 bytes a line (a
 # group of a million lines took 300 MB), and nothing after them needs them to give back.
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*+")
-# A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
-# here too: after a blank line and before one, nothing else can claim it.
-ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
+# A one-line group that is an ATX heading is read here too: after a blank line and before one,
+# nothing else can claim it. So is a group of lines that each hold a whole HTML comment from
+# their first column (page markers, table notes, convert's boxes lines): markdown-it ends a
+# comment's HTML block on the line that holds "-->", so each line is a block of its own.
+COMMENT_LINES_RE = re.compile(r"<!--.*-->.*(?:\n<!--.*-->.*)*+")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
 ITEM_START_CHARS = frozenset("-*+0123456789")
@@ -262,12 +264,17 @@ def _plain_blocks(
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
     if first == "|" and PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
         return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
-    if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
-        marker = PAGE_MARKER_RE.fullmatch(text.strip())
-        page = int(marker.group(1)) if marker else 0
-        kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
-        return [RawBlock(kind, line, line + 1, page=page)]
+    if first == "<" and COMMENT_LINES_RE.fullmatch(text):
+        return [_comment_block(comment, line + i) for i, comment in enumerate(text.split("\n"))]
     return simple_group_blocks(text, line, collapse)
+
+
+def _comment_block(comment: str, line: int) -> RawBlock:
+    """The block of a line holding an HTML comment (as _parsed_blocks reads markdown-it's)."""
+    marker = PAGE_MARKER_RE.fullmatch(comment.strip())
+    page = int(marker.group(1)) if marker else 0
+    kind = BlockKind.MARKER if page or is_format_comment(comment) else BlockKind.TEXT
+    return RawBlock(kind, line, line + 1, page=page)
 
 
 def _opens_pipe_table(group: str) -> bool:
