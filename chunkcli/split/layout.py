@@ -122,8 +122,11 @@ class Layout:
         """Whether the summed count of pieces[lo:hi] is exact: no piece in it has a lower
         bound for its count. (The planner never puts such a piece whole into a plan: it is
         over the limit and cut into windows; a plan that did would be recounted.)"""
-        k = bisect.bisect_left(self.bounded, lo)
-        return k == len(self.bounded) or self.bounded[k] >= hi
+        bounded = self.bounded
+        if not bounded:  # (most documents: no paragraph of tens of kilobytes)
+            return True
+        k = bisect.bisect_left(bounded, lo)
+        return k == len(bounded) or bounded[k] >= hi
 
     def content_count(self, lo: int, hi: int) -> int:
         """How many of pieces[lo:hi] are content (not headings, not page markers)."""

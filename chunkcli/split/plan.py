@@ -41,6 +41,7 @@ TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 # The kind of a chunk whose only content is one piece of these kinds (else: section).
 WHOLE_KINDS = {PieceKind.TABLE: ChunkKind.TABLE, PieceKind.FIGURE: ChunkKind.FIGURE}
 MAX_HEADING_LEVEL = 6
+_new = tuple.__new__  # a Plan without NamedTuple's Python __new__ (all its fields given)
 
 
 class Plan(NamedTuple):
@@ -249,12 +250,11 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
         table = next(k for k in range(lo, hi) if layout.pieces[k].kind is PieceKind.TABLE)
         prefix, prefix_tokens = _captioned(layout, prefix, prefix_tokens, table)
     start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
-    summed = prefix_tokens + layout.tokens(lo, hi)
-    if layout.exact_sum(lo, hi):
-        tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    if layout.sums_exact and layout.exact_sum(lo, hi):  # (checked_count's sum, no closure)
+        tokens = prefix_tokens + layout.tokens(lo, hi)
     else:
         tokens = layout.count_tokens(prefix + layout.markdown[start:end])
-    return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
+    return _new(Plan, (start, end, kind, path, prefix, tokens, tokens > layout.max_tokens, None))
 
 
 def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
@@ -482,4 +482,5 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
         tokens = fixed + units.tokens[i]
     else:
         tokens = layout.count_tokens(text())
-    return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)
+    oversize = tokens > layout.max_tokens
+    return _new(Plan, (start, end, run.kind, run.path, prefix, tokens, oversize, None))
