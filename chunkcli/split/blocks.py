@@ -30,7 +30,7 @@ from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 
-from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+from chunkcli.markdown_format import BOXES_LINE_RE, PAGE_MARKER_RE, is_format_comment
 from chunkcli.split import simple_lines
 from chunkcli.split.heading_runs import HeadingRuns
 from chunkcli.split.kinds import BlockKind, RawBlock
@@ -271,10 +271,14 @@ def _plain_blocks(
 
 def _comment_block(comment: str, line: int) -> RawBlock:
     """The block of a line holding an HTML comment (as _parsed_blocks reads markdown-it's)."""
-    marker = PAGE_MARKER_RE.fullmatch(comment.strip())
+    text = comment.strip()
+    marker = PAGE_MARKER_RE.fullmatch(text)
     page = int(marker.group(1)) if marker else 0
-    kind = BlockKind.MARKER if page or is_format_comment(comment) else BlockKind.TEXT
-    return RawBlock(kind, line, line + 1, page=page)
+    # (a boxes line, of all format comments, tried first: a page of them after each document)
+    is_format = page or BOXES_LINE_RE.fullmatch(text) or is_format_comment(text)
+    return _new(
+        RawBlock, (BlockKind.MARKER if is_format else BlockKind.TEXT, line, line + 1, 0, "", page)
+    )
 
 
 def _opens_pipe_table(group: str) -> bool:
