@@ -1,6 +1,7 @@
 """Split benchmark: chunkcli split vs LangChain's header -> recursive pipeline, same Markdown.
 
     python bench/split_bench.py [--max-tokens 300] [--target-mb 5] [--corpus DIR] [--pdfs N]
+                                [--distinct]
 
 The Markdown: samples/*.expected.md, plus (when the corpus folder exists) its *.groundtruth.md
 files and the Markdown chunkcli converts from its first N PDFs; all of it repeated until it
@@ -16,7 +17,9 @@ Quality columns, counted the same way for both (outside the timed part):
 chonkie runs twice: with the same cl100k_base Encoding (the comparison that counts: the same
 tokens), and with its default tokenizer, which counts characters (a row for its speed alone).
 The tiktoken row encodes the whole text once with the same Encoding: the floor of any chunker
-whose token counts are exact.
+whose token counts are exact. chonkie remembers the counts of the last 4,096 texts it counted,
+which the default text (its parts repeated) serves mostly from memory: stderr says how many;
+--distinct builds a text in which no part repeats.
 --processes N times chunkcli split, its start-up (a 10-line file), `chunkcli --version` and the
 LangChain pipeline as whole processes, N times each in turn; --before TREE adds the same
 chunkcli rows for another checkout (a folder holding its `chunkcli` package), taken in the
@@ -65,8 +68,13 @@ class Result:
     not_at_offsets: int
 
 
-def build_markdown(corpus: Path, pdf_count: int, target_mb: float) -> tuple[str, list[str]]:
-    """The benchmark text and the names of its parts."""
+def build_markdown(
+    corpus: Path, pdf_count: int, target_mb: float, distinct: bool = False
+) -> tuple[str, list[str]]:
+    """The benchmark text and the names of its parts. By default the parts are repeated until
+    the text reaches `target_mb`; with `distinct` they are not (whole parts are taken while
+    the text stays within it, the PDFs converted until it is reached): no text repeats, so
+    no tool gains by remembering the counts of texts it has seen."""
     parts: list[tuple[str, str]] = []
     for path in sorted((REPO_ROOT / "samples").glob("*.expected.md")):
         parts.append((path.name, path.read_text(encoding="utf-8")))
@@ -74,9 +82,24 @@ def build_markdown(corpus: Path, pdf_count: int, target_mb: float) -> tuple[str,
         for path in sorted(corpus.glob("*.md")):
             parts.append((path.name, path.read_text(encoding="utf-8")))
         parts += convert_some(sorted(corpus.glob("*.pdf"))[:pdf_count])
+    if distinct:
+        return _distinct_text(parts, target_mb)
     unit = "\n\n".join(text for _, text in parts)
     repeats = max(1, round(target_mb * 1e6 / max(1, len(unit.encode("utf-8")))))
     return "\n\n".join([unit] * repeats), [name for name, _ in parts]
+
+
+def _distinct_text(parts: list[tuple[str, str]], target_mb: float) -> tuple[str, list[str]]:
+    """The parts, each once, that fit within `target_mb` together (in order, skipping those
+    that would go past it)."""
+    kept: list[tuple[str, str]] = []
+    size = 0
+    for name, text in parts:
+        part_size = len(text.encode("utf-8")) + 2
+        if size + part_size <= target_mb * 1e6:
+            kept.append((name, text))
+            size += part_size
+    return "\n\n".join(text for _, text in kept), [name for name, _ in kept]
 
 
 def convert_some(paths: Sequence[Path]) -> list[tuple[str, str]]:
@@ -224,9 +247,20 @@ def _run_chonkie(markdown: str, max_tokens: int, tokenizer: object, counted: str
 
     chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size=max_tokens)  # type: ignore[arg-type]
     chunker.chunk(WARM_UP_MARKDOWN)
+    counts = getattr(RecursiveChunker._estimate_token_count, "cache_info", None)
+    before = counts() if counts else None
     began, began_cpu = time.perf_counter(), time.process_time()
     chunks = chunker.chunk(markdown)
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - began_cpu
+    if counts and before:
+        # chonkie remembers the counts of the last 4,096 texts it counted (an lru_cache): on a
+        # text that repeats (the default bench text is its parts over and over) most of its
+        # counts are looked up, not counted.
+        after = counts()
+        hits, misses = after.hits - before.hits, after.misses - before.misses
+        print(
+            f"chonkie ({counted}): {hits:,} counts remembered, {misses:,} counted", file=sys.stderr
+        )
     return Result(
         f"chonkie RecursiveChunker ({counted})",
         seconds,
@@ -442,12 +476,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="with --processes: also time the chunkcli of this checkout, in the same turns",
     )
     parser.add_argument("--markdown", type=Path, help="this file instead of the built text")
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="build the text of distinct parts, none repeated (raise --pdfs to reach --target-mb)",
+    )
     parser.add_argument("--scaling", action="store_true", help="also time growing prefixes")
     args = parser.parse_args(argv)
     if args.markdown:
         markdown, names = args.markdown.read_text(encoding="utf-8"), [args.markdown.name]
     else:
-        markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb)
+        markdown, names = build_markdown(args.corpus, args.pdfs, args.target_mb, args.distinct)
     megabytes = len(markdown.encode("utf-8")) / 1e6
     print(f"parts: {len(names)} Markdown documents, {megabytes:.2f} MB", file=sys.stderr)
     runners: dict[str, Callable[[str, int], Result]] = {

@@ -159,13 +159,9 @@ def fast_counter(name: str) -> TokenCounter | None:
     """An exact counter for encoding `name` that needs no tiktoken, or None when rs-bpe is not
     installed or does not know `name`. A text that is not UTF-8 (a lone surrogate) is counted
     by tiktoken, which counts it as its replacement character."""
-    if name not in FAST_ENCODINGS:
+    fast_count = utf8_counter(name)
+    if fast_count is None:
         return None
-    try:
-        import rs_bpe
-    except ImportError:
-        return None
-    fast_count = getattr(rs_bpe.openai, name)().count
 
     def count(text: str) -> int:
         try:
@@ -174,6 +170,22 @@ def fast_counter(name: str) -> TokenCounter | None:
             return len(load_encoding(name).encode_ordinary(text))
         return tokens
 
+    return count
+
+
+@functools.lru_cache(maxsize=8)
+def utf8_counter(name: str) -> TokenCounter | None:
+    """rs-bpe's own counter for encoding `name` (fast_counter's, called with no Python frame
+    around it: for a caller that counts thousands of texts by map), or None as for
+    fast_counter. It raises UnicodeEncodeError on a text that is not UTF-8 (a lone
+    surrogate), which fast_counter counts instead."""
+    if name not in FAST_ENCODINGS:
+        return None
+    try:
+        import rs_bpe
+    except ImportError:
+        return None
+    count: TokenCounter = getattr(rs_bpe.openai, name)().count
     return count
 
 

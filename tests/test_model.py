@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from chunkcli.model import BBox, Block, BlockKind, Line, Span, quick_init
+from chunkcli.model import BBox, Block, BlockKind, Chunk, ChunkKind, Line, Span, quick_init
 
 
 def test_quick_init_keeps_parameters_defaults_and_derived_fields() -> None:
@@ -32,10 +32,26 @@ def test_quick_init_classes_stay_frozen_hashable_and_picklable() -> None:
     assert pickle.loads(pickle.dumps(line)) == line
 
 
-def test_quick_init_refuses_a_default_factory() -> None:
+def test_quick_init_calls_a_default_factory_once_per_instance() -> None:
+    @quick_init
     @dataclasses.dataclass(frozen=True, slots=True)
     class WithFactory:
+        name: str
         items: list[int] = dataclasses.field(default_factory=list)
 
-    with pytest.raises(TypeError, match="default_factory"):
-        quick_init(WithFactory)
+    first, second = WithFactory("a"), WithFactory("b")
+    assert first.items == [] and first.items is not second.items
+    given = [1]
+    assert WithFactory("c", given).items is given
+    assert WithFactory(name="d", items=[2]) == WithFactory("d", [2])
+    assert str(inspect.signature(WithFactory)).startswith("(name, items=")
+
+
+def test_chunk_keeps_its_signature_and_fresh_dicts() -> None:
+    chunk = Chunk("i", "d", "s", "h", "t", (), ChunkKind.SECTION, "", "b", 0, 1, None, None, 1)
+    other = Chunk("i", "d", "s", "h", "t", (), ChunkKind.SECTION, "", "b", 0, 1, None, None, 1)
+    assert chunk == other and chunk.split_config == {} and chunk.metadata == {}
+    assert chunk.split_config is not other.split_config
+    assert (chunk.oversize, chunk.markdown_sha256, chunk.boxes, chunk.images) == (False, "", (), ())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        chunk.tokens = 2  # type: ignore[misc]

@@ -49,6 +49,8 @@ TRICKY_LINES = (
     "``` a`b",
     "<!-- page 3 -->",
     "<!-- page 4: blank -->",
+    "<!-- note --> text",
+    "<!-- table: 2 header rows -->",
     "<!--",
     "-->",
     "<div>",
@@ -128,6 +130,10 @@ def comparable(blocks: list[RawBlock]) -> list[tuple[object, ...]]:
 # underline below a line with a pipe makes a one-column table instead.
 @example("plain text line\n===\n#tag\n## Section ##\n-foo\n*emph*\n--\n")
 @example("plain text line\na |\n---\n")
+# Lines of whole comments are a block each; a line that only opens one makes them the parser's.
+@example("<!-- page 3 -->\n<!-- note --> text\n<!-- page 4: blank -->\n\nplain text line")
+@example("<!-- page 3 -->\n<!--\n-->\nplain text line\n\n<!-- a -->\n# Title")
+@example("<!-- page 3 -->\n<!-->\n\n<!-- a -->\n    code")
 def test_fast_path_equals_markdown_it(document: str) -> None:
     fast_blocks, fast_marks = find_blocks(document)
     slow_blocks, slow_marks = find_blocks(document, fast_path=False)

@@ -17,7 +17,13 @@ from chunkcli.split.counting import (
     counter_from_whole_text,
     counter_per_span,
 )
-from chunkcli.tokens import TokenCounter, fast_counter, load_encoding, tiktoken_counter
+from chunkcli.tokens import (
+    TokenCounter,
+    fast_counter,
+    load_encoding,
+    tiktoken_counter,
+    utf8_counter,
+)
 
 # Lines that stress the pre-split: leading and trailing spaces and tabs, punctuation runs,
 # numbers, contractions, CJK without spaces, table rows, a special-token string, \r\n endings.
@@ -227,6 +233,31 @@ def test_fast_span_counts_equal_the_whole_text_counts(
     whole = counter_from_whole_text(text, "cl100k_base", over=over)(bounds, boundable)
     fast = counter_from_fast_spans(text, _fast(), "cl100k_base", over=over)
     assert fast(bounds, boundable) == whole
+    utf8 = utf8_counter("cl100k_base")
+    mapped = counter_from_fast_spans(text, _fast(), "cl100k_base", over=over, utf8_count=utf8)
+    assert mapped(bounds, boundable) == whole
+
+
+def test_spans_are_counted_by_map_unless_bounded_tiny_or_not_utf8() -> None:
+    fast, called = _fast(), []
+    utf8 = utf8_counter("cl100k_base")
+
+    def spy(text: str) -> int:
+        called.append(text)
+        return fast(text)
+
+    def count(text: str, bounds: list[int], boundable: list[bool]) -> list[int]:
+        called.clear()
+        spans = counter_from_fast_spans(text, spy, "cl100k_base", over=4, utf8_count=utf8)
+        return spans(bounds, boundable)
+
+    text = "A paragraph of some words.\n\nAnother one, longer than that.\n"
+    assert count(text, [0, 28, len(text)], [False, False]) == [6, 7] and called == []
+    # A lone surrogate: rs-bpe refuses it, so every span is counted by the fallback.
+    broken = "A paragraph \ud800 of words.\n\nAnother one, longer than that.\n"
+    assert count(broken, [0, 27, len(broken)], [False, False]) == [7, 7] and len(called) == 2
+    # Tiny spans on average: counted once per distinct text.
+    assert count("# h\n" * 8, list(range(0, 36, 4)), []) == [3] * 8 and called == ["# h\n"]
 
 
 def test_the_fast_counter_never_counts_a_long_boundable_span() -> None:

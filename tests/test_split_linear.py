@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import chunkcli.split.blocks as blocks
 from chunkcli.split import SplitOptions, split_markdown
 from chunkcli.split.kinds import BlockKind, RawBlock
-from chunkcli.split.units import Units, longest_within, split_units, summed_reach
+from chunkcli.split.units import Units, longest_within, make_units, split_units, summed_reach
 from chunkcli.tokens import load_encoding
 
 
@@ -94,6 +94,24 @@ def test_summed_reach_is_its_definition_with_gaps_read_off_the_text(text: str, b
     ends in a line break) give the reach a step per unit gives."""
     units = split_units(text, 0, len(text), budget, len)
     assert list(summed_reach(text, units, len)) == naive_reach(text, units, len)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 6), max_size=30), st.text(alphabet=" |a\n", max_size=60))
+def test_summed_reach_of_tiling_units_is_its_definition(cuts: list[int], text: str) -> None:
+    """Units that tile their text (a table's rows: each starts where the one before ends)
+    have no gap, however many runs of spaces they hold: the reach is the summed counts."""
+    bounds = sorted({min(sum(cuts[: k + 1]), len(text)) for k in range(len(cuts))} | {0})
+    spans = [(lo, hi) for lo, hi in zip(bounds, [*bounds[1:], len(text)], strict=True) if hi > lo]
+    units = make_units(spans, [hi - lo for lo, hi in spans], False)
+    counted: list[str] = []
+
+    def count(piece: str) -> int:
+        counted.append(piece)
+        return len(piece)
+
+    assert list(summed_reach(text, units, count)) == naive_reach(text, units, count)
+    assert counted == []
 
 
 def test_summed_reach_counts_only_the_wide_gaps() -> None:

@@ -30,7 +30,7 @@ from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 
-from chunkcli.markdown_format import PAGE_MARKER_RE, is_format_comment
+from chunkcli.markdown_format import BOXES_LINE_RE, PAGE_MARKER_RE, is_format_comment
 from chunkcli.split import simple_lines
 from chunkcli.split.heading_runs import HeadingRuns
 from chunkcli.split.kinds import BlockKind, RawBlock
@@ -45,9 +45,11 @@ from chunkcli.split.simple_lines import (
 # lines are possessive (*+, ++) here: a backtracking repeat kept about 300 bytes a line (a
 # group of a million lines took 300 MB), and nothing after them needs them to give back.
 GROUP_RE = re.compile(r"(?m)^[ \t]*[^ \t\n].*(?:\n[ \t]*[^ \t\n].*)*+")
-# A one-line group that is an ATX heading or a one-line HTML comment (a page marker) is read
-# here too: after a blank line and before one, nothing else can claim it.
-ONE_LINE_COMMENT_RE = re.compile(r"<!--.*-->.*")
+# A one-line group that is an ATX heading is read here too: after a blank line and before one,
+# nothing else can claim it. So is a group of lines that each hold a whole HTML comment from
+# their first column (page markers, table notes, convert's boxes lines): markdown-it ends a
+# comment's HTML block on the line that holds "-->", so each line is a block of its own.
+COMMENT_LINES_RE = re.compile(r"<!--.*-->.*(?:\n<!--.*-->.*)*+")
 # A group of one-line list items: every line a bullet or number, a space, then text.
 # (At most 4 spaces after the marker, and no ` or ~ next: else the item holds code.)
 ITEM_START_CHARS = frozenset("-*+0123456789")
@@ -188,15 +190,24 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     line, offset = 0, 0
     find, count = source.find, source.count
     for match in GROUP_RE.finditer(source):
-        line += count("\n", offset, match.start())
-        offset = match.start()
+        start, end = match.span()
+        line += count("\n", offset, start)
+        offset = start
+        clear = track.open_block is None and not track.guessed  # nothing open, nor may be
+        if clear and not BLOCK_START_RE.search(source, start, end):
+            # A paragraph (most groups): as _plain_blocks reads it, without the list and call.
+            if run_first is not None:
+                runs.append(_Run(run_first[0], line, run_first[1], start))
+                run_first = None
+            lines = count("\n", start, end) + 1
+            plain.add(_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0)))
+            continue
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
             collapse
             and run_first is None
-            and track.open_block is None
-            and not track.guessed
+            and clear
             and source[offset] == "#"
-            and find("\n", offset, match.end()) < 0
+            and find("\n", offset, end) < 0
         ):
             heading = simple_lines.atx_heading(match.group())
             if heading is not None:
@@ -233,9 +244,10 @@ def _plain_blocks(
     """The blocks of a group read without the parser (None: the parser must read it): a
     paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
     headings (simple_lines)."""
-    if not BLOCK_START_RE.search(source, group.start(), group.end()):
-        lines = source.count("\n", group.start(), group.end()) + 1
-        return [RawBlock(BlockKind.TEXT, line, line + lines)]
+    start, end = group.span()
+    if not BLOCK_START_RE.search(source, start, end):  # a paragraph (most groups)
+        lines = source.count("\n", start, end) + 1
+        return [_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0))]
     text = group.group()
     first = text[0]  # each construct below starts with its own characters: test only that one
     if first == "#" and "\n" not in text:  # a heading between blank lines (500,000 in 2 MB)
@@ -252,12 +264,21 @@ def _plain_blocks(
         return [RawBlock(BlockKind.TEXT, line + i, line + i + 1) for i in range(items)]
     if first == "|" and PIPE_LINES_RE.fullmatch(text) and _opens_pipe_table(text):
         return [RawBlock(BlockKind.TABLE, line, line + text.count("\n") + 1)]
-    if first == "<" and ONE_LINE_COMMENT_RE.fullmatch(text):
-        marker = PAGE_MARKER_RE.fullmatch(text.strip())
-        page = int(marker.group(1)) if marker else 0
-        kind = BlockKind.MARKER if page or is_format_comment(text) else BlockKind.TEXT
-        return [RawBlock(kind, line, line + 1, page=page)]
+    if first == "<" and COMMENT_LINES_RE.fullmatch(text):
+        return [_comment_block(comment, line + i) for i, comment in enumerate(text.split("\n"))]
     return simple_group_blocks(text, line, collapse)
+
+
+def _comment_block(comment: str, line: int) -> RawBlock:
+    """The block of a line holding an HTML comment (as _parsed_blocks reads markdown-it's)."""
+    text = comment.strip()
+    marker = PAGE_MARKER_RE.fullmatch(text)
+    page = int(marker.group(1)) if marker else 0
+    # (a boxes line, of all format comments, tried first: a page of them after each document)
+    is_format = page or BOXES_LINE_RE.fullmatch(text) or is_format_comment(text)
+    return _new(
+        RawBlock, (BlockKind.MARKER if is_format else BlockKind.TEXT, line, line + 1, 0, "", page)
+    )
 
 
 def _opens_pipe_table(group: str) -> bool:

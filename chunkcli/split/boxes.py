@@ -47,8 +47,10 @@ def box_index(
     ends = [offset for offset, _ in page_marks[1:]] + [trailer.content_end]
     for (offset, number), end in zip(page_marks, ends, strict=True):
         boxes = trailer.pages.get(number)
+        if boxes is None:  # (before its text is copied: a page without boxes)
+            continue
         text = markdown[offset:end].rstrip("\n")
-        if boxes is None or page_crc(text) != boxes.crc or not _tiles(boxes, len(text)):
+        if page_crc(text) != boxes.crc or not _tiles(boxes, len(text)):
             continue
         spans += [
             (offset + a, offset + b, number, (x0, y0, x1, y1))
@@ -75,8 +77,12 @@ def chunk_boxes(index: BoxIndex, markdown: str, start: int, end: int) -> tuple[P
     starts, ends = index.starts, index.ends
     if not starts:  # Markdown without boxes (written by hand, or by convert before them)
         return ()
+    if end <= starts[0] or start >= ends[-1]:  # (before or after every span: no bisection)
+        return ()
     first = bisect.bisect_right(ends, start)  # spans first..last-1 overlap [start, end)
     last = bisect.bisect_left(starts, end)
+    if first >= last:  # (most chunks of a document whose pages are not all boxed)
+        return ()
     # Only a span cut by the chunk's edge can be left with nothing visible (a window ends on a
     # line's last word, the next starts after it): a whole span is a line's text.
     if first < last and markdown[max(starts[first], start) : ends[first]].isspace():

@@ -52,52 +52,62 @@ def iter_chunks(
     document's chunks take about ten times its Markdown (far more for thousands of tiny
     articles), and a writer needs only the one it writes."""
     mark_offsets = [offset for offset, _ in page_marks]
+    pages = [page for _, page in page_marks]
     id_hash = id_hash_base(identity)
     title = bounded_name(identity.title)
     images = figure_images(layout)
-
-    def page_at(offset: int) -> int | None:
-        if not mark_offsets:
-            return None
-        index = bisect.bisect_right(mark_offsets, offset) - 1
-        return page_marks[index][1] if index >= 0 else None
-
-    names: dict[tuple[int, ...], tuple[str, ...]] = {}  # heading path -> its headings' text
+    markdown, doc_names = layout.markdown, layout.names
+    doc_id, source, source_sha256 = identity.doc_id, identity.source, identity.source_sha256
+    markdown_sha256, split_config, metadata = (
+        identity.markdown_sha256,
+        identity.split_config,
+        identity.metadata,
+    )
+    confidence = ocr_confidence or {}
+    # heading path -> its headings' text, and the id hash with them (chunk_id's first part)
+    names: dict[tuple[int, ...], tuple[tuple[str, ...], hashlib._Hash]] = {}
     seen: dict[tuple[tuple[str, ...], str], int] = {}  # (path, text) -> occurrences so far
-    for plan in plans:
-        body = layout.markdown[plan.start : plan.end]
-        page_start = page_at(plan.start)
-        page_end = page_at(max(plan.start, plan.end - 1))
-        heading_path = names.get(plan.path)
-        if heading_path is None:
-            heading_path = names[plan.path] = tuple(
-                bounded_name(layout.names[e]) for e in plan.path
-            )
-        key = (heading_path, without_page_markers(plan.prefix + body))
+    for start, end, kind, path, prefix, tokens, oversize, item in plans:
+        body = markdown[start:end]
+        page_start = page_end = None
+        if mark_offsets:  # the page of the body's first and last character
+            index = bisect.bisect_right(mark_offsets, start) - 1
+            page_start = pages[index] if index >= 0 else None
+            index = bisect.bisect_right(mark_offsets, end - 1 if end > start else start) - 1
+            page_end = pages[index] if index >= 0 else None
+        named = names.get(path)
+        if named is None:
+            heading_path = tuple(bounded_name(doc_names[e]) for e in path)
+            named = names[path] = (heading_path, path_id_hash(id_hash, heading_path))
+        heading_path = named[0]
+        text = without_page_markers(prefix + body)
+        key = (heading_path, text)
         occurrence = seen[key] = seen.get(key, -1) + 1
         yield Chunk(
-            id=chunk_id(id_hash, heading_path, key[1], occurrence),
-            doc_id=identity.doc_id,
-            source=identity.source,
-            source_sha256=identity.source_sha256,
-            markdown_sha256=identity.markdown_sha256,
+            id=text_id(named[1], text, occurrence),
+            doc_id=doc_id,
+            source=source,
+            source_sha256=source_sha256,
+            markdown_sha256=markdown_sha256,
             title=title,
             heading_path=heading_path,
-            kind=plan.kind,
-            prefix=plan.prefix,
+            kind=kind,
+            prefix=prefix,
             body=body,
-            start=plan.start,
-            end=plan.end,
+            start=start,
+            end=end,
             page_start=page_start,
             page_end=page_end,
-            tokens=plan.tokens,
-            split_config=dict(identity.split_config),
-            metadata=dict(identity.metadata),
-            oversize=plan.oversize,
-            ocr_confidence=lowest_confidence(ocr_confidence or {}, page_start, page_end),
-            item=plan.item,
-            boxes=chunk_boxes(boxes, layout.markdown, plan.start, plan.end),
-            images=images.within(plan.start, plan.end),
+            tokens=tokens,
+            split_config=dict(split_config),
+            metadata=dict(metadata),
+            oversize=oversize,
+            ocr_confidence=lowest_confidence(confidence, page_start, page_end)
+            if confidence
+            else None,
+            item=item,
+            boxes=chunk_boxes(boxes, markdown, start, end) if boxes.starts else (),
+            images=images.within(start, end) if images.starts else (),
         )
 
 
@@ -131,7 +141,21 @@ def chunk_id(
     (without its page markers: see `without_page_markers`), and how many earlier chunks had
     the same path and text. No offsets, no page numbers: an edit in one section, or a page
     deleted before a chunk, leaves the ids of every other chunk as they were."""
+    return text_id(path_id_hash(id_hash, heading_path), text, occurrence)
+
+
+def path_id_hash(id_hash: hashlib._Hash, heading_path: tuple[str, ...]) -> hashlib._Hash:
+    """The hash of what the ids of every chunk under `heading_path` start with (chunk_id's
+    first part: iter_chunks makes it once a path, not once a chunk)."""
     digest = id_hash.copy()
-    path_key = "\x1e".join(heading_path)
-    digest.update(f"{path_key}\x1f{occurrence}\x1f{text}".encode())
+    digest.update("\x1e".join(heading_path).encode())
+    return digest
+
+
+def text_id(path_hash: hashlib._Hash, text: str, occurrence: int) -> str:
+    """chunk_id from path_id_hash's hash: the same bytes hashed, in three updates (sha256
+    reads a stream: no copy of the text joined to the rest)."""
+    digest = path_hash.copy()
+    digest.update(f"\x1f{occurrence}\x1f".encode())
+    digest.update(text.encode())
     return digest.hexdigest()[:ID_HEX_DIGITS]

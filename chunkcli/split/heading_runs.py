@@ -48,7 +48,8 @@ class HeadingRuns:
             kind is BlockKind.HEADINGS
             or (kind is BlockKind.HEADING and block.last_line == block.first_line + 1)
         ):
-            self.cut()
+            if self.running or self.pending:  # (most blocks come with no run to end)
+                self.cut()
             self.blocks.append(block)
             return
         pending = self.pending

@@ -66,9 +66,11 @@ class Layout:
             while not self.pieces[lo].is_content:
                 lo += 1
         path = self.paths[lo]
+        merged: Path | None = None  # the last path merged in: `path` is a prefix of it
         for other in self.paths[lo + 1 : hi]:
-            if other is not path:  # runs of pieces share one path object
-                path = common_prefix(path, other)
+            # Runs of pieces share one path object: each object is merged in once a run.
+            if other is not path and other is not merged:
+                path, merged = common_prefix(path, other), other
                 if not path or path == (TITLE,):
                     break  # every path starts so: it cannot get shorter
         return path
@@ -120,8 +122,11 @@ class Layout:
         """Whether the summed count of pieces[lo:hi] is exact: no piece in it has a lower
         bound for its count. (The planner never puts such a piece whole into a plan: it is
         over the limit and cut into windows; a plan that did would be recounted.)"""
-        k = bisect.bisect_left(self.bounded, lo)
-        return k == len(self.bounded) or self.bounded[k] >= hi
+        bounded = self.bounded
+        if not bounded:  # (most documents: no paragraph of tens of kilobytes)
+            return True
+        k = bisect.bisect_left(bounded, lo)
+        return k == len(bounded) or bounded[k] >= hi
 
     def content_count(self, lo: int, hi: int) -> int:
         """How many of pieces[lo:hi] are content (not headings, not page markers)."""

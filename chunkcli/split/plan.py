@@ -41,6 +41,7 @@ TOP_CUT_LEVEL = 2  # H1 and H2 always start a new chunk; never merge across them
 # The kind of a chunk whose only content is one piece of these kinds (else: section).
 WHOLE_KINDS = {PieceKind.TABLE: ChunkKind.TABLE, PieceKind.FIGURE: ChunkKind.FIGURE}
 MAX_HEADING_LEVEL = 6
+_new = tuple.__new__  # a Plan without NamedTuple's Python __new__ (all its fields given)
 
 
 class Plan(NamedTuple):
@@ -161,6 +162,11 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
     pieces, paths, max_tokens = layout.pieces, layout.paths, layout.max_tokens
     plans: list[Plan] = []
     window_lo, window_tokens, window_path = lo, 0, None
+    # Runs of pieces share one path object, so each piece's path is merged into the window's
+    # once a run (`merged`: the last merged, which window_path is a prefix of) and its prefix
+    # looked up once a run (`priced`: the path whose prefix costs `prefix_tokens`).
+    merged: Path | None = None
+    priced, prefix_tokens = None, 0
     last_content = lo - 1
     k = lo
     while k < hi:
@@ -169,24 +175,31 @@ def pack_blocks(layout: Layout, lo: int, hi: int) -> list[Plan]:
         has_text = last_content >= window_lo
         path = paths[k]
         if has_text and window_path is not None and window_path is not path:
-            path = common_prefix(window_path, path)
-        if layout.prefix(path)[1] + window_tokens + piece.tokens <= max_tokens:
+            if path is merged:
+                path = window_path
+            else:
+                path, merged = common_prefix(window_path, path), path
+        if path is not priced:
+            priced, prefix_tokens = path, layout.prefix(path)[1]
+        if prefix_tokens + window_tokens + piece.tokens <= max_tokens:
             window_tokens += piece.tokens
             if has_text or piece.is_content:
+                if window_path is not path:
+                    merged = None  # (a path of its own, not merged: see above)
                 window_path = path
             last_content = k if piece.is_content else last_content
             k += 1
         elif last_content >= window_lo:
             glue = last_content + 1
             plans += emit(layout, window_lo, glue)
-            window_lo, window_tokens, window_path = glue, layout.tokens(glue, k), None
+            window_lo, window_tokens, window_path, merged = glue, layout.tokens(glue, k), None, None
         elif window_lo < k and not pieces[k].is_content:
             # Headings alone fill the limit (degenerate input): they become their own chunk.
             plans += emit(layout, window_lo, k)
-            window_lo, window_tokens, window_path = k, 0, None
+            window_lo, window_tokens, window_path, merged = k, 0, None, None
         else:
             plans += split_oversized(layout, window_lo, k)
-            window_lo, window_tokens, window_path = k + 1, 0, None
+            window_lo, window_tokens, window_path, merged = k + 1, 0, None, None
             k += 1
     if window_lo < hi:
         plans += emit(layout, window_lo, hi)
@@ -237,12 +250,11 @@ def whole_plan(layout: Layout, lo: int, hi: int, kind: ChunkKind) -> Plan:
         table = next(k for k in range(lo, hi) if layout.pieces[k].kind is PieceKind.TABLE)
         prefix, prefix_tokens = _captioned(layout, prefix, prefix_tokens, table)
     start, end = layout.pieces[lo].start, layout.pieces[hi - 1].end
-    summed = prefix_tokens + layout.tokens(lo, hi)
-    if layout.exact_sum(lo, hi):
-        tokens = layout.checked_count(summed, lambda: prefix + layout.markdown[start:end])
+    if layout.sums_exact and layout.exact_sum(lo, hi):  # (checked_count's sum, no closure)
+        tokens = prefix_tokens + layout.tokens(lo, hi)
     else:
         tokens = layout.count_tokens(prefix + layout.markdown[start:end])
-    return Plan(start, end, kind, path, prefix, tokens, tokens > layout.max_tokens)
+    return _new(Plan, (start, end, kind, path, prefix, tokens, tokens > layout.max_tokens, None))
 
 
 def split_oversized(layout: Layout, glue_lo: int, k: int) -> list[Plan]:
@@ -470,4 +482,5 @@ def _window_plan(layout: Layout, run: Run, i: int, j: int) -> Plan:
         tokens = fixed + units.tokens[i]
     else:
         tokens = layout.count_tokens(text())
-    return Plan(start, end, run.kind, run.path, prefix, tokens, tokens > layout.max_tokens)
+    oversize = tokens > layout.max_tokens
+    return _new(Plan, (start, end, run.kind, run.path, prefix, tokens, oversize, None))

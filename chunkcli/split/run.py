@@ -32,7 +32,7 @@ from chunkcli.split.layout import ADDITIVE_ENCODINGS, find_title, make_layout
 from chunkcli.split.modes import plan_mode
 from chunkcli.split.options import DEFAULT_MODE, SplitOptions
 from chunkcli.split.scan import scan_markdown
-from chunkcli.tokens import TokenCounter, fast_counter, ordinary_counter
+from chunkcli.tokens import TokenCounter, fast_counter, ordinary_counter, utf8_counter
 
 # Texts up to this length are counted once per document (the cache stays tiny).
 SHORT_TEXT_CHARS = 8
@@ -146,7 +146,10 @@ def _span_counter(
         return counter_per_span(markdown, count)
     fast = fast_counter(options.encoding)
     if fast is not None:
-        return counter_from_fast_spans(markdown, fast, options.encoding, over=options.max_tokens)
+        utf8_count = utf8_counter(options.encoding)
+        return counter_from_fast_spans(
+            markdown, fast, options.encoding, over=options.max_tokens, utf8_count=utf8_count
+        )
     return counter_from_whole_text(markdown, options.encoding, over=options.max_tokens)
 
 

@@ -84,28 +84,27 @@ def scan_markdown(
         blocks = blocks[1:]
     starts = [starts_of_lines[block.first_line] for block in blocks]
     ends = [*starts[1:], len(markdown)] if starts else []
-    has_tables = any(block.kind is PieceKind.TABLE for block in blocks)
-    bounds: list[int] = []  # where each span starts; a table adds one span per row
-    boundable: list[bool] = []  # the span may get a lower bound when surely over the limit
-    if not has_tables:
-        bounds = starts
-        boundable = [block.kind in BOUNDABLE for block in blocks]
-    for block, start, end in zip(blocks, starts, ends, strict=True) if has_tables else ():
-        if block.kind is PieceKind.TABLE:
-            row_starts = _row_starts(block, end, starts_of_lines)
-            bounds += row_starts
-            boundable += [False] * len(row_starts)
-        else:
-            bounds.append(start)
-            boundable.append(block.kind in BOUNDABLE)
+    boundable = [block.kind in BOUNDABLE for block in blocks]
+    tables = [i for i, block in enumerate(blocks) if block.kind is PieceKind.TABLE]
+    # Where each span starts: a block is one span, a table one span per row.
+    bounds, firsts = starts, None
+    if tables:
+        bounds, boundable, firsts = _spans_with_rows(
+            blocks, tables, starts, ends, boundable, starts_of_lines
+        )
     counts = count_spans([*bounds, len(markdown)], boundable) if bounds else []
-    if has_tables:
-        pieces = _pieces_with_rows(markdown, blocks, starts, ends, bounds, counts)
-    else:  # one span a block: a Piece each, built by the C tuple constructor (a million)
-        pieces = [
-            _new(Piece, (b.kind, start, end, count, b.level, b.heading, (), b.kind in CONTENT))
-            for b, start, end, count in zip(blocks, starts, ends, counts, strict=True)
-        ]
+    if firsts is None:
+        block_counts = counts
+    else:  # (a table's own count is set by _add_rows; a table has at least one span)
+        padded = [*counts, 0]
+        block_counts = [padded[first] for first in firsts]
+    # A Piece each, built by the C tuple constructor (a million)
+    pieces = [
+        _new(Piece, (b.kind, start, end, count, b.level, b.heading, (), b.kind in CONTENT))
+        for b, start, end, count in zip(blocks, starts, ends, block_counts, strict=True)
+    ]
+    if firsts is not None:
+        _add_rows(markdown, pieces, tables, bounds, counts, firsts)
     page_marks = tuple((starts_of_lines[line], page) for line, page in marks)
     return Scan(tuple(pieces), page_marks)
 
@@ -136,40 +135,62 @@ def _with_figures(blocks: list[RawBlock], markdown: str, starts: LineStarts) -> 
     return joined + blocks[done:]
 
 
-def _pieces_with_rows(
-    markdown: str,
+def _spans_with_rows(
     blocks: list[RawBlock],
+    tables: list[int],
     starts: list[int],
     ends: list[int],
+    boundable: list[bool],
+    starts_of_lines: LineStarts,
+) -> tuple[list[int], list[bool], list[int]]:
+    """(span starts, boundable, each block's first span) when `tables` (block indices) are
+    among the blocks: a table's spans are its rows (never boundable), any other block is one."""
+    bounds: list[int] = []
+    flags: list[bool] = []
+    firsts: list[int] = []
+    done = 0  # blocks[:done] have their spans
+    for table in tables:
+        firsts += range(len(bounds), len(bounds) + table - done)
+        bounds += starts[done:table]
+        flags += boundable[done:table]
+        firsts.append(len(bounds))
+        row_starts = _row_starts(blocks[table], ends[table], starts_of_lines)
+        bounds += row_starts
+        flags += [False] * len(row_starts)
+        done = table + 1
+    firsts += range(len(bounds), len(bounds) + len(blocks) - done)
+    bounds += starts[done:]
+    flags += boundable[done:]
+    return bounds, flags, firsts
+
+
+def _add_rows(
+    markdown: str,
+    pieces: list[Piece],
+    tables: list[int],
     bounds: list[int],
     counts: list[int],
-) -> list[Piece]:
-    """The pieces when tables are among the blocks: a table's spans are its rows."""
+    firsts: list[int],
+) -> None:
+    """Each table piece (at the indices `tables`) given its rows and their summed count."""
     span_ends = [*bounds[1:], len(markdown)]
-    pieces: list[Piece] = []
-    span = 0  # the first span of the block
-    for block, start, end in zip(blocks, starts, ends, strict=True):
-        if block.kind is PieceKind.TABLE:
-            first = span
-            while span < len(bounds) and bounds[span] < end:
-                span += 1
-            rows = tuple(Row(bounds[i], span_ends[i], counts[i]) for i in range(first, span))
-            rows = _with_header_rows(rows, _announced_header_rows(markdown, pieces))
-            pieces.append(Piece(block.kind, start, end, sum(counts[first:span]), rows=rows))
-        else:
-            content = block.kind in CONTENT
-            pieces.append(
-                Piece(block.kind, start, end, counts[span], block.level, block.heading, (), content)
-            )
-            span += 1
-    return pieces
+    for table in tables:
+        first = firsts[table]
+        last = firsts[table + 1] if table + 1 < len(firsts) else len(bounds)
+        rows = tuple(Row(bounds[i], span_ends[i], counts[i]) for i in range(first, last))
+        previous = pieces[table - 1] if table else None
+        rows = _with_header_rows(rows, _announced_header_rows(markdown, previous))
+        piece = pieces[table]
+        pieces[table] = Piece(
+            piece.kind, piece.start, piece.end, sum(counts[first:last]), rows=rows
+        )
 
 
-def _announced_header_rows(markdown: str, pieces: list[Piece]) -> int:
-    """The header-row count of the table after `pieces`, from a comment just before it."""
-    if not pieces or pieces[-1].kind is not PieceKind.MARKER:
+def _announced_header_rows(markdown: str, previous: Piece | None) -> int:
+    """The header-row count of the table after the piece `previous`, from a comment just
+    before it."""
+    if previous is None or previous.kind is not PieceKind.MARKER:
         return 1
-    previous = pieces[-1]
     return parse_header_rows(markdown[previous.start : previous.end]) or 1
 
 

@@ -81,7 +81,12 @@ def summed_reach(text: str, units: Units, count_tokens: TokenCounter) -> array[i
     text by the regex, not by a step per unit (a unit a word: a million units)."""
     starts, ends = units.starts, units.ends
     steps = units.tokens[1:]  # step k: unit k + 1's count, and the gap before it
-    for run in WIDE_SPACE_RE.finditer(text, ends[0], starts[-1]) if len(units) > 1 else ():
+    # Units that tile their text (a table's rows, the lines of a run of headings) have no gap
+    # to count (and a table's cells are full of runs of spaces the search would visit).
+    # (Compared through memoryviews: slices of the arrays were copies, 16 bytes a unit, and a
+    # paragraph of a million one-character words has a million units.)
+    tiling = memoryview(ends)[:-1] == memoryview(starts)[1:]
+    for run in WIDE_SPACE_RE.finditer(text, ends[0], starts[-1]) if not tiling else ():
         k = bisect.bisect_left(ends, run.start())  # the first unit ending in the run or after
         inside = k + 1 < len(units) and ends[k] < run.end() and starts[k + 1] <= run.end()
         if inside and starts[k + 1] - ends[k] > 1:

@@ -1,0 +1,115 @@
+"""split's quicker readings give what the plain definitions give: a table's rows and counts
+(scan.py), and chunk ids hashed in parts (build.py)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from chunkcli.markdown_format import parse_header_rows
+from chunkcli.markdown_lines import line_starts
+from chunkcli.split.blocks import find_blocks
+from chunkcli.split.build import chunk_id, path_id_hash, text_id
+from chunkcli.split.counting import counter_per_span
+from chunkcli.split.scan import Piece, PieceKind, Row, scan_markdown
+from chunkcli.tokens import tiktoken_counter
+
+LINES = (
+    "# Title",
+    "## Part",
+    "Plain text.",
+    "- item",
+    "| a | b |",
+    "|---|---|",
+    "| 1 | 2 |",
+    "| 3 | 4 |",
+    "<!-- table: 2 header rows -->",
+    "<!-- table: 3 header rows -->",
+    "<!-- page 2 -->",
+    "<!-- note -->",
+    "    code",
+    "> quote",
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.sampled_from(LINES + ("",) * 5), max_size=40))
+    newline = draw(st.sampled_from(("\n", "\r\n")))
+    return newline.join(lines) + draw(st.sampled_from(("", newline)))
+
+
+def defined_pieces(markdown: str) -> list[Piece]:
+    """The pieces by their definition, one block at a time: a piece runs from its first line
+    to the next piece, counted whole; a table's rows are its header and delimiter lines as one
+    row (grown to the header rows a comment right before it announces), then a row a line,
+    the last one taking the blank lines after it."""
+    count = tiktoken_counter("cl100k_base")
+    blocks, _ = find_blocks(markdown)
+    while blocks and blocks[0].kind is PieceKind.MARKER and blocks[0].page == 0:
+        blocks = blocks[1:]
+    line_start = line_starts(markdown, lone_cr_ends=True)
+    starts = [line_start[block.first_line] for block in blocks]
+    ends = [*starts[1:], len(markdown)] if starts else []
+    pieces: list[Piece] = []
+    for block, start, end in zip(blocks, starts, ends, strict=True):
+        if block.kind is not PieceKind.TABLE:
+            content = block.kind in (PieceKind.TEXT, PieceKind.CODE, PieceKind.FIGURE)
+            text = markdown[start:end]
+            pieces.append(
+                Piece(block.kind, start, end, count(text), block.level, block.heading, (), content)
+            )
+            continue
+        row_starts = [start] + [line_start[i] for i in range(block.first_line + 2, block.last_line)]
+        spans = [
+            (lo, hi) for lo, hi in zip(row_starts, [*row_starts[1:], end], strict=True) if hi > lo
+        ]
+        rows = [Row(lo, hi, count(markdown[lo:hi])) for lo, hi in spans]
+        header_rows = 1
+        if pieces and pieces[-1].kind is PieceKind.MARKER:
+            previous = pieces[-1]
+            header_rows = parse_header_rows(markdown[previous.start : previous.end]) or 1
+        if 1 < header_rows < len(rows):
+            header = rows[:header_rows]
+            grown = Row(header[0].start, header[-1].end, sum(row.tokens for row in header))
+            rows = [grown, *rows[header_rows:]]
+        total = sum(row.tokens for row in rows)
+        pieces.append(Piece(block.kind, start, end, total, rows=tuple(rows)))
+    return pieces
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+@example("<!-- table: 2 header rows -->\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nPlain text.")
+@example("| a | b |\n|---|---|\n\n| a | b |\n|---|---|\n| 1 | 2 |")
+def test_pieces_and_table_rows_are_as_defined(markdown: str) -> None:
+    spans = counter_per_span(markdown, tiktoken_counter("cl100k_base"))
+    assert list(scan_markdown(markdown, spans).pieces) == defined_pieces(markdown)
+
+
+def test_a_table_between_blocks_gets_its_rows_and_the_rest_one_span_each() -> None:
+    markdown = "Text.\n\n<!-- table: 2 header rows -->\n| a |\n|---|\n| b |\n| 1 |\n\nEnd.\n"
+    pieces = scan_markdown(markdown, counter_per_span(markdown, len)).pieces  # (counts: lengths)
+    assert [(p.kind, p.start, p.end, p.tokens) for p in pieces] == [
+        (PieceKind.TEXT, 0, 7, 7),
+        (PieceKind.MARKER, 7, 37, 30),
+        (PieceKind.TABLE, 37, 62, 25),
+        (PieceKind.TEXT, 62, 67, 5),
+    ]
+    # The header and delimiter lines and the announced second header row are one row.
+    assert pieces[2].rows == (Row(37, 55, 18), Row(55, 62, 7))
+
+
+def test_chunk_ids_hashed_in_parts_are_the_hash_of_the_joined_text() -> None:
+    base = hashlib.sha256(b"doc\x1f3\x1f{}\x1f")
+    path = ("Title", "Part ✓")
+    text = "Body text, twice.\n\n"
+    joined = "Title\x1ePart ✓\x1f2\x1fBody text, twice.\n\n".encode()
+    expected = hashlib.sha256(b"doc\x1f3\x1f{}\x1f" + joined).hexdigest()[:32]
+    assert chunk_id(base, path, text, 2) == expected
+    assert text_id(path_id_hash(base, path), text, 2) == expected
+    assert (
+        chunk_id(base, (), "", 0) == hashlib.sha256(b"doc\x1f3\x1f{}\x1f\x1f0\x1f").hexdigest()[:32]
+    )
