@@ -63,6 +63,8 @@ def _body(page: Page) -> list[int]:
 
 def _table_ending(page: Page) -> Block | None:
     """The page's lowest table, when no other text of the page body lies below it."""
+    if not any(b.kind == BlockKind.TABLE for b in page.blocks):
+        return None  # (most pages: gathering every page's body took 1.7 % of a profiled corpus run)
     body = [page.blocks[i] for i in _body(page)]
     tables = [b for b in body if b.kind == BlockKind.TABLE and b.cells]
     if not tables:
