@@ -18,6 +18,7 @@ from typing import Any
 
 from chunkcli.charclasses import is_cjk
 from chunkcli.convert.extract.captions import CAPTION_START
+from chunkcli.convert.unionfind import root
 from chunkcli.model import BBox, Block, BlockKind, Figure, Line
 
 
@@ -180,12 +181,6 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
     order = sorted(range(len(boxes)), key=lambda i: boxes[i].x0)
     parent = list(range(len(boxes)))
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     # The sweep's window (the boxes starting before this one's right edge + gap) found by
     # bisection, then only the vertical test in the loop: a page of wide paths compares
     # each with hundreds of others.
@@ -196,16 +191,16 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
         a = boxes[i]
         top, bottom = a.top - gap, a.bottom + gap
         end = bisect.bisect_right(starts, a.x1 + gap, position + 1)
-        joined = root(i)  # stays the root: only other roots are hung under it below
+        joined = root(parent, i)  # stays the root: only other roots are hung under it below
         window = range(position + 1, end)
         for k, b_top, b_bottom in zip(
             window, tops[position + 1 : end], bottoms[position + 1 : end], strict=True
         ):
             if b_top <= bottom and top <= b_bottom:
-                parent[root(order[k])] = joined
+                parent[root(parent, order[k])] = joined
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
-        groups.setdefault(root(i), []).append(i)
+        groups.setdefault(root(parent, i), []).append(i)
     return list(groups.values())
 
 

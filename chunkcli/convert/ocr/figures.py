@@ -25,6 +25,7 @@ from chunkcli.convert.ocr.lines import INK_LEVEL
 from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.tesseract import OcrWord
 from chunkcli.convert.tables.raster import dark_runs
+from chunkcli.convert.unionfind import root
 from chunkcli.model import BBox
 
 if TYPE_CHECKING:
@@ -234,12 +235,6 @@ def _labels(grid: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
     ends = np.nonzero(edges == -1)[1]
     parent = list(range(len(rows)))
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     first = np.searchsorted(rows, np.arange(height + 1)).tolist()
     begin, end = starts.tolist(), ends.tolist()
     for row in range(1, height):
@@ -247,12 +242,12 @@ def _labels(grid: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
         b, b_end = a_end, first[row + 1]
         while a < a_end and b < b_end:  # runs of two rows that touch (corners too)
             if begin[a] <= end[b] and begin[b] <= end[a]:
-                parent[root(b)] = root(a)
+                parent[root(parent, b)] = root(parent, a)
             if end[a] < end[b]:
                 a += 1
             else:
                 b += 1
-    roots = np.array([root(i) for i in range(len(rows))], dtype=np.int64)
+    roots = np.array([root(parent, i) for i in range(len(rows))], dtype=np.int64)
     numbers = np.zeros(len(rows) + 1, dtype=np.int32)
     unique = np.unique(roots)
     numbers[unique] = np.arange(1, len(unique) + 1, dtype=np.int32)

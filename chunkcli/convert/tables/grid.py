@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from chunkcli.convert.tables.rules import Rule
+from chunkcli.convert.unionfind import root
 from chunkcli.model import BBox
 
 # Rules that end this close to another rule touch it (drawing slop, stroke width).
@@ -220,21 +221,15 @@ def _touches(h: Rule, v: Rule) -> bool:
 def _connected_components(rules: Sequence[Rule]) -> list[list[Rule]]:
     parent = list(range(len(rules)))
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     horizontals = [i for i, r in enumerate(rules) if r.horizontal]
     verticals = [i for i, r in enumerate(rules) if not r.horizontal]
     for i in horizontals:
         for j in verticals:
             if _touches(rules[i], rules[j]):
-                parent[root(i)] = root(j)
+                parent[root(parent, i)] = root(parent, j)
     groups: dict[int, list[Rule]] = {}
     for i, rule in enumerate(rules):
-        groups.setdefault(root(i), []).append(rule)
+        groups.setdefault(root(parent, i), []).append(rule)
     return list(groups.values())
 
 
