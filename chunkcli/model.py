@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+POINTS_PER_INCH = 72.0  # PDF points (the unit of every coordinate here) in an inch
 _LEFT_OUT: Any = object()  # quick_init: a parameter with a default_factory that was not given
 
 

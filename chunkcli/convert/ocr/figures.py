@@ -24,15 +24,13 @@ from typing import TYPE_CHECKING
 from chunkcli.convert.ocr.lines import INK_LEVEL
 from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.tesseract import OcrWord
-from chunkcli.convert.tables.raster import dark_runs
+from chunkcli.convert.tables.raster import in_long_runs, run_pixels
 from chunkcli.convert.unionfind import root
-from chunkcli.model import BBox
+from chunkcli.model import POINTS_PER_INCH, BBox
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-POINTS_PER_INCH = 72.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,21 +171,6 @@ def _word_mask(
     return mask
 
 
-def in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[np.bool_]:
-    """Which dark pixels lie in a run along a row at least min_length long."""
-    import numpy as np
-
-    height, width = dark.shape
-    rows, starts, ends = dark_runs(dark, min_length)
-    lengths = ends - starts
-    # each pixel of each run: where its run begins plus its place in the run (the pixels
-    # in long runs are few but on a page of panels: no pass over the whole page)
-    places = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    inside = np.zeros(height * width, dtype=bool)
-    inside[np.repeat(rows * width + starts, lengths) + places] = True
-    return inside.reshape(height, width)
-
-
 def _cells(dark: npt.NDArray[np.bool_], cell_px: int, full: bool = False) -> npt.NDArray[np.bool_]:
     """Which cell_px-square cells hold at least one dark pixel (`full`: only dark pixels;
     the cells along the image's right and bottom edges are cut)."""
@@ -252,7 +235,5 @@ def _labels(grid: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
     unique = np.unique(roots)
     numbers[unique] = np.arange(1, len(unique) + 1, dtype=np.int32)
     labels = np.zeros(height * width, dtype=np.int32)
-    lengths = ends - starts
-    places = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    labels[np.repeat(rows * width + starts, lengths) + places] = np.repeat(numbers[roots], lengths)
+    labels[run_pixels(rows, starts, ends, width)] = np.repeat(numbers[roots], ends - starts)
     return labels.reshape(height, width)

@@ -50,45 +50,48 @@ def words_to_lines(
     for word in words:
         groups.setdefault(word.line_key, []).append(word)
     boxed = [[(word, _box(word, scale)) for word in group] for group in groups.values()]
-    extents = [_line_extent(group, vertical, gray, settings) for group in groups.values()]
+    # A vertical page's lines are columns, but for its horizontal captions and headings.
+    columns = [vertical and _is_column(_enclosing(group)) for group in boxed]
+    extents = [
+        _line_extent(group, column, gray, settings)
+        for group, column in zip(groups.values(), columns, strict=True)
+    ]
     if not extents:
         return []
     body = statistics.median(extents)
     lines = []
-    for group, extent in zip(boxed, extents, strict=True):
+    for group, extent, column in zip(boxed, extents, columns, strict=True):
         same = body / settings.body_size_tolerance <= extent <= body * settings.body_size_tolerance
         size = _rounded((body if same else extent) * scale / settings.ink_band_em)
-        spans = _spans(group, size)
-        box = _enclosing(group)
-        lines.append(Line(spans, box, vertical=vertical and box.height >= box.width))
+        lines.append(Line(_spans(group, size), _enclosing(group), vertical=column))
     return lines
 
 
 def _line_extent(
-    group: list[OcrWord], vertical: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
+    group: list[OcrWord], column: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
 ) -> float:
-    """The line's ink band (pixels, across its writing direction): the median over its
-    words, punctuation aside (a "、" or a "・" is far shorter than the type), of each word's
-    band; for a line without ink in its boxes (a blank image), its box's extent at the box's
-    usual share of the type."""
-    box = BBox.enclosing([_box(word, 1.0) for word in group])
-    across = vertical and box.height >= box.width  # (a vertical page's horizontal lines: not)
+    """The line's ink band (pixels, across its writing direction: across a `column`): the
+    median over its words, punctuation aside (a "、" or a "・" is far shorter than the type),
+    of each word's band; for a line without ink in its boxes (a blank image), its box's
+    extent at the box's usual share of the type."""
     lettered = [word for word in group if not _marks_only(word.text)] or group
-    bands = [band for word in lettered if (band := _ink_band(word, across, gray, settings))]
+    bands = [band for word in lettered if (band := _ink_band(word, column, gray, settings))]
     if bands:
         return statistics.median(bands)
-    return _extent(box, vertical) * settings.ink_band_em / settings.line_box_em
+    box = BBox.enclosing([_box(word, 1.0) for word in group])
+    extent = box.width if column else box.height
+    return extent * settings.ink_band_em / settings.line_box_em
 
 
 def _ink_band(
-    word: OcrWord, vertical: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
+    word: OcrWord, column: bool, gray: npt.NDArray[np.uint8], settings: OcrSettings
 ) -> int:
-    """Pixels across the writing direction (across a column when `vertical`) from where the
+    """Pixels across the writing direction (across a `column`) from where the
     word's box holds the first `ink_band_tail` of its dark pixels to where it holds all but
     that share (0 without ink). Rows across (or down) most of the box are a rule or a frame,
     not lettering."""
     box = gray[word.top : word.top + word.height, word.left : word.left + word.width]
-    dark = (box < INK_LEVEL).T if vertical else box < INK_LEVEL
+    dark = (box < INK_LEVEL).T if column else box < INK_LEVEL
     if dark.size == 0:
         return 0
     rows = dark.sum(axis=1)
@@ -132,9 +135,9 @@ def _enclosing(group: list[tuple[OcrWord, BBox]]) -> BBox:
     return BBox.enclosing([box for _, box in group])
 
 
-def _extent(box: BBox, vertical: bool) -> float:
-    """The line's height across its writing direction (width for a vertical column)."""
-    return box.width if vertical and box.height >= box.width else box.height
+def _is_column(box: BBox) -> bool:
+    """Whether a line of a vertical page runs down (a column), not across (a caption)."""
+    return box.height >= box.width
 
 
 def _rounded(size: float) -> float:

@@ -26,7 +26,6 @@ from chunkcli.convert.extract.paint_log import picture_placements
 from chunkcli.convert.ocr.lines import words_to_lines
 from chunkcli.convert.ocr.options import AUTO, OcrOptions
 from chunkcli.convert.ocr.read import (
-    POINTS_PER_INCH,
     DocumentEngines,
     PagesDone,
     page_confidence,
@@ -45,7 +44,7 @@ from chunkcli.convert.ocr.tesslib import TesseractLibrary
 from chunkcli.convert.source import MUPDF_ERRORS
 from chunkcli.convert.tables.raster import GATE_DPI, looks_like_ruled_table, rules_in_pixels
 from chunkcli.convert.tables.rules import Rule
-from chunkcli.model import BBox, Line
+from chunkcli.model import POINTS_PER_INCH, BBox, Line
 
 if TYPE_CHECKING:
     import numpy as np

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pymupdf
 
 from chunkcli.charclasses import HANGUL_SYLLABLE_CLASS, KANA_HAN_RE
-from chunkcli.convert.ocr.figures import InkCells, in_long_runs, nontext_ink
+from chunkcli.convert.ocr.figures import InkCells, nontext_ink
 from chunkcli.convert.ocr.lines import INK_LEVEL, words_to_lines
 from chunkcli.convert.ocr.options import (
     AUTO,
@@ -71,9 +71,9 @@ from chunkcli.convert.ocr.tesslib import (
     load_library,
 )
 from chunkcli.convert.source import MUPDF_ERRORS
-from chunkcli.convert.tables.raster import GATE_DPI, ruled_table_rules
+from chunkcli.convert.tables.raster import GATE_DPI, in_long_runs, ruled_table_rules
 from chunkcli.convert.tables.rules import Rule
-from chunkcli.model import Line
+from chunkcli.model import POINTS_PER_INCH, Line
 from chunkcli.pagespec import format_page_ranges
 
 if TYPE_CHECKING:
@@ -81,7 +81,6 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 _T = TypeVar("_T")
-POINTS_PER_INCH = 72.0
 # MuPDF's error code before its message ("code=5: Overly large image"): no reader's business.
 MUPDF_CODE = re.compile(r"^code=\d+: ")
 # Tesseract page segmentation modes: 3 finds columns and blocks; 4 reads one column of text of

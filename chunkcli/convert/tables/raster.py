@@ -156,6 +156,33 @@ def dark_runs(
     return rows, starts - rows * (width + 2), ends - rows * (width + 2)
 
 
+def in_long_runs(dark: npt.NDArray[np.bool_], min_length: int) -> npt.NDArray[np.bool_]:
+    """Which dark pixels lie in a run along a row at least min_length long."""
+    import numpy as np
+
+    height, width = dark.shape
+    rows, starts, ends = dark_runs(dark, min_length)
+    inside = np.zeros(height * width, dtype=bool)
+    inside[run_pixels(rows, starts, ends, width)] = True
+    return inside.reshape(height, width)
+
+
+def run_pixels(
+    rows: npt.NDArray[np.intp],
+    starts: npt.NDArray[np.intp],
+    ends: npt.NDArray[np.intp],
+    width: int,
+) -> npt.NDArray[np.intp]:
+    """The flat indices (row * width + column) of every pixel of the runs (`ends` exclusive),
+    run after run: where each run begins plus each pixel's place in it (the pixels of the runs
+    are few next to the image's: no pass over the whole of it)."""
+    import numpy as np
+
+    lengths = ends - starts
+    places = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.asarray(np.repeat(rows * width + starts, lengths) + places)
+
+
 def _merged(runs: Iterator[tuple[int, int, int]], merge_px: int) -> list[tuple[float, int, int]]:
     """Runs on neighbouring rows that overlap are one thick rule: its middle row, its extent."""
     rules: list[list[int]] = []  # first row, last row, start, end
