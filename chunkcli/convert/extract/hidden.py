@@ -89,9 +89,10 @@ def remove_hidden_text(
     painted = _Painted(page, drawings or PageDrawings(page))
     kinds: Counter[str] = Counter()
     sample = ""
+    dark: dict[int, bool] = {}  # is_dark of each colour the page's text uses
     for block in raw.get("blocks", ()):
         for line in block.get("lines", ()):
-            if _plainly_visible(line["spans"], settings):
+            if _plainly_visible(line["spans"], settings, dark):
                 continue  # nearly every line: no span's text or background is looked at
             kept = []
             for span in line["spans"]:
@@ -128,18 +129,25 @@ def hidden_kind(
     return HiddenKind.BACKGROUND
 
 
-def _plainly_visible(spans: list[dict[str, Any]], settings: HiddenTextSettings) -> bool:
+def _plainly_visible(
+    spans: list[dict[str, Any]], settings: HiddenTextSettings, dark: dict[int, bool]
+) -> bool:
     """True when `hidden_kind` finds each of `spans` visible from the span alone: dark,
     filled or stroked, opaque text of a legible size (every span of most pages; one loop a
-    line, as this runs for every span)."""
-    min_size, light_text = settings.min_size_pt, settings.light_text_contrast
+    line, as this runs for every span). `dark` keeps `is_dark` of the colours seen so far."""
+    min_size = settings.min_size_pt
     for span in spans:
         if not (
             span["size"] >= min_size
             and span.get("alpha", 255) != 0
             and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED)
-            and is_dark(span["color"], light_text)
         ):
+            return False
+        colour = span["color"]
+        seen = dark.get(colour)
+        if seen is None:
+            seen = dark[colour] = is_dark(colour, settings.light_text_contrast)
+        if not seen:
             return False
     return True
 

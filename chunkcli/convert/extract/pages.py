@@ -366,17 +366,7 @@ def read_lines(
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
     paths = drawings or PageDrawings(page)
     raw, text, rtl, folds, hidden = _page_text_dict(page, keep_hidden, paths)
-    lines: list[Line] = []
-    several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
-    for block in raw["blocks"]:
-        for raw_line in block.get("lines", ()):
-            spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
-            dx, dy = raw_line.get("dir", (1.0, 0.0))
-            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
-            if len(spans) == 1 and spans[0].text.strip():
-                lines.append(Line((spans[0],), spans[0].bbox, vertical))
-            elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                several.append((spans, vertical))
+    lines, several = _lines_of_dict(raw, folds)
     gutters = gutter_positions([spans for spans, vertical in several if not vertical])
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
@@ -387,6 +377,34 @@ def read_lines(
     return attach_drop_caps(rebuild_vertical_lines(lines)), hidden
 
 
+def _lines_of_dict(
+    raw: dict[str, Any], folds: bool
+) -> tuple[list[Line], list[tuple[list[Span], bool]]]:
+    """The Lines of the dict's one-span lines, and the spans of its lines of several spans
+    (whose gaps are looked at next), with whether each is vertical; lines of spaces only
+    are left out. `folds` as for `_span`."""
+    lines: list[Line] = []
+    several: list[tuple[list[Span], bool]] = []
+    faces: dict[tuple[str, int], _Face] = {}  # the page's fonts and flags, each read once
+    for block in raw["blocks"]:
+        for raw_line in block.get("lines", ()):
+            raw_spans = raw_line["spans"]
+            dx, dy = raw_line.get("dir", (1.0, 0.0))
+            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
+            if len(raw_spans) == 1:  # most lines: no list of spans is built
+                span = _span(raw_spans[0], folds, faces)
+                # (str.isspace is what strip() removes: no stripped copy is made)
+                if span is not None and not span.text.isspace():
+                    lines.append(Line((span,), span.bbox, vertical))
+                continue  # an indent space alone is no line
+            spans = [s for d in raw_spans if (s := _span(d, folds, faces)) is not None]
+            if len(spans) == 1 and spans[0].text.strip():
+                lines.append(Line((spans[0],), spans[0].bbox, vertical))
+            elif any(s.text.strip() for s in spans):  # an indent space alone is no line
+                several.append((spans, vertical))
+    return lines, several
+
+
 def _page_text_dict(
     page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
 ) -> tuple[dict[str, Any], str, bool, bool, HiddenText | None]:
@@ -394,15 +412,17 @@ def _page_text_dict(
     where word gaps or right-to-left glyphs need them), its text, whether that text `has_rtl`,
     whether the dict's text `needs_folding`, and the hidden text removed."""
     # One text page feeds both readings: a page read again with character boxes is not
-    # interpreted a second time.
+    # interpreted a second time. Its dicts are asked of it directly: `page.get_text` would
+    # also read the page's crop box for the dict's "width" and "height", which nothing reads
+    # (60 us a page).
     text_page = page.get_textpage(flags=DICT_FLAGS)
-    raw, hidden = page.get_text("dict", textpage=text_page), None
+    raw, hidden = text_page.extractDICT(), None
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
     glued, rtl = lacks_word_spaces(text), has_rtl(text)
     if glued or rtl:
-        chars = page.get_text("rawdict", textpage=text_page)
+        chars = text_page.extractRAWDICT()
         if not keep_hidden:
             chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
@@ -448,11 +468,17 @@ def needs_folding(text: str) -> bool:
     return LIGATURE_CHARS.search(text) is not None or IDEOGRAPH_VARIANT.search(text) is not None
 
 
-def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
+# What a span's font name and flags say: (dingbat, bold, italic, monospace).
+_Face = tuple[bool, bool, bool, bool]
+
+
+def _span(
+    raw: dict[str, Any], folds: bool = True, faces: dict[tuple[str, int], _Face] | None = None
+) -> Span | None:
     """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
-    `needs_folding`."""
+    `needs_folding`; `faces` keeps what each font and flags said on the page so far."""
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first,
-    # one cached look-up a font, and the box's bounds tested here rather than in a call.
+    # one look-up a font and flags, and the box's bounds tested here rather than in a call.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
     if folds and not text.isascii():
@@ -462,10 +488,15 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     if not text:
         return None
     font = raw.get("font", "")
-    dingbat, bold, italic, monospace = _font_traits(font)
+    flags = raw.get("flags", 0)
+    face = None if faces is None else faces.get((font, flags))
+    if face is None:
+        face = _face(font, flags)
+        if faces is not None:
+            faces[(font, flags)] = face
+    dingbat, bold, italic, monospace = face
     if dingbat:  # a Wingdings bullet is the letter "m"
         text = dingbat_text(text, font)
-    flags = raw.get("flags", 0)
     size = raw.get("size", 0.0)
     # Nearly every size is a positive float in bounds: finite() and max() change nothing.
     if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
@@ -483,11 +514,14 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
         box = BBox(x0, top, x1, bottom)
     else:
         box = BBox(finite(x0), finite(top), finite(x1), finite(bottom))
-    return Span(
-        text,
-        box,
-        font,
-        round(size, 2),
+    return Span(text, box, font, round(size, 2), bold, italic, monospace)
+
+
+def _face(font: str, flags: int) -> _Face:
+    """(dingbat, bold, italic, monospace) as a span's font name and flags tell them."""
+    dingbat, bold, italic, monospace = _font_traits(font)
+    return (
+        dingbat,
         bold or bool(flags & FLAG_BOLD),
         italic or bool(flags & FLAG_ITALIC),
         monospace or bool(flags & FLAG_MONOSPACE),

@@ -215,9 +215,11 @@ def _enough_shapes(paths: Sequence[dict[str, Any]], settings: VectorFigureSettin
 
 def _is_shape(path: dict[str, Any], settings: VectorFigureSettings) -> bool:
     """A filled area with some size, a curve, or a slanted line: what tables do not draw."""
-    box = _box(path["rect"])
-    if "f" in path.get("type", "") and min(box.width, box.height) >= settings.min_shape_side_pt:
-        return True
+    if "f" in path.get("type", ""):  # (the box's sides without a BBox: every path is asked)
+        x0, y0, x1, y1 = path["rect"]
+        width, height = float(x1) - float(x0), float(y1) - float(y0)
+        if min(width, height) >= settings.min_shape_side_pt:
+            return True
     for item in path["items"]:
         if item[0] == "c":
             return True

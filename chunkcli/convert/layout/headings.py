@@ -429,12 +429,15 @@ def _characters_by_size(document: Document, kinds: tuple[BlockKind, ...]) -> Cou
 
 
 def _page_characters_by_size(page: Page, kinds: tuple[BlockKind, ...]) -> Counter[float]:
-    weights: Counter[float] = Counter()
+    # A plain dict and _size_class written out (this runs four times a page); the Counter
+    # made from it keeps the sizes in the order they were met, as tallying into one would.
+    weights: dict[float, int] = {}
     for block in page.blocks:
         if block.kind in kinds:
             for line in block.lines:
-                weights[_size_class(line.size)] += len(line.text)
-    return weights
+                size = round(line.size * 2) / 2
+                weights[size] = weights.get(size, 0) + len(line.text)
+    return Counter(weights)
 
 
 def _size_class(size: float) -> float:

@@ -62,8 +62,9 @@ def rules_from_drawings(
     page_area = page_box.width * page_box.height
     drawings = list(drawings)
     fills = _fill_rects(drawings)
+    white: dict[tuple[Any, ...], bool] = {}  # _is_white of each colour the page uses
     for drawing in drawings:
-        found = _rules_of_drawing(drawing, page_area)
+        found = _rules_of_drawing(drawing, page_area, white)
         colour = drawing.get("fill")
         if "s" not in str(drawing.get("type", "")) and colour in fills:
             found = [r for r in found if not _inside_same_fill(r, fills[colour])]
@@ -103,10 +104,13 @@ def _inside_same_fill(rule: Rule, rects: Sequence[tuple[float, ...]]) -> bool:
     return False
 
 
-def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
+def _rules_of_drawing(
+    drawing: Drawing, page_area: float, white: dict[tuple[Any, ...], bool] | None = None
+) -> list[Rule]:
+    """The rules one path draws; `white` keeps `_is_white` of the colours seen so far."""
     kind = str(drawing.get("type", ""))
-    stroked = "s" in kind and not _is_white(drawing.get("color"))
-    filled = "f" in kind and not _is_white(drawing.get("fill"))
+    stroked = "s" in kind and not _is_white_seen(drawing.get("color"), white)
+    filled = "f" in kind and not _is_white_seen(drawing.get("fill"), white)
     found: list[Rule] = []
     for item in drawing.get("items", ()):
         op = item[0]
@@ -134,6 +138,17 @@ def _thin_polygon(drawing: Drawing) -> list[Rule]:
     if min(x1 - x0, y1 - y0) > THIN_RECT_PT:
         return []
     return _rules_of_rect((x0, y0, x1, y1), False, float("inf"))
+
+
+def _is_white_seen(colour: object, white: dict[tuple[Any, ...], bool] | None) -> bool:
+    """`_is_white(colour)`, looked up in `white` when asked before (a page draws thousands of
+    paths in a few colours)."""
+    if white is None or type(colour) is not tuple:
+        return _is_white(colour)
+    seen = white.get(colour)
+    if seen is None:
+        seen = white[colour] = _is_white(colour)
+    return seen
 
 
 def _is_white(colour: object) -> bool:

@@ -139,19 +139,31 @@ def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
     """Pieces clustered into visual rows, top to bottom, each row sorted left to right."""
     rows: list[list[Piece]] = []
     # The open row's vertical extent: same_row and BBox.union written out on two floats, as
-    # this runs for every piece of every page (no box is made per piece).
+    # this runs for every piece of every page (no box is made per piece), and min() and max()
+    # as the comparisons they make (`b if b < a else a` is min(a, b), NaN included).
     top = bottom = 0.0
     for piece in sorted(pieces, key=_row_order):
         box = piece.bbox
+        piece_top, piece_bottom = box.top, box.bottom
         if rows:
-            shorter = max(min(bottom - top, box.bottom - box.top), 0.1)
-            overlap = max(0.0, min(bottom, box.bottom) - max(top, box.top))
+            height, piece_height = bottom - top, piece_bottom - piece_top
+            shorter = piece_height if piece_height < height else height
+            if 0.1 > shorter:
+                shorter = 0.1
+            low = piece_top if piece_top > top else top
+            high = piece_bottom if piece_bottom < bottom else bottom
+            overlap = high - low
+            if not overlap > 0.0:  # max(0.0, overlap)
+                overlap = 0.0
             if overlap >= ROW_OVERLAP_FRACTION * shorter:
                 rows[-1].append(piece)
-                top, bottom = min(top, box.top), max(bottom, box.bottom)
+                if piece_top < top:
+                    top = piece_top
+                if piece_bottom > bottom:
+                    bottom = piece_bottom
                 continue
         rows.append([piece])
-        top, bottom = box.top, box.bottom
+        top, bottom = piece_top, piece_bottom
     return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
 
 

@@ -1,0 +1,192 @@
+"""Conversion's hot paths written out for speed give exactly what the plain code gave.
+
+Each rewritten helper is checked against the plain formulation it replaced (kept here as the
+reference), on the awkward values too: NaN boxes, boxes upside down, empty texts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkcli.convert.extract import pages, wordgaps
+from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
+from chunkcli.convert.layout.headings import _page_characters_by_size
+from chunkcli.convert.tables import rules
+from chunkcli.convert.tables.text import ROW_OVERLAP_FRACTION, Piece, _row_order, group_rows
+from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span
+
+# --- tables/text.group_rows ------------------------------------------------------------------
+
+
+def _group_rows_reference(pieces: list[Piece]) -> list[list[Piece]]:
+    """group_rows as it was written with min() and max()."""
+    rows: list[list[Piece]] = []
+    top = bottom = 0.0
+    for piece in sorted(pieces, key=_row_order):
+        box = piece.bbox
+        if rows:
+            shorter = max(min(bottom - top, box.bottom - box.top), 0.1)
+            overlap = max(0.0, min(bottom, box.bottom) - max(top, box.top))
+            if overlap >= ROW_OVERLAP_FRACTION * shorter:
+                rows[-1].append(piece)
+                top, bottom = min(top, box.top), max(bottom, box.bottom)
+                continue
+        rows.append([piece])
+        top, bottom = box.top, box.bottom
+    return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
+
+
+_coordinate = st.one_of(
+    st.floats(min_value=-5.0, max_value=60.0, allow_nan=False),
+    st.sampled_from([math.nan, 0.0, -0.0, 10.0]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_coordinate, _coordinate, _coordinate, _coordinate), max_size=12))
+def test_group_rows_is_the_min_max_formulation(boxes: list[tuple[float, ...]]) -> None:
+    pieces = [Piece(str(i), BBox(*box), 10.0, False, i) for i, box in enumerate(boxes)]
+    got = group_rows(pieces)
+    want = _group_rows_reference(pieces)
+    assert [[p.line_index for p in row] for row in got] == [
+        [p.line_index for p in row] for row in want
+    ]
+
+
+def test_group_rows_joins_overlapping_pieces_and_keeps_apart_the_rest() -> None:
+    def piece(i: int, x0: float, top: float, bottom: float) -> Piece:
+        return Piece(str(i), BBox(x0, top, x0 + 5, bottom), 10.0, False, i)
+
+    rows = group_rows([piece(0, 50, 0, 10), piece(1, 10, 4, 12), piece(2, 0, 20, 30)])
+    assert [[p.line_index for p in row] for row in rows] == [[1, 0], [2]]
+
+
+# --- extract/wordgaps: Hangul without a regex call -----------------------------------------
+
+
+def test_is_syllable_is_what_the_hangul_pattern_matches() -> None:
+    for code in (0x0, 0x41, 0xABFF, 0xAC00, 0xAC01, 0xD7A3, 0xD7AF, 0xD7B0, 0x10FFFF):
+        char = chr(code)
+        assert wordgaps._is_syllable(char) == (wordgaps.HANGUL.match(char) is not None)
+    assert wordgaps._is_syllable("가a") and not wordgaps._is_syllable("a가")
+    assert not wordgaps._is_syllable("")
+
+
+def test_spaced_text_puts_a_space_into_a_wide_gap_beside_hangul() -> None:
+    def char(c: str, x0: float, x1: float) -> dict[str, Any]:
+        return {"c": c, "bbox": (x0, 0.0, x1, 10.0)}
+
+    # gaps of 3 and 1 pt at 10 pt: only the first is at least GAP_EM (0.25 em) wide
+    chars = [char("대", 0, 10), char("표", 13, 23), char("할", 24, 34), char("a", 40, 45)]
+    assert wordgaps.spaced_text(chars, 10.0) == "대 표할 a"
+
+
+# --- extract/pages._span: one look-up a font and flags --------------------------------------
+
+
+def _raw_span(font: str, flags: int, text: str = "Total") -> dict[str, Any]:
+    return {"text": text, "font": font, "flags": flags, "size": 9.996, "bbox": (1.0, 2.0, 3.0, 4.0)}
+
+
+def test_span_reads_a_font_and_flags_once_a_page() -> None:
+    faces: dict[tuple[str, int], pages._Face] = {}
+    first = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, faces)
+    again = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, faces)
+    italic = pages._span(_raw_span("Times-Italic", 0), True, faces)
+    assert first == again == Span("Total", BBox(1.0, 2.0, 3.0, 4.0), "Helvetica", 10.0, True)
+    assert italic == Span("Total", BBox(1.0, 2.0, 3.0, 4.0), "Times-Italic", 10.0, italic=True)
+    assert faces == {
+        ("Helvetica", pages.FLAG_BOLD): (False, True, False, False),
+        ("Times-Italic", 0): (False, False, True, False),
+    }
+
+
+def test_span_with_and_without_the_page_cache_agree() -> None:
+    cases = [
+        ("Wingdings", 0, "l"),
+        ("CMBX12", 0, "Bold"),
+        ("Courier", pages.FLAG_ITALIC, "code"),
+        ("Helvetica", pages.FLAG_MONOSPACE | pages.FLAG_BOLD, "x"),
+        ("Helvetica", 0, ""),
+    ]
+    faces: dict[tuple[str, int], pages._Face] = {}
+    for font, flags, text in cases:
+        raw = _raw_span(font, flags, text)
+        assert pages._span(raw, True, faces) == pages._span(raw, True)
+    assert pages._span(_raw_span("Helvetica", 0, ""), True, faces) is None
+
+
+def test_lone_space_lines_are_no_lines() -> None:
+    raw = {
+        "blocks": [
+            {"lines": [{"spans": [_raw_span("Helvetica", 0, "\u3000 ")], "dir": (1.0, 0.0)}]},
+            {"lines": [{"spans": [_raw_span("Helvetica", 0, " a ")], "dir": (0.0, 1.0)}]},
+        ]
+    }
+    lines, several = pages._lines_of_dict(raw, False)
+    assert [(line.text, line.vertical) for line in lines] == [(" a ", True)]
+    assert several == []
+
+
+# --- extract/hidden: the colours of a page judged once ---------------------------------------
+
+
+def test_plainly_visible_judges_each_colour_once() -> None:
+    dark: dict[int, bool] = {}
+    black = {"size": 10.0, "color": 0x000000}
+    pale = {"size": 10.0, "color": 0xEEEEEE}
+    settings_ = HiddenTextSettings()
+    assert _plainly_visible([black, black], settings_, dark)
+    assert not _plainly_visible([black, pale], settings_, dark)
+    assert dark == {0x000000: True, 0xEEEEEE: False}
+    assert dark[0xEEEEEE] == is_dark(0xEEEEEE, settings_.light_text_contrast)
+    assert not _plainly_visible([{**black, "alpha": 0}], settings_, dark)
+
+
+# --- tables/rules: white looked up a colour at a time ----------------------------------------
+
+
+def test_is_white_seen_is_is_white() -> None:
+    white: dict[tuple[Any, ...], bool] = {}
+    for colour in [(1.0, 1.0, 1.0), (0.96,), (0.5, 1.0, 1.0), (), None, [1.0, 1.0], (1.0, "x")]:
+        assert rules._is_white_seen(colour, white) == rules._is_white(colour)
+    assert white == {
+        (1.0, 1.0, 1.0): True,
+        (0.96,): True,
+        (0.5, 1.0, 1.0): False,
+        (): False,
+        (1.0, "x"): False,
+    }
+
+
+# --- model and layout ------------------------------------------------------------------------
+
+
+def test_with_column_is_the_block_itself_when_the_column_stays() -> None:
+    line = Line((Span("a", BBox(0, 0, 5, 10)),), BBox(0, 0, 5, 10))
+    block = Block(BlockKind.PARAGRAPH, (line,), line.bbox, 1, column=2)
+    assert block.with_column(2) is block
+    moved = block.with_column(3)
+    assert moved.column == 3 and moved.lines == block.lines and moved.page == 1
+
+
+def test_page_characters_by_size_keeps_the_order_sizes_are_met_in() -> None:
+    def block(size: float, text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> Block:
+        line = Line((Span(text, BBox(0, 0, 5, 10), size=size),), BBox(0, 0, 5, 10))
+        return Block(kind, (line,), line.bbox, 1)
+
+    page = Page(
+        1,
+        100.0,
+        100.0,
+        (block(12.2, "ab"), block(9.9, "c"), block(12.0, "de"), block(8, "x", BlockKind.TABLE)),
+    )
+    weights = _page_characters_by_size(page, (BlockKind.PARAGRAPH,))
+    assert weights == Counter({12.0: 4, 10.0: 1})
+    assert list(weights) == [12.0, 10.0]
+    assert weights.most_common() == [(12.0, 4), (10.0, 1)]
