@@ -30,7 +30,6 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.paint_log import paint_log
 from chunkcli.model import HiddenText
 
 if TYPE_CHECKING:
@@ -166,14 +165,11 @@ class _Painted:
     def __init__(self, page: pymupdf.Page, drawings: PageDrawings) -> None:
         self.page = page
         self.drawings = drawings
-        self._log: list[tuple[str, tuple[float, float, float, float]]] | None = None
         self._fills: list[tuple[tuple[float, ...], tuple[float, ...] | None]] | None = None
 
     @property
     def log(self) -> list[tuple[str, tuple[float, float, float, float]]]:
-        if self._log is None:
-            self._log = paint_log(self.page)  # get_bboxlog's entries, less its text's
-        return self._log
+        return self.drawings.paint_log  # get_bboxlog's entries, less its text's
 
     def draws(self, bbox: tuple[float, float, float, float], share: float) -> bool:
         """An image or shading under `bbox`, or paths inside it covering `share` of its width."""
