@@ -161,9 +161,24 @@ class Line:
             _set_line_size(self, round(span.size, 1))
             _set_line_bold(self, span.bold and bool(span.text.strip()))
             return
-        _set_line_text(self, "".join(s.text for s in self.spans))
-        _set_line_size(self, _dominant_size(self.spans))
-        _set_line_bold(self, _mostly_bold(self.spans))
+        # One pass for the text, whether every span has the first one's size, and the bold
+        # share (_dominant_size and _mostly_bold, which each walked the spans again).
+        spans = self.spans
+        first = spans[0].size if spans else 0.0
+        same = True
+        bold = total = 0
+        texts = []
+        for span in spans:
+            texts.append(span.text)
+            if span.size != first:  # (NaN is never the same size, as in _dominant_size)
+                same = False
+            count = len(span.text.strip())
+            total += count
+            if span.bold:
+                bold += count
+        _set_line_text(self, "".join(texts))
+        _set_line_size(self, round(first, 1) if same and spans else _dominant_size(spans))
+        _set_line_bold(self, (bold / total if total else 0.0) >= BOLD_LINE_SHARE)
 
 
 _set_line_text = vars(Line)["text"].__set__
@@ -171,9 +186,9 @@ _set_line_size = vars(Line)["size"].__set__
 _set_line_bold = vars(Line)["bold"].__set__
 
 
-def _mostly_bold(spans: tuple[Span, ...]) -> bool:
-    """At least 80 % of the visible characters are bold (a bold line with a plain symbol)."""
-    return bold_share(spans) >= 0.8
+# A line is bold when at least this share of its visible characters is (a bold line with a
+# plain symbol).
+BOLD_LINE_SHARE = 0.8
 
 
 def bold_share(spans: tuple[Span, ...]) -> float:

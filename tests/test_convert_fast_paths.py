@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
 from chunkcli.convert.layout.headings import _page_characters_by_size
+from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
+from chunkcli.convert.layout.settings import OrderSettings
 from chunkcli.convert.tables import rules
 from chunkcli.convert.tables.text import ROW_OVERLAP_FRACTION, Piece, _row_order, group_rows
-from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span
+from chunkcli.convert.tables.unruled import _splits, segments
+from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span, _dominant_size, bold_share
 
 # --- tables/text.group_rows ------------------------------------------------------------------
 
@@ -190,3 +193,107 @@ def test_page_characters_by_size_keeps_the_order_sizes_are_met_in() -> None:
     assert weights == Counter({12.0: 4, 10.0: 1})
     assert list(weights) == [12.0, 10.0]
     assert weights.most_common() == [(12.0, 4), (10.0, 1)]
+
+
+# --- tables/unruled, tables/rules ------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_coordinate, _coordinate, st.sampled_from([8.0, 10.0, math.nan])), max_size=6
+    )
+)
+def test_splits_is_more_than_one_segment(row: list[tuple[float, float, float]]) -> None:
+    pieces = [Piece("x", BBox(x0, 0.0, x1, 10.0), size, False, 0) for x0, x1, size in row]
+    assert _splits(pieces) == (len(segments(pieces)) >= 2)
+
+
+def test_a_rule_inside_the_page_is_kept_as_it_is() -> None:
+    page = BBox(0.0, 0.0, 600.0, 800.0)
+    inside = rules.Rule(True, 100.0, 50.0, 300.0)
+    assert rules._clip(inside, page) is inside
+    assert rules._clip(rules.Rule(True, 100.0, -20.0, 300.0), page) == rules.Rule(
+        True, 100.0, 0.0, 300.0
+    )
+    assert rules._clip(rules.Rule(True, 1.0, 50.0, 300.0), page) is None
+
+
+# --- model.Line: the derived text, size and weight -------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", " ", "", "ab c", "\u3000x"]),
+            st.sampled_from([9.0, 9.04, 12.0, math.nan]),
+            st.booleans(),
+        ),
+        min_size=2,
+        max_size=5,
+    )
+)
+def test_line_of_several_spans_is_joined_weighed_and_tallied(
+    spans: list[tuple[str, float, bool]],
+) -> None:
+    made = tuple(Span(text, BBox(0, 0, 1, 1), size=size, bold=bold) for text, size, bold in spans)
+    line = Line(made, BBox(0, 0, 1, 1))
+    assert line.text == "".join(s.text for s in made)
+    expected = _dominant_size(made)
+    assert line.size == expected or (math.isnan(line.size) and math.isnan(expected))
+    assert line.bold == (bold_share(made) >= 0.8)
+
+
+def test_line_size_is_the_size_carrying_most_characters() -> None:
+    spans = (
+        Span("ab", BBox(0, 0, 1, 1), size=9.0),
+        Span("cde", BBox(0, 0, 1, 1), size=12.04, bold=True),
+    )
+    line = Line(spans, BBox(0, 0, 1, 1))
+    assert (line.text, line.size, line.bold) == ("abcde", 12.0, False)
+
+
+# --- layout/order ----------------------------------------------------------------------------
+
+
+def _empty_ranges_reference(
+    boxes: list[BBox], left: float, right: float, gutter: float
+) -> list[tuple[float, float]]:
+    edges = [(left - gutter, left), (right, right + gutter)]
+    spans = sorted(edges + [(b.x0, b.x1) for b in boxes])
+    gaps = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= gutter:
+            gaps.append((reach, x0))
+        reach = max(reach, x1)
+    return gaps
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_coordinate, _coordinate), max_size=8))
+def test_empty_ranges_is_the_sorted_sweep(pairs: list[tuple[float, float]]) -> None:
+    boxes = [BBox(x0, 0.0, x1, 1.0) for x0, x1 in pairs]
+    s = OrderSettings()
+    got = [(g.low, g.high) for g in _empty_ranges(boxes, 0.0, 50.0, s)]
+    assert got == _empty_ranges_reference(boxes, 0.0, 50.0, s.min_gutter_pt)
+
+
+def test_a_block_is_a_side_note_when_all_its_lines_are_rotated() -> None:
+    def line(vertical: bool) -> Line:
+        return Line((Span("a", BBox(0, 0, 1, 1)),), BBox(0, 0, 1, 1), vertical)
+
+    def block(*lines: Line) -> Block:
+        return Block(BlockKind.PARAGRAPH, lines, BBox(0, 0, 1, 1), 1)
+
+    assert [
+        _all_vertical(b)
+        for b in (
+            block(line(True)),
+            block(line(False)),
+            block(line(True), line(True)),
+            block(line(True), line(False)),
+            block(),
+        )
+    ] == [True, False, True, False, False]

@@ -1,10 +1,11 @@
 """A page's vector paths, read from MuPDF at most once per page (with its box and rotation).
 
 Hidden-text removal (the fills under light text, extract/hidden.py) and ruled-table detection
-(tables/detect.py) both need them (hidden text also the page's paint log, read once too); reading them runs the whole page through MuPDF again
+(tables/detect.py) both need them; reading them runs the whole page through MuPDF again
 (~0.75 ms a page on the corpus, as much as its text), so the two share one reading. The
 page's box and rotation, which extraction, tables and figures each ask for, are read once too:
-PyMuPDF computes them anew on every read (~10-15 us each, seven reads a page before).
+PyMuPDF computes them anew on every read (~10-15 us each, seven reads a page before), and so
+is hidden text's paint log (another run of the page).
 """
 
 # pymupdf's methods carry no annotations, so strict mypy would flag every call into it.

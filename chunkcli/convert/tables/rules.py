@@ -207,6 +207,8 @@ def _clip(rule: Rule, page: BBox) -> Rule | None:
     start, end = max(rule.start, lo), min(rule.end, hi)
     if end - start < MIN_RULE_PT:
         return None
+    if start is rule.start and end is rule.end:
+        return rule  # (nearly every rule lies inside the page: it is frozen, no copy is made)
     return Rule(rule.horizontal, rule.pos, start, end)
 
 
