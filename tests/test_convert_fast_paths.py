@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
 from chunkcli.convert.layout.headings import _page_characters_by_size
+from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
 from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
 from chunkcli.convert.layout.settings import OrderSettings
 from chunkcli.convert.tables import rules
@@ -297,3 +298,67 @@ def test_a_block_is_a_side_note_when_all_its_lines_are_rotated() -> None:
             block(),
         )
     ] == [True, False, True, False, False]
+
+
+# --- layout/numbering: one search for any pattern first -------------------------------------
+
+
+def _numbering_reference(text: str) -> tuple[str, int] | None:
+    for pattern, family, rank in PATTERNS:
+        if pattern.match(text.strip()):
+            return family, rank
+    return None
+
+
+_NUMBERING_TEXTS = [
+    "第3章 総則",
+    "第十二条の二",
+    "제 2 장 총칙",
+    "제3조의 2",
+    "Part IV Results",
+    "CHAPTER 7",
+    "ſection 2.1 Scope",
+    "§ 4 Terms",
+    "Article 15 Remedies",
+    "Ⅳ 제안서 작성요령",
+    "IV. Results",
+    "X. Li, Y. Wang",
+    "2.1.3 Title",
+    "2.1 Title",
+    "2 Title",
+    "2. Title",
+    "１．概要",
+    "1.2.3.4 Deep",
+    "(1) Title",
+    "（１）概要",
+    "1) Title",
+    "١ Arabic-Indic digit",
+    "  3.1 Indented",
+    "Plain prose.",
+    "",
+    "  ",
+    "12 apples",
+    "(a) item",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.sampled_from(_NUMBERING_TEXTS),
+        st.text(alphabet="第제章条조장 .．()（）12３IVXivxPpartChSs§ſ가あ一,", max_size=12),
+    )
+)
+def test_numbering_pattern_is_the_first_pattern_that_matches(text: str) -> None:
+    assert numbering_pattern(text) == _numbering_reference(text)
+
+
+def test_numbering_pattern_families() -> None:
+    assert [
+        numbering_pattern(t) for t in ("第3章 総則", "2.1 Title", "Plain prose.", "ſection 2")
+    ] == [
+        ("cjk", 1),
+        ("num", 1),
+        None,
+        ("en", 2),
+    ]

@@ -64,11 +64,18 @@ def face_changes(last: Line, line: Line) -> bool:
     case (a section heading in the capitals of a sans face over serif text, at nearly the body
     size: olmocr-multi_column_miss.pdf's "CORPORATE SOCIAL RESPONSIBILITY: THE CONTEXT" ran
     into its first paragraph)."""
-    cjk = KANA_HAN_RE.search(last.text) is not None and KANA_HAN_RE.search(line.text) is not None
+    cjk = _has_kana_han(last.text) and _has_kana_han(line.text)
     if not cjk and in_capitals(last) == in_capitals(line):
         return False
     (face_a, share_a), (face_b, share_b) = _face_and_share(last), _face_and_share(line)
     return min(share_a, share_b) >= ONE_FACE_SHARE and bool(face_a) and face_a != face_b
+
+
+def _has_kana_han(text: str) -> bool:
+    """`text` holds kana or a Han ideograph (KANA_HAN_RE), none of which is ASCII: ASCII text,
+    which Python knows to be ASCII without a look, is not searched (this runs twice for each
+    pair of lines a paragraph may join)."""
+    return not text.isascii() and KANA_HAN_RE.search(text) is not None
 
 
 def in_capitals(line: Line) -> bool:
