@@ -6,6 +6,7 @@ reference), on the awkward values too: NaN boxes, boxes upside down, empty texts
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from typing import Any
@@ -20,7 +21,14 @@ from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
 from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
 from chunkcli.convert.layout.settings import OrderSettings
 from chunkcli.convert.tables import rules
-from chunkcli.convert.tables.text import ROW_OVERLAP_FRACTION, Piece, _row_order, group_rows
+from chunkcli.convert.tables.text import (
+    ROW_OVERLAP_FRACTION,
+    Piece,
+    _row_order,
+    group_rows,
+    join_text,
+    join_texts,
+)
 from chunkcli.convert.tables.unruled import _splits, segments
 from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span, _dominant_size, bold_share
 
@@ -362,3 +370,16 @@ def test_numbering_pattern_families() -> None:
         None,
         ("en", 2),
     ]
+
+
+# --- tables/text: cell text joined once ------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=" \u3000\t\nab表1-", max_size=6), max_size=6))
+def test_join_texts_is_join_text_folded(parts: list[str]) -> None:
+    assert join_texts(parts) == functools.reduce(join_text, parts, "")
+
+
+def test_join_texts_puts_no_space_between_ideographs() -> None:
+    assert join_texts(["売上", " 高 ", "", "total  sales", "\u3000"]) == "売上高 total sales"

@@ -6,7 +6,6 @@ are the unit tables are built from, whether the extractor gave whole rows or one
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -175,10 +174,7 @@ def _row_order(piece: Piece) -> tuple[float, float]:
 
 def cell_text(pieces: Sequence[Piece]) -> str:
     """One clean line: visual lines joined with a space (none between CJK characters)."""
-    text = ""
-    for row in group_rows(pieces):
-        text = join_text(text, _row_text(row))
-    return text
+    return join_texts([_row_text(row) for row in group_rows(pieces)])
 
 
 def _row_text(row: Sequence[Piece]) -> str:
@@ -197,7 +193,25 @@ def _row_text(row: Sequence[Piece]) -> str:
         else:
             runs.append(piece.text)
         previous = piece
-    return functools.reduce(join_text, runs, "")
+    return join_texts(runs)
+
+
+def join_texts(parts: Iterable[str]) -> str:
+    """`functools.reduce(join_text, parts, "")`, each part made clean once: the text joined
+    so far is clean already (cleaning it again for every part cost the square of a long
+    cell's length)."""
+    text = ""
+    for part in parts:
+        part = _SPACES.sub(" ", part).strip()
+        if not part:
+            continue
+        if not text:
+            text = part
+        elif is_cjk(text[-1]) and is_cjk(part[0]):
+            text += part
+        else:
+            text += " " + part
+    return text
 
 
 def join_text(left: str, right: str) -> str:
