@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
 from chunkcli.convert.layout.headings import _page_characters_by_size
@@ -383,3 +384,41 @@ def test_join_texts_is_join_text_folded(parts: list[str]) -> None:
 
 def test_join_texts_puts_no_space_between_ideographs() -> None:
     assert join_texts(["売上", " 高 ", "", "total  sales", "\u3000"]) == "売上高 total sales"
+
+
+# --- extract/pages: a page's text searched once for what the per-page tests look for -------
+
+
+def test_one_class_holds_what_the_page_tests_look_for() -> None:
+    sample = [chr(code) for code in range(0, 0x30000, 7)]
+    sample += ["\ufb01", "\u00ad", "\u2f00", "\ufa10", "\u0627", "\u05d0", "\uac00", "\ud7a3"]
+    classes = (pages.FOLDED_CHARS, wordgaps.HANGUL, pages.RTL_CHAR)
+    for char in sample:
+        expected = any(c.match(char) is not None for c in classes)
+        assert (pages.PAGE_TESTS_CHARS.match(char) is not None) == expected, hex(ord(char))
+        folds = pages.LIGATURE_CHARS.match(char) or pages.IDEOGRAPH_VARIANT.match(char)
+        assert (pages.FOLDED_CHARS.match(char) is not None) == (folds is not None)
+
+
+def _is_garbage_reference(text: str) -> bool:
+    share, visible = unusable_share(text)
+    return visible > 0 and (share > pages.GARBAGE_SHARE or pages._is_mojibake(text))
+
+
+_GARBAGE_PIECES = [*" \t\u3000ab日\x00\ufffd\ue000èÿßé", "(cid:3)"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_GARBAGE_PIECES), max_size=40).map("".join))
+def test_is_garbage_text_is_the_share_test(text: str) -> None:
+    assert pages.is_garbage_text(text) == _is_garbage_reference(text)
+
+
+def test_is_garbage_text_on_mojibake_and_blank_text() -> None:
+    mojibake = "èÿ0bo wj u ~ þ ßÿ[ß÷] ërÿß _0 0u ÿìÿÿÿj u 1N|_ ~]ß{²Ìvsx|w}zt ÿÿ~Ñï"
+    assert [pages.is_garbage_text(t) for t in (mojibake, " \u3000 ", "", "plain")] == [
+        True,
+        False,
+        False,
+        False,
+    ]

@@ -24,11 +24,18 @@ import pymupdf
 from chunkcli.charclasses import (
     IDEOGRAPH_VARIANT,
     LATIN1_LETTER,
+    count_unusable,
     fold_ideograph_variants,
     unusable_share,
 )
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.bidi import (
+    RTL_CHAR,
+    has_rtl,
+    is_rtl_text,
+    logical_line,
+    visual_rawdict,
+)
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -42,7 +49,12 @@ from chunkcli.convert.extract.symbols import (
 from chunkcli.convert.extract.table_pictures import with_scanned_tables, with_table_pictures
 from chunkcli.convert.extract.vector_figures import vector_figures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
-from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
+from chunkcli.convert.extract.wordgaps import (
+    HANGUL,
+    lacks_word_spaces,
+    page_text,
+    with_gap_spaces,
+)
 from chunkcli.convert.ocr import OcrMode
 from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.pictures import PicturePages
@@ -115,6 +127,13 @@ LIGATURES = str.maketrans(
 # The characters LIGATURES maps: searching for them costs a fraction of translate on non-ASCII
 # spans (0.2 vs 1.0 us on the 7-character spans of a Korean file).
 LIGATURE_CHARS = re.compile("[" + "".join(map(chr, LIGATURES)) + "]")
+# A ligature or an ideograph variant, in one character class: a page's text is searched once.
+FOLDED_CHARS = re.compile(LIGATURE_CHARS.pattern[:-1] + IDEOGRAPH_VARIANT.pattern[1:])
+# What a page's text must hold for any of `lacks_word_spaces` (Hangul), `has_rtl` (RTL_CHAR)
+# and `needs_folding` to say yes: without one of them, one search answers no to all three.
+PAGE_TESTS_CHARS = re.compile(
+    FOLDED_CHARS.pattern[:-1] + RTL_CHAR.pattern[1:-1] + HANGUL.pattern[1:]
+)
 
 # Share of unusable glyphs (charclasses.unusable_share: NUL, U+FFFD, private use, control,
 # (cid:N)) above which a page's text layer is garbage and the page is treated as image only:
@@ -420,6 +439,8 @@ def _page_text_dict(
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
+    if text.isascii() or PAGE_TESTS_CHARS.search(text) is None:
+        return raw, text, False, False, hidden  # (most pages: one search answers all three)
     glued, rtl = lacks_word_spaces(text), has_rtl(text)
     if glued or rtl:
         chars = text_page.extractRAWDICT()
@@ -465,7 +486,7 @@ def needs_folding(text: str) -> bool:
     one search a page spares two a span on pages of non-Latin text that hold none."""
     if text.isascii():  # every LIGATURES key and ideograph variant is non-ASCII
         return False
-    return LIGATURE_CHARS.search(text) is not None or IDEOGRAPH_VARIANT.search(text) is not None
+    return FOLDED_CHARS.search(text) is not None
 
 
 # What a span's font name and flags say: (dingbat, bold, italic, monospace).
@@ -579,6 +600,10 @@ def _line(spans: list[Span], vertical: bool) -> Line:
 
 def is_garbage_text(text: str) -> bool:
     """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
+    if "(cid:" not in text and count_unusable(text) == 0:
+        # Nearly every page: no unusable glyph, a share of 0. Whether any character is
+        # visible needs no count of the others (count_whitespace reads the text ~25 times).
+        return bool(text) and not text.isspace() and _is_mojibake(text)
     share, visible = unusable_share(text)
     return visible > 0 and (share > GARBAGE_SHARE or _is_mojibake(text))
 
