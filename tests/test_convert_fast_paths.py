@@ -106,32 +106,36 @@ def _raw_span(font: str, flags: int, text: str = "Total") -> dict[str, Any]:
     return {"text": text, "font": font, "flags": flags, "size": 9.996, "bbox": (1.0, 2.0, 3.0, 4.0)}
 
 
-def test_span_reads_a_font_and_flags_once_a_page() -> None:
-    faces: dict[tuple[str, int], pages._Face] = {}
-    first = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, faces)
-    again = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, faces)
-    italic = pages._span(_raw_span("Times-Italic", 0), True, faces)
+def test_span_reads_a_font_flags_and_size_once_a_page() -> None:
+    styles: dict[pages._StyleKey, pages._Style] = {}
+    first = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, styles)
+    again = pages._span(_raw_span("Helvetica", pages.FLAG_BOLD), True, styles)
+    italic = pages._span(_raw_span("Times-Italic", 0), True, styles)
     assert first == again == Span("Total", BBox(1.0, 2.0, 3.0, 4.0), "Helvetica", 10.0, True)
     assert italic == Span("Total", BBox(1.0, 2.0, 3.0, 4.0), "Times-Italic", 10.0, italic=True)
-    assert faces == {
-        ("Helvetica", pages.FLAG_BOLD): (False, True, False, False),
-        ("Times-Italic", 0): (False, False, True, False),
+    assert styles == {
+        ("Helvetica", pages.FLAG_BOLD, 9.996): (False, True, False, False, 10.0),
+        ("Times-Italic", 0, 9.996): (False, False, True, False, 10.0),
     }
 
 
 def test_span_with_and_without_the_page_cache_agree() -> None:
     cases = [
-        ("Wingdings", 0, "l"),
-        ("CMBX12", 0, "Bold"),
-        ("Courier", pages.FLAG_ITALIC, "code"),
-        ("Helvetica", pages.FLAG_MONOSPACE | pages.FLAG_BOLD, "x"),
-        ("Helvetica", 0, ""),
+        ("Wingdings", 0, "l", 9.996),
+        ("CMBX12", 0, "Bold", 12.0),
+        ("Courier", pages.FLAG_ITALIC, "code", -3.0),
+        ("Helvetica", pages.FLAG_MONOSPACE | pages.FLAG_BOLD, "x", math.inf),
+        ("Helvetica", 0, "y", math.nan),
+        ("Helvetica", 0, "z", 10),
+        ("Helvetica", 0, "", 10.0),
     ]
-    faces: dict[tuple[str, int], pages._Face] = {}
-    for font, flags, text in cases:
-        raw = _raw_span(font, flags, text)
-        assert pages._span(raw, True, faces) == pages._span(raw, True)
-    assert pages._span(_raw_span("Helvetica", 0, ""), True, faces) is None
+    styles: dict[pages._StyleKey, pages._Style] = {}
+    for font, flags, text, size in cases:
+        raw = {**_raw_span(font, flags, text), "size": size}
+        assert pages._span(raw, True, styles) == pages._span(raw, True)
+    sizes = [styles[("Courier", pages.FLAG_ITALIC, -3.0)][4], styles[("Helvetica", 0, 10)][4]]
+    assert sizes == [0.0, 10.0]
+    assert pages._span(_raw_span("Helvetica", 0, ""), True, styles) is None
 
 
 def test_lone_space_lines_are_no_lines() -> None:

@@ -404,19 +404,19 @@ def _lines_of_dict(
     are left out. `folds` as for `_span`."""
     lines: list[Line] = []
     several: list[tuple[list[Span], bool]] = []
-    faces: dict[tuple[str, int], _Face] = {}  # the page's fonts and flags, each read once
+    styles: dict[_StyleKey, _Style] = {}  # the page's fonts, flags and sizes, each read once
     for block in raw["blocks"]:
         for raw_line in block.get("lines", ()):
             raw_spans = raw_line["spans"]
             dx, dy = raw_line.get("dir", (1.0, 0.0))
             vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
             if len(raw_spans) == 1:  # most lines: no list of spans is built
-                span = _span(raw_spans[0], folds, faces)
+                span = _span(raw_spans[0], folds, styles)
                 # (str.isspace is what strip() removes: no stripped copy is made)
                 if span is not None and not span.text.isspace():
                     lines.append(Line((span,), span.bbox, vertical))
                 continue  # an indent space alone is no line
-            spans = [s for d in raw_spans if (s := _span(d, folds, faces)) is not None]
+            spans = [s for d in raw_spans if (s := _span(d, folds, styles)) is not None]
             if len(spans) == 1 and spans[0].text.strip():
                 lines.append(Line((spans[0],), spans[0].bbox, vertical))
             elif any(s.text.strip() for s in spans):  # an indent space alone is no line
@@ -489,17 +489,21 @@ def needs_folding(text: str) -> bool:
     return FOLDED_CHARS.search(text) is not None
 
 
-# What a span's font name and flags say: (dingbat, bold, italic, monospace).
-_Face = tuple[bool, bool, bool, bool]
+# What a span's font name, flags and size say: (dingbat, bold, italic, monospace, size as a
+# Span holds it), by (font, flags, size) as MuPDF's dict gives them.
+_Style = tuple[bool, bool, bool, bool, float]
+_StyleKey = tuple[str, int, float]
 
 
 def _span(
-    raw: dict[str, Any], folds: bool = True, faces: dict[tuple[str, int], _Face] | None = None
+    raw: dict[str, Any], folds: bool = True, styles: dict[_StyleKey, _Style] | None = None
 ) -> Span | None:
     """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
-    `needs_folding`; `faces` keeps what each font and flags said on the page so far."""
+    `needs_folding`; `styles` keeps what each font, flags and size said on the page so far."""
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first,
-    # one look-up a font and flags, and the box's bounds tested here rather than in a call.
+    # one look-up a font, flags and size (a page uses a few: their traits, and the size made
+    # finite and rounded, 0.5 us a span, are worked out once), and the box's bounds tested
+    # here rather than in a call.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
     if folds and not text.isascii():
@@ -509,19 +513,15 @@ def _span(
     if not text:
         return None
     font = raw.get("font", "")
-    flags = raw.get("flags", 0)
-    face = None if faces is None else faces.get((font, flags))
-    if face is None:
-        face = _face(font, flags)
-        if faces is not None:
-            faces[(font, flags)] = face
-    dingbat, bold, italic, monospace = face
+    key = (font, raw.get("flags", 0), raw.get("size", 0.0))
+    style = None if styles is None else styles.get(key)
+    if style is None:
+        style = _style(*key)
+        if styles is not None:
+            styles[key] = style
+    dingbat, bold, italic, monospace, size = style
     if dingbat:  # a Wingdings bullet is the letter "m"
         text = dingbat_text(text, font)
-    size = raw.get("size", 0.0)
-    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
-    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
-        size = max(0.0, finite(size))
     x0, top, x1, bottom = raw["bbox"]
     limit = MAX_GEOMETRY_PT
     # Nearly every box is in bounds (NaN fails every comparison): skip four finite() calls.
@@ -535,10 +535,19 @@ def _span(
         box = BBox(x0, top, x1, bottom)
     else:
         box = BBox(finite(x0), finite(top), finite(x1), finite(bottom))
-    return Span(text, box, font, round(size, 2), bold, italic, monospace)
+    return Span(text, box, font, size, bold, italic, monospace)
 
 
-def _face(font: str, flags: int) -> _Face:
+def _style(font: str, flags: int, size: float) -> _Style:
+    """(dingbat, bold, italic, monospace, size) of a span in `font` with MuPDF's `flags`, at
+    `size` (made finite and not negative, rounded to 0.01 pt)."""
+    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
+    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
+        size = max(0.0, finite(size))
+    return (*_face(font, flags), round(size, 2))
+
+
+def _face(font: str, flags: int) -> tuple[bool, bool, bool, bool]:
     """(dingbat, bold, italic, monospace) as a span's font name and flags tell them."""
     dingbat, bold, italic, monospace = _font_traits(font)
     return (
