@@ -31,7 +31,17 @@ from chunkcli.convert.tables.text import (
     join_texts,
 )
 from chunkcli.convert.tables.unruled import _splits, segments
-from chunkcli.model import BBox, Block, BlockKind, Line, Page, Span, _dominant_size, bold_share
+from chunkcli.model import (
+    BBox,
+    Block,
+    BlockKind,
+    Line,
+    Page,
+    Span,
+    _dominant_size,
+    _rounded,
+    bold_share,
+)
 
 # --- tables/text.group_rows ------------------------------------------------------------------
 
@@ -426,3 +436,13 @@ def test_is_garbage_text_on_mojibake_and_blank_text() -> None:
         False,
         False,
     ]
+
+
+def test_rounded_is_round_to_one_digit_whatever_was_asked_before() -> None:
+    for size in (9.96, 0.0, -0.0, -0.04, 10, 10.0, 2.25, 2.35, -0.0, 0.0, 10):
+        got, want = _rounded(size), round(size, 1)
+        assert (got, type(got), math.copysign(1.0, got)) == (
+            want,
+            type(want),
+            math.copysign(1.0, want),
+        )
