@@ -26,6 +26,7 @@ from chunkcli.convert.tables.text import (
     ROW_OVERLAP_FRACTION,
     Piece,
     _row_order,
+    glue_currency,
     group_rows,
     join_text,
     join_texts,
@@ -446,3 +447,22 @@ def test_rounded_is_round_to_one_digit_whatever_was_asked_before() -> None:
             type(want),
             math.copysign(1.0, want),
         )
+
+
+def test_rule_of_line_is_one_rule_or_none() -> None:
+    assert rules._rule_of_line((10.0, 5.0), (40.0, 5.5)) == rules.Rule(True, 5.25, 10.0, 40.0)
+    assert rules._rule_of_line((7.0, 90.0), (7.2, 20.0)) == rules.Rule(False, 7.1, 20.0, 90.0)
+    assert rules._rule_of_line((0.0, 0.0), (30.0, 30.0)) is None
+    assert rules._rule_of_line((0.0, 0.0), (3.0, 0.0)) is None
+
+
+def test_glue_currency_without_signs_keeps_the_pieces() -> None:
+    pieces = [
+        Piece("12", BBox(0, 0, 10, 10), 10.0, False, 0),
+        Piece("a", BBox(20, 0, 25, 10), 10.0, False, 1),
+    ]
+    glued = glue_currency(pieces)
+    assert glued == pieces and glued is not pieces
+    sign = Piece("$", BBox(0, 20, 5, 30), 10.0, False, 2)
+    number = Piece("178", BBox(40, 20, 55, 30), 10.0, True, 3)
+    assert glue_currency([sign, number]) == [Piece("$ 178", BBox(0, 20, 55, 30), 10.0, True, 3)]

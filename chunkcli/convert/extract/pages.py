@@ -359,7 +359,8 @@ def text_page_of(
     tables: list[Block] = []
     if find_tables:
         tables = detect_tables(page, lines, number, drawings=drawings)
-        lines = [line for line in lines if not _inside_any(line, tables)]
+        if tables:  # (most pages have none: no line is asked)
+            lines = [line for line in lines if not _inside_any(line, tables)]
     figures: list[Block] = []
     if drawings is not None and drawings.rotation == 0:  # (paths are read unrotated)
         page_box = BBox(rect.x0, rect.y0, rect.x1, rect.y1)

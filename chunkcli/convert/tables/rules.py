@@ -115,7 +115,9 @@ def _rules_of_drawing(
     for item in drawing.get("items", ()):
         op = item[0]
         if op == "l" and stroked:
-            found.extend(_rule_of_line(item[1], item[2]))
+            rule = _rule_of_line(item[1], item[2])
+            if rule is not None:
+                found.append(rule)
         elif op == "re" and (stroked or filled):
             found.extend(_rules_of_rect(item[1], stroked, page_area))
         elif op == "qu" and (stroked or filled):
@@ -160,13 +162,15 @@ def _is_white(colour: object) -> bool:
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 
 
-def _rule_of_line(p: Sequence[float], q: Sequence[float]) -> list[Rule]:
-    (x0, y0), (x1, y1) = (p[0], p[1]), (q[0], q[1])
+def _rule_of_line(p: Sequence[float], q: Sequence[float]) -> Rule | None:
+    """The rule a straight segment draws, if it is one (no list: this runs for every
+    segment of every path)."""
+    x0, y0, x1, y1 = p[0], p[1], q[0], q[1]
     if abs(y1 - y0) <= SNAP_PT / 2 and abs(x1 - x0) >= MIN_RULE_PT:
-        return [Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1))]
+        return Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1))
     if abs(x1 - x0) <= SNAP_PT / 2 and abs(y1 - y0) >= MIN_RULE_PT:
-        return [Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1))]
-    return []
+        return Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1))
+    return None
 
 
 def _quad_rect(quad: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:

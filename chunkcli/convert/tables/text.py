@@ -73,6 +73,8 @@ def glue_currency(pieces: Sequence[Piece]) -> list[Piece]:
     """
     result: list[Piece] = []
     signs = [p for p in pieces if p.text.strip() in CURRENCY]
+    if not signs:
+        return list(pieces)  # (nearly every page)
     taken: set[int] = set()
     for sign in signs:
         target = _number_right_of(sign, pieces)
