@@ -85,12 +85,16 @@ class BBox:
     def center_y(self) -> float:
         return (self.top + self.bottom) / 2
 
+    # union and the overlaps run for every pair of lines a stage compares: min() and max() are
+    # written as the comparisons they make (`b if b < a else a` is min(a, b), NaN included).
+
     def union(self, other: BBox) -> BBox:
+        x0, top, x1, bottom = self.x0, self.top, self.x1, self.bottom
         return BBox(
-            min(self.x0, other.x0),
-            min(self.top, other.top),
-            max(self.x1, other.x1),
-            max(self.bottom, other.bottom),
+            other.x0 if other.x0 < x0 else x0,
+            other.top if other.top < top else top,
+            other.x1 if other.x1 > x1 else x1,
+            other.bottom if other.bottom > bottom else bottom,
         )
 
     def contains_point(self, x: float, y: float, tolerance: float = 0.0) -> bool:
@@ -100,10 +104,16 @@ class BBox:
         )
 
     def x_overlap(self, other: BBox) -> float:
-        return max(0.0, min(self.x1, other.x1) - max(self.x0, other.x0))
+        high = other.x1 if other.x1 < self.x1 else self.x1
+        low = other.x0 if other.x0 > self.x0 else self.x0
+        overlap = high - low
+        return overlap if overlap > 0.0 else 0.0
 
     def y_overlap(self, other: BBox) -> float:
-        return max(0.0, min(self.bottom, other.bottom) - max(self.top, other.top))
+        high = other.bottom if other.bottom < self.bottom else self.bottom
+        low = other.top if other.top > self.top else self.top
+        overlap = high - low
+        return overlap if overlap > 0.0 else 0.0
 
     @staticmethod
     def enclosing(boxes: list[BBox] | tuple[BBox, ...]) -> BBox:

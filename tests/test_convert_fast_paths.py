@@ -466,3 +466,37 @@ def test_glue_currency_without_signs_keeps_the_pieces() -> None:
     sign = Piece("$", BBox(0, 20, 5, 30), 10.0, False, 2)
     number = Piece("178", BBox(40, 20, 55, 30), 10.0, True, 3)
     assert glue_currency([sign, number]) == [Piece("$ 178", BBox(0, 20, 55, 30), 10.0, True, 3)]
+
+
+# --- model.BBox: union and overlaps without min() and max() ----------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(_coordinate, _coordinate, _coordinate, _coordinate),
+    st.tuples(_coordinate, _coordinate, _coordinate, _coordinate),
+)
+def test_bbox_union_and_overlaps_are_the_min_max_formulations(
+    a: tuple[float, ...], b: tuple[float, ...]
+) -> None:
+    one, other = BBox(*a), BBox(*b)
+    union = one.union(other)
+    expected = (
+        min(one.x0, other.x0),
+        min(one.top, other.top),
+        max(one.x1, other.x1),
+        max(one.bottom, other.bottom),
+    )
+    assert all(
+        x is y for x, y in zip((union.x0, union.top, union.x1, union.bottom), expected, strict=True)
+    )
+    x_overlap = max(0.0, min(one.x1, other.x1) - max(one.x0, other.x0))
+    y_overlap = max(0.0, min(one.bottom, other.bottom) - max(one.top, other.top))
+    assert one.x_overlap(other) == x_overlap and one.y_overlap(other) == y_overlap
+
+
+def test_bbox_overlaps() -> None:
+    a, b = BBox(0, 0, 10, 10), BBox(5, 8, 20, 30)
+    assert (a.x_overlap(b), a.y_overlap(b), b.y_overlap(a)) == (5, 2, 2)
+    assert BBox(0, 0, 1, 1).y_overlap(BBox(0, 5, 1, 6)) == 0.0
+    assert a.union(b) == BBox(0, 0, 20, 30)

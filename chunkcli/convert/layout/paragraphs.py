@@ -364,9 +364,11 @@ def _em(line: Line) -> float:
 
 
 def _same_row(last: Line, line: Line) -> bool:
+    if not line.bbox.x0 >= last.bbox.x1 - 1:
+        return False  # (asked first: the next line of a paragraph starts left of this one's end)
     overlap = last.bbox.y_overlap(line.bbox)
     shorter = min(last.bbox.height, line.bbox.height)
-    return line.bbox.x0 >= last.bbox.x1 - 1 and overlap > 0.5 * shorter
+    return overlap > 0.5 * shorter
 
 
 def _is_short(line: Line, column: Column) -> bool:
