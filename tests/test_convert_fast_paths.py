@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
+from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
 from chunkcli.convert.layout.headings import _page_characters_by_size
 from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
 from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
@@ -500,3 +501,33 @@ def test_bbox_overlaps() -> None:
     assert (a.x_overlap(b), a.y_overlap(b), b.y_overlap(a)) == (5, 2, 2)
     assert BBox(0, 0, 1, 1).y_overlap(BBox(0, 5, 1, 6)) == 0.0
     assert a.union(b) == BBox(0, 0, 20, 30)
+
+
+# --- extract/vertical: glyph columns ---------------------------------------------------------
+
+
+def _x_bands_reference(glyphs: list[Line]) -> list[list[Line]]:
+    ordered = sorted(glyphs, key=lambda g: g.bbox.center_x)
+    bands: list[list[Line]] = [[ordered[0]]]
+    for glyph in ordered[1:]:
+        previous = bands[-1][-1].bbox
+        if glyph.bbox.center_x - previous.center_x <= STACK_OVERLAP * max(previous.width, 1.0):
+            bands[-1].append(glyph)
+        else:
+            bands.append([glyph])
+    return bands
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_coordinate, st.floats(min_value=0.0, max_value=15.0)), min_size=1, max_size=10
+    )
+)
+def test_x_bands_cluster_as_sorted_glyphs_did(places: list[tuple[float, float]]) -> None:
+    glyphs = [
+        Line((Span("字", BBox(x, i, x + w, i + 10)),), BBox(x, i, x + w, i + 10), True)
+        for i, (x, w) in enumerate(places)
+    ]
+    got = [[id(g) for g in band] for band in _x_bands(glyphs)]
+    assert got == [[id(g) for g in band] for band in _x_bands_reference(glyphs)]

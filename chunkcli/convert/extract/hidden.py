@@ -189,11 +189,16 @@ class _Painted:
         nothing is filled there, None when an image or a fill of another shape lies there (its
         colour there is unknown: the text counts as seen)."""
         cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        if any(_holds(box, cx, cy) for kind, box in self.log if kind in IMAGE_LOG_TYPES):
-            return None
-        if any(_holds(box, cx, cy) for kind, box in self.log if kind == "stroke-path"):
-            return None  # a thick stroke can be a label's background: its extent is unknown
-        if not any(_holds(box, cx, cy) for kind, box in self.log if kind == "fill-path"):
+        filled = False
+        for kind, (x0, y0, x1, y1) in self.log:  # (one pass, _holds written out)
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                if kind in IMAGE_LOG_TYPES:
+                    return None
+                if kind == "stroke-path":
+                    return None  # a thick stroke can be a label's background: its extent is unknown
+                if kind == "fill-path":
+                    filled = True
+        if not filled:
             return PAGE_COLOUR  # the common case: no drawing is read
         for box, colour in reversed(self.fills):  # the topmost first
             if _holds(box, cx, cy):
