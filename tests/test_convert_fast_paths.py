@@ -18,7 +18,12 @@ from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
 from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
-from chunkcli.convert.layout.headings import _page_characters_by_size
+from chunkcli.convert.layout.headings import (
+    TEXT_KINDS,
+    _outline_keys,
+    _page_characters_by_size,
+    _SizeTallies,
+)
 from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
 from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
 from chunkcli.convert.layout.settings import OrderSettings
@@ -531,3 +536,38 @@ def test_x_bands_cluster_as_sorted_glyphs_did(places: list[tuple[float, float]])
     ]
     got = [[id(g) for g in band] for band in _x_bands(glyphs)]
     assert got == [[id(g) for g in band] for band in _x_bands_reference(glyphs)]
+
+
+# --- layout/headings -------------------------------------------------------------------------
+
+
+def test_outline_keys_name_the_first_block_of_each_key() -> None:
+    def block(text: str, kind: BlockKind = BlockKind.PARAGRAPH, lines: int = 1) -> Block:
+        line = Line((Span(text, BBox(0, 0, 5, 10)),), BBox(0, 0, 5, 10))
+        return Block(kind, (line,) * lines, line.bbox, 1)
+
+    page = Page(
+        1,
+        100.0,
+        100.0,
+        (
+            block("1. Introduction"),
+            block("Introduction"),
+            block("Results", BlockKind.TABLE),
+            block("Long", lines=4),
+            block("2 Methods"),
+        ),
+    )
+    assert _outline_keys(page) == {"introduction": 0, "methods": 4}
+
+
+def test_size_tallies_count_a_page_once_and_each_page_apart() -> None:
+    def page(text: str, size: float) -> Page:
+        line = Line((Span(text, BBox(0, 0, 5, 10), size=size),), BBox(0, 0, 5, 10))
+        return Page(1, 100.0, 100.0, (Block(BlockKind.PARAGRAPH, (line,), line.bbox, 1),))
+
+    tallies = _SizeTallies()
+    first, second = page("abc", 10.0), page("abc", 10.0)
+    assert tallies(first, TEXT_KINDS) is tallies(first, TEXT_KINDS)
+    assert tallies(second, TEXT_KINDS) == Counter({10.0: 3})
+    assert tallies(first, (BlockKind.TABLE,)) == Counter()
