@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
+from chunkcli.convert.extract.vector_figures import _without
 from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
 from chunkcli.convert.layout.headings import (
     TEXT_KINDS,
@@ -571,3 +572,18 @@ def test_size_tallies_count_a_page_once_and_each_page_apart() -> None:
     assert tallies(first, TEXT_KINDS) is tallies(first, TEXT_KINDS)
     assert tallies(second, TEXT_KINDS) == Counter({10.0: 3})
     assert tallies(first, (BlockKind.TABLE,)) == Counter()
+
+
+# --- extract/vector_figures: lines left by a figure ------------------------------------------
+
+
+def test_without_leaves_out_lines_taken_and_their_equals() -> None:
+    def line(text: str, x: float) -> Line:
+        return Line((Span(text, BBox(x, 0, x + 5, 10)),), BBox(x, 0, x + 5, 10))
+
+    a, b, c = line("a", 0), line("b", 10), line("c", 20)
+    twin = line("a", 0)  # equal to a, not a itself (text drawn twice)
+    other = line("z", 0)  # a's box, other text
+    lines = [a, b, twin, other, c]
+    assert _without(lines, [a, c]) == [ln for ln in lines if ln not in [a, c]]
+    assert [ln.text for ln in _without(lines, [a, c])] == ["b", "z"]
