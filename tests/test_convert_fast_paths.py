@@ -19,6 +19,8 @@ from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
 from chunkcli.convert.extract.vector_figures import _without
 from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
+from chunkcli.convert.layout.document import is_rtl_page
+from chunkcli.convert.layout.furniture import _table_cell
 from chunkcli.convert.layout.headings import (
     TEXT_KINDS,
     _outline_keys,
@@ -27,7 +29,15 @@ from chunkcli.convert.layout.headings import (
 )
 from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
 from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
-from chunkcli.convert.layout.settings import OrderSettings
+from chunkcli.convert.layout.paragraphs import (
+    BULLET,
+    ENUMERATOR,
+    SIZE_CHANGE_PT,
+    SIZE_CHANGE_SHARE,
+    _same_size,
+    starts_list_item,
+)
+from chunkcli.convert.layout.settings import FurnitureSettings, OrderSettings
 from chunkcli.convert.tables import rules
 from chunkcli.convert.tables.text import (
     ROW_OVERLAP_FRACTION,
@@ -587,3 +597,92 @@ def test_without_leaves_out_lines_taken_and_their_equals() -> None:
     lines = [a, b, twin, other, c]
     assert _without(lines, [a, c]) == [ln for ln in lines if ln not in [a, c]]
     assert [ln.text for ln in _without(lines, [a, c])] == ["b", "z"]
+
+
+# --- layout: paragraphs, furniture, right-to-left pages --------------------------------------
+
+
+_ITEM_TEXTS = [
+    "• item",
+    "- x",
+    "-x",
+    "–ä",
+    "1. First",
+    "12) x",
+    "(3) y",
+    "（４）z",
+    "a. b",
+    "(b) c",
+    "①",
+    "① 項目",
+    "（三）",
+    "ア．",
+    "ア.x",
+    "2021 report",
+    "x",
+    "",
+    "  * star",
+    "*bold*",
+    "a.b",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.sampled_from(_ITEM_TEXTS), st.text(alphabet=" •-–*+1.)(（）①aAア．一\t", max_size=6)
+    )
+)
+def test_starts_list_item_is_bullet_or_enumerator(text: str) -> None:
+    assert starts_list_item(text) == bool(BULLET.match(text) or ENUMERATOR.match(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([0.0, 7.9, 8.0, 8.8, 9.0, 10.0, 11.0, 12.0, 24.0, math.nan, -1.0]),
+    st.sampled_from([0.0, 8.0, 8.7, 9.0, 10.5, 11.1, 24.0, math.nan]),
+)
+def test_same_size_is_the_max_formulation(a: float, b: float) -> None:
+    one = Line((Span("a", BBox(0, 0, 1, 1), size=a),), BBox(0, 0, 1, 1))
+    other = Line((Span("b", BBox(0, 0, 1, 1), size=b),), BBox(0, 0, 1, 1))
+    expected = abs(one.size - other.size) <= max(
+        SIZE_CHANGE_PT, SIZE_CHANGE_SHARE * max(one.size, other.size)
+    )
+    assert _same_size(one, other) == expected
+
+
+def _table_cell_reference(block: Block, page: Page, s: FurnitureSettings) -> bool:
+    beside = 0
+    for other in page.blocks:
+        if beside >= s.table_row_neighbours:
+            break
+        if other is block or other.kind == BlockKind.TABLE:
+            continue
+        if other.bbox.y_overlap(block.bbox) > 0.5 * min(other.bbox.height, block.bbox.height):
+            beside += 1
+    return beside >= s.table_row_neighbours
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_coordinate, _coordinate), min_size=1, max_size=6))
+def test_table_cell_is_the_overlap_count(rows: list[tuple[float, float]]) -> None:
+    blocks = tuple(
+        Block(BlockKind.PARAGRAPH, (), BBox(10.0 * i, top, 10.0 * i + 5, bottom), 1)
+        for i, (top, bottom) in enumerate(rows)
+    )
+    page = Page(1, 100.0, 100.0, blocks)
+    s = FurnitureSettings()
+    assert [_table_cell(b, page, s) for b in blocks] == [
+        _table_cell_reference(b, page, s) for b in blocks
+    ]
+
+
+def test_a_page_is_read_right_to_left_when_most_of_its_letters_are() -> None:
+    def page(*texts: str) -> Page:
+        lines = tuple(Line((Span(t, BBox(0, 0, 5, 10)),), BBox(0, 0, 5, 10)) for t in texts)
+        return Page(1, 100.0, 100.0, (Block(BlockKind.PARAGRAPH, lines, BBox(0, 0, 5, 10), 1),))
+
+    assert [
+        is_rtl_page(page(*t))
+        for t in (("plain", "text"), ("abc", "שלום עולם"), ("שלום", "plain english text here"), ())
+    ] == [False, True, False, False]

@@ -39,7 +39,8 @@ def face_name(line: Line) -> str:
 def _face_and_share(line: Line) -> tuple[str, float]:
     if len(line.spans) == 1:  # most lines: no tally
         span = line.spans[0]
-        return (_face(span.font), 1.0) if span.text.strip() else ("", 0.0)
+        # (str.isspace is what strip() removes: no stripped copy is made)
+        return (_face(span.font), 1.0) if span.text and not span.text.isspace() else ("", 0.0)
     weights: dict[str, int] = {}  # (a plain dict: a Counter costs more than the tally here)
     for span in line.spans:
         weights[span.font] = weights.get(span.font, 0) + len(span.text.strip())
@@ -80,7 +81,8 @@ def _has_kana_han(text: str) -> bool:
 
 def in_capitals(line: Line) -> bool:
     """A line of words in capitals, not code (an identifier in a monospace face)."""
-    return not any(span.monospace for span in line.spans) and capitals_only(line.text)
+    # (the text asked first: most lines hold a lower-case letter near their start)
+    return capitals_only(line.text) and not any(span.monospace for span in line.spans)
 
 
 def capitals_only(text: str) -> bool:

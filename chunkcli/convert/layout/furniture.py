@@ -336,13 +336,21 @@ def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:
     table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
     a running head's page number shares its row with the head's title at most."""
     box, height = block.bbox, block.bbox.height
+    top, bottom = box.top, box.bottom
     beside = 0
-    for other in page.blocks:  # (asked for every number in the bands: stops once it knows)
+    # (asked for every number in the bands, against every block of the page: stops once it
+    # knows, and BBox.y_overlap and min() written out)
+    for other in page.blocks:
         if beside >= s.table_row_neighbours:
             break
         if other is block or other.kind == BlockKind.TABLE:
             continue
-        if other.bbox.y_overlap(box) > 0.5 * min(other.bbox.height, height):
+        theirs = other.bbox
+        low = top if top > theirs.top else theirs.top
+        high = bottom if bottom < theirs.bottom else theirs.bottom
+        overlap = high - low if high - low > 0.0 else 0.0
+        their_height = theirs.bottom - theirs.top
+        if overlap > 0.5 * (height if height < their_height else their_height):
             beside += 1
     return beside >= s.table_row_neighbours
 

@@ -33,6 +33,8 @@ ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|$|(?=[^\x00-\x7f\d.]))"
 )
+# BULLET or ENUMERATOR, in one pattern: every line is asked whether it opens an item.
+LIST_ITEM_START = re.compile(f"(?:{BULLET.pattern})|(?:{ENUMERATOR.pattern})")
 # A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
 # pymupdf-test-3820.pdf's contents kept "ACKNOWLEDGEMENTS\t" and "vi" as two spans on a row).
 # The tab form takes a page number of at most three digits or a roman one: "Revenue\t2021" in
@@ -225,7 +227,7 @@ def _is_indented(line: Line, column: Column) -> bool:
 
 
 def starts_list_item(text: str) -> bool:
-    return bool(BULLET.match(text) or ENUMERATOR.match(text))
+    return LIST_ITEM_START.match(text) is not None
 
 
 def _is_bare_enumerator(block: Block) -> bool:
@@ -327,7 +329,12 @@ def _hangs_under_number(first: Line, line: Line) -> bool:
 
 
 def _same_size(a: Line, b: Line) -> bool:
-    return abs(a.size - b.size) <= max(SIZE_CHANGE_PT, SIZE_CHANGE_SHARE * max(a.size, b.size))
+    # (max() written as its comparisons: this runs for every pair of lines a paragraph may join)
+    larger = b.size if b.size > a.size else a.size
+    allowed = SIZE_CHANGE_SHARE * larger
+    if not allowed > SIZE_CHANGE_PT:
+        allowed = SIZE_CHANGE_PT
+    return abs(a.size - b.size) <= allowed
 
 
 def _next_line_distance(last: Line, line: Line, column: Column) -> bool:
