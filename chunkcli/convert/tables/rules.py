@@ -65,6 +65,8 @@ def rules_from_drawings(
     white: dict[tuple[Any, ...], bool] = {}  # _is_white of each colour the page uses
     for drawing in drawings:
         found = _rules_of_drawing(drawing, page_area, white)
+        if not found:
+            continue  # (most paths: glyph outlines, curves, boxes too small to be rules)
         colour = drawing.get("fill")
         if "s" not in str(drawing.get("type", "")) and colour in fills:
             found = [r for r in found if not _inside_same_fill(r, fills[colour])]
@@ -84,22 +86,21 @@ def _fill_rects(drawings: Sequence[Drawing]) -> dict[Any, list[tuple[float, ...]
             continue
         for item in drawing.get("items", ()):
             if item[0] == "re":
-                fills.setdefault(drawing["fill"], []).append(tuple(float(v) for v in item[1]))
+                fills.setdefault(drawing["fill"], []).append(tuple(map(float, item[1])))
     return fills if sum(map(len, fills.values())) <= MAX_FILLS else {}
 
 
 def _inside_same_fill(rule: Rule, rects: Sequence[tuple[float, ...]]) -> bool:
     """An edge of a fill lying inside another fill of the same colour is not seen: the colour
     is the same on both sides (a cell shaded whole and again line by line)."""
+    pos, start, end = rule.pos, rule.start, rule.end  # (read once, not once a rectangle)
+    if rule.horizontal:
+        for x0, y0, x1, y1 in rects:
+            if y0 + SNAP_PT < pos < y1 - SNAP_PT and x0 - SNAP_PT <= start and end <= x1 + SNAP_PT:
+                return True
+        return False
     for x0, y0, x1, y1 in rects:
-        across_lo, across_hi, along_lo, along_hi = (
-            (y0, y1, x0, x1) if rule.horizontal else (x0, x1, y0, y1)
-        )
-        if (
-            across_lo + SNAP_PT < rule.pos < across_hi - SNAP_PT
-            and along_lo - SNAP_PT <= rule.start
-            and rule.end <= along_hi + SNAP_PT
-        ):
+        if x0 + SNAP_PT < pos < x1 - SNAP_PT and y0 - SNAP_PT <= start and end <= y1 + SNAP_PT:
             return True
     return False
 
@@ -108,9 +109,13 @@ def _rules_of_drawing(
     drawing: Drawing, page_area: float, white: dict[tuple[Any, ...], bool] | None = None
 ) -> list[Rule]:
     """The rules one path draws; `white` keeps `_is_white` of the colours seen so far."""
-    kind = str(drawing.get("type", ""))
+    kind = drawing.get("type", "")
+    if type(kind) is not str:
+        kind = str(kind)
     stroked = "s" in kind and not _is_white_seen(drawing.get("color"), white)
     filled = "f" in kind and not _is_white_seen(drawing.get("fill"), white)
+    if not (stroked or filled):
+        return []  # (every item asks for one of them: none is looked at)
     found: list[Rule] = []
     for item in drawing.get("items", ()):
         op = item[0]
