@@ -200,13 +200,16 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
         a = boxes[i]
         top, bottom = a.top - gap, a.bottom + gap
         end = bisect.bisect_right(starts, a.x1 + gap, position + 1)
+        if end == position + 1:
+            continue  # (an empty window: no root is looked for)
         joined = root(parent, i)  # stays the root: only other roots are hung under it below
-        window = range(position + 1, end)
-        for k, b_top, b_bottom in zip(
-            window, tops[position + 1 : end], bottoms[position + 1 : end], strict=True
-        ):
-            if b_top <= bottom and top <= b_bottom:
-                parent[root(parent, order[k])] = joined
+        for k in range(position + 1, end):
+            if tops[k] <= bottom and top <= bottoms[k]:
+                j = order[k]
+                # A box hung under this one already is in its group: the groups depend only
+                # on which boxes meet, so the look for its root is spared.
+                if parent[j] != joined:
+                    parent[root(parent, j)] = joined
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
         groups.setdefault(root(parent, i), []).append(i)
