@@ -87,8 +87,8 @@ def vector_figures(
     figures: list[Block] = []
     left = list(lines)
     sparse = [t for t in tables if t not in kept_tables]
-    for group in _clusters(drawn, settings.join_gap_pt):
-        region = BBox.enclosing([_box(p["rect"]) for p in group])
+    for group, boxes in _clusters(drawn, settings.join_gap_pt):
+        region = BBox.enclosing(boxes)
         if region.width * region.height < settings.min_share * page_area:
             continue
         if min(region.width, region.height) < settings.min_side_pt:
@@ -173,15 +173,20 @@ def _contains(outer: BBox, inner: BBox, tolerance: float = 2.0) -> bool:
 
 
 def _path_in_any(path: dict[str, Any], tables: Sequence[Block]) -> bool:
+    if not tables:
+        return False  # (most pages: every path is asked)
     x0, y0, x1, y1 = path["rect"]
     return any(t.bbox.contains_point((x0 + x1) / 2, (y0 + y1) / 2, 1.0) for t in tables)
 
 
-def _clusters(paths: list[dict[str, Any]], gap: float) -> list[list[dict[str, Any]]]:
-    """Paths joined when their boxes come within `gap`, top to bottom."""
+def _clusters(
+    paths: list[dict[str, Any]], gap: float
+) -> list[tuple[list[dict[str, Any]], list[BBox]]]:
+    """Paths joined when their boxes come within `gap`, top to bottom, each group with its
+    paths' boxes (made once: a page holds thousands of paths)."""
     boxes = [_box(p["rect"]) for p in paths]
-    groups = [[paths[i] for i in group] for group in near_groups(boxes, gap)]
-    return sorted(groups, key=lambda g: min(_box(p["rect"]).top for p in g))
+    groups = [([paths[i] for i in g], [boxes[i] for i in g]) for g in near_groups(boxes, gap)]
+    return sorted(groups, key=lambda group: min(box.top for box in group[1]))
 
 
 def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
