@@ -28,7 +28,7 @@ from chunkcli.convert.layout.headings import (
     _SizeTallies,
 )
 from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
-from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
+from chunkcli.convert.layout.order import _all_vertical, _empty_ranges, _single_row
 from chunkcli.convert.layout.paragraphs import (
     BULLET,
     ENUMERATOR,
@@ -719,3 +719,13 @@ def test_near_groups_are_the_groups_of_boxes_that_meet(
 ) -> None:
     boxes = [BBox(x, y, x + w, y + h) for x, y, w, h in places]
     assert near_groups(boxes, 2.0) == _near_groups_reference(boxes, 2.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_coordinate, _coordinate), min_size=1, max_size=6))
+def test_single_row_is_the_max_min_formulation(rows: list[tuple[float, float]]) -> None:
+    blocks = [
+        Block(BlockKind.PARAGRAPH, (), BBox(0.0, top, 5.0, bottom), 1) for top, bottom in rows
+    ]
+    expected = min(b.bbox.bottom for b in blocks) > max(b.bbox.top for b in blocks)
+    assert _single_row(blocks) == expected
