@@ -110,48 +110,12 @@ def test_group_rows_joins_overlapping_pieces_and_keeps_apart_the_rest() -> None:
 # --- extract/wordgaps: Hangul without a regex call -----------------------------------------
 
 
-def _is_syllable(text: str) -> bool:
-    return wordgaps.HANGUL_FIRST <= text[:1] <= wordgaps.HANGUL_LAST
-
-
-def test_the_syllable_range_is_what_the_hangul_pattern_matches() -> None:
+def test_is_syllable_is_what_the_hangul_pattern_matches() -> None:
     for code in (0x0, 0x41, 0xABFF, 0xAC00, 0xAC01, 0xD7A3, 0xD7AF, 0xD7B0, 0x10FFFF):
         char = chr(code)
-        assert _is_syllable(char) == (wordgaps.HANGUL.match(char) is not None)
-    assert _is_syllable("가a") and not _is_syllable("a가")
-    assert not _is_syllable("")
-
-
-def _spaced_text_reference(chars: list[dict[str, Any]], size: float) -> str:
-    pieces: list[str] = []
-    previous: dict[str, Any] | None = None
-    for char in chars:
-        if previous is not None:
-            a, b = previous["c"], char["c"]
-            hangul = wordgaps.HANGUL.match(a) or wordgaps.HANGUL.match(b)
-            wide = float(char["bbox"][0]) - float(previous["bbox"][2]) >= wordgaps.GAP_EM * size
-            if not (a.isspace() or b.isspace()) and hangul and wide:
-                pieces.append(" ")
-        pieces.append(char["c"])
-        previous = char
-    return "".join(pieces)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.sampled_from(["가", "힣", "a", " ", "\u3000", "1", "ㄱ"]), st.floats(0.0, 6.0)
-        ),
-        max_size=8,
-    )
-)
-def test_spaced_text_is_the_gap_test_per_glyph(glyphs: list[tuple[str, float]]) -> None:
-    chars, x = [], 0.0
-    for c, gap in glyphs:
-        chars.append({"c": c, "bbox": (x + gap, 0.0, x + gap + 10.0, 10.0)})
-        x += gap + 10.0
-    assert wordgaps.spaced_text(chars, 10.0) == _spaced_text_reference(chars, 10.0)
+        assert wordgaps._is_syllable(char) == (wordgaps.HANGUL.match(char) is not None)
+    assert wordgaps._is_syllable("가a") and not wordgaps._is_syllable("a가")
+    assert not wordgaps._is_syllable("")
 
 
 def test_spaced_text_puts_a_space_into_a_wide_gap_beside_hangul() -> None:

@@ -68,23 +68,27 @@ def with_gap_spaces(page_rawdict: dict[str, Any]) -> dict[str, Any]:
 
 
 def spaced_text(chars: list[dict[str, Any]], size: float) -> str:
-    """The characters of one span, a space inserted where a glyph gap next to Hangul is wide:
-    between two glyphs, neither a space, one of them a Hangul syllable, GAP_EM sizes apart."""
-    # (one loop, the gap test written out: this runs for every glyph of the page; a[:1] in
-    # the syllable range is what HANGUL.match(a) finds, without a regex call)
+    """The characters of one span, a space inserted where a glyph gap next to Hangul is wide."""
+    # (one loop, the gap test written out: this runs for every glyph of the page)
     pieces: list[str] = []
     previous: dict[str, Any] | None = None
-    last = ""  # previous["c"]
-    gap = GAP_EM * size
     for char in chars:
         c = char["c"]
-        if (
-            previous is not None
-            and not (last.isspace() or c.isspace())
-            and (HANGUL_FIRST <= last[:1] <= HANGUL_LAST or HANGUL_FIRST <= c[:1] <= HANGUL_LAST)
-            and float(char["bbox"][0]) - float(previous["bbox"][2]) >= gap
-        ):
+        if previous is not None and _word_gap(previous, char, size):
             pieces.append(" ")
         pieces.append(c)
-        previous, last = char, c
+        previous = char
     return "".join(pieces)
+
+
+def _word_gap(left: dict[str, Any], right: dict[str, Any], size: float) -> bool:
+    a, b = left["c"], right["c"]
+    # (a[:1] in the syllable range is what HANGUL.match(a) finds, without a regex call)
+    if a.isspace() or b.isspace() or not (_is_syllable(a) or _is_syllable(b)):
+        return False
+    return float(right["bbox"][0]) - float(left["bbox"][2]) >= GAP_EM * size
+
+
+def _is_syllable(text: str) -> bool:
+    """`text` starts with a Hangul syllable (HANGUL.match)."""
+    return HANGUL_FIRST <= text[:1] <= HANGUL_LAST
