@@ -64,3 +64,22 @@ def test_a_small_kana_line_far_from_the_kanji_is_kept() -> None:
     base = _line("褥瘡対策", 100, 100, 14)
     note = _line("じょくそう", 100, 60, 7)  # 33 pt above: a note, not a reading
     assert without_ruby([base, note]) == [base, note]
+
+
+def test_a_reading_inside_a_vertical_line_is_dropped_from_it() -> None:
+    """MuPDF may put a reading into its column's line: "迂" "う" "回" read "迂う回"."""
+
+    def glyph(char: str, top: float, size: float = 14.0, x: float = 390.0) -> Span:
+        return Span(char, BBox(x, top, x + size, top + size), size=size)
+
+    spans = (
+        glyph("抗", 486),
+        glyph("体", 501),
+        glyph("迂", 517),
+        glyph("う", 521, size=7.0, x=403.5),  # right of 迂, at half size
+        glyph("回", 532),
+    )
+    column = Line(spans, BBox(390, 486, 410.5, 546), vertical=True)
+    (kept,) = without_ruby([column])
+    assert kept.text == "抗体迂回"
+    assert kept.bbox == BBox(390, 486, 404, 546)

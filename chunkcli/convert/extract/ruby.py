@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from chunkcli.charclasses import HAN_CLASS, KANA_CLASS
-from chunkcli.model import Line
+from chunkcli.model import BBox, Line
 
 # A reading is kana only, at most this many ("しようこうぐん" for 症候群 is seven) ...
 MAX_RUBY_CHARS = 12
@@ -28,7 +28,9 @@ RUBY_ALONG_SHARE = 0.8
 
 
 def without_ruby(lines: list[Line]) -> list[Line]:
-    """`lines` less the readings set against kanji (see the module's docstring)."""
+    """`lines` less the readings set against kanji (see the module's docstring): lines that are
+    readings, and readings MuPDF put into the line of their kanji (a vertical line's glyphs)."""
+    lines = [_without_ruby_spans(line) if _mixed_sizes(line) else line for line in lines]
     candidates = [line for line in lines if _may_be_ruby(line)]
     if not candidates:  # (nearly every page: no short kana line at all)
         return lines
@@ -36,6 +38,29 @@ def without_ruby(lines: list[Line]) -> list[Line]:
     if not readings:
         return lines
     return [line for line in lines if id(line) not in readings]
+
+
+def _mixed_sizes(line: Line) -> bool:
+    spans = line.spans
+    return len(spans) > 1 and any(span.size != spans[0].size for span in spans)
+
+
+def _without_ruby_spans(line: Line) -> Line:
+    """The line less its spans of small kana that lie beside its kanji (right of a vertical
+    line's text, on top of a horizontal line's); its box shrinks to what is left."""
+    spans = line.spans
+    base = [span for span in spans if span.size > RUBY_SIZE_RATIO * line.size]
+    if not base or len(base) == len(spans):
+        return line
+    text = Line(tuple(base), BBox.enclosing([span.bbox for span in base]), line.vertical)
+    kept = tuple(
+        span
+        for span in spans
+        if span in base or not _glosses(text, Line((span,), span.bbox, line.vertical))
+    )
+    if len(kept) == len(spans):
+        return line
+    return Line(kept, BBox.enclosing([span.bbox for span in kept]), line.vertical)
 
 
 def _may_be_ruby(line: Line) -> bool:

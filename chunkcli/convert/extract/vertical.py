@@ -51,6 +51,10 @@ NO_SPACE_BEFORE = frozenset("ぁぃぅぇぉっゃゅょゎァィゥェォッャ
 # characters and are at most this many cells wide and high (a Latin face's box takes its
 # descender: Helvetica's "(1)" at 11 pt is 15.1 pt high).
 MAX_ACROSS_CHARS = 4
+# Glyphs at most this share of the page's median glyph size are set apart from its columns:
+# ruby is half the text's size (7 pt beside 14 pt in saka1029-kokuji.pdf), and its column's
+# centre lies so near the text's that a run of punctuation could bridge the two.
+SMALL_TYPE_RATIO = 0.65
 ACROSS_WIDTH_EM = 1.5
 ACROSS_HEIGHT_EM = 1.25
 
@@ -67,12 +71,17 @@ def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
         return join_margin_columns(lines, glyphs)
     others = [line for line in lines if not _is_glyph(line)]
     cell = statistics.median(glyph.bbox.width for glyph in glyphs)
-    across = [line for line in others if _set_across(line, cell)]
-    if not across:
-        return others + [_join_column(column) for column in _joined_at_spaces(columns)]
+    # Glyphs in small type (ruby beside the column, notes) make columns of their own: read
+    # with the text, a reading came between the kanji it glosses ("迂う回").
+    size = statistics.median(glyph.size for glyph in glyphs)
+    small = [glyph for glyph in glyphs if glyph.size <= SMALL_TYPE_RATIO * size]
+    text = [glyph for glyph in glyphs if glyph.size > SMALL_TYPE_RATIO * size] if small else glyphs
     # Numbers set across a column (縦中横) go into the column they stand in; one that stacks
     # with no glyph (a page number below the text) stays the line it was.
-    columns = _joined_at_spaces(_stack_into_columns(glyphs + across))
+    across = [line for line in others if _set_across(line, cell)]
+    columns = _joined_at_spaces(_stack_into_columns(text + across))
+    if small:
+        columns += _stack_into_columns(small)
     alone = {id(c[0]) for c in columns if len(c) == 1 and c[0] in across}
     others = [line for line in others if line not in across or id(line) in alone]
     return others + [_join_column(c) for c in columns if id(c[0]) not in alone]
