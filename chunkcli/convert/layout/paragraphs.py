@@ -15,7 +15,7 @@ from statistics import median
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
 from chunkcli.convert.edges import high_decile, low_decile
 from chunkcli.convert.layout.faces import face_changes
-from chunkcli.convert.layout.numbering import numbering_pattern
+from chunkcli.convert.layout.numbering import KANJI_ITEM, numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"; the
@@ -262,6 +262,8 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
+    if KANJI_ITEM.match(line.text):
+        return False  # a notice's next item ("二　院内感染防止対策の基準")
     if not _next_line_distance(last, line, column):
         return False
     if _is_short(last, column) and (
