@@ -122,3 +122,14 @@ def test_kanji_item_numbers() -> None:
     assert KANJI_ITEM.match("十二 経過措置")
     assert not KANJI_ITEM.match("一般病棟の入院基本料")
     assert not KANJI_ITEM.match("一の二　医科初診料")  # "一の二": read as its column's text
+
+
+def test_glyphs_without_a_size_are_still_read() -> None:
+    """Text kept with --keep-hidden-text may have size 0: no type is "small" then."""
+    glyphs = []
+    for column in range(3):
+        for i, char in enumerate("縦書きの本文が続く行です"):
+            box = BBox(300 - 20 * column, 100 + 12 * i, 312 - 20 * column, 112 + 12 * i)
+            glyphs.append(Line((Span(char, box, size=0.0),), box, vertical=True))
+    texts = [line.text for line in rebuild_vertical_lines(glyphs)]
+    assert texts == ["縦書きの本文が続く行です"] * 3

@@ -74,7 +74,7 @@ def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
     # Glyphs in small type (ruby beside the column, notes) make columns of their own: read
     # with the text, a reading came between the kanji it glosses ("迂う回").
     size = statistics.median(glyph.size for glyph in glyphs)
-    small = [glyph for glyph in glyphs if glyph.size <= SMALL_TYPE_RATIO * size]
+    small = [glyph for glyph in glyphs if glyph.size <= SMALL_TYPE_RATIO * size] if size else []
     text = [glyph for glyph in glyphs if glyph.size > SMALL_TYPE_RATIO * size] if small else glyphs
     # Numbers set across a column (縦中横) go into the column they stand in; one that stacks
     # with no glyph (a page number below the text) stays the line it was.
@@ -178,6 +178,8 @@ def _joined_at_spaces(runs: list[list[Line]]) -> list[list[Line]]:
 def _x_bands(glyphs: list[Line]) -> list[list[Line]]:
     """Cluster glyphs whose horizontal centres lie within half a glyph width of each other."""
     ordered = sorted(glyphs, key=lambda g: g.bbox.center_x)
+    if not ordered:
+        return []
     bands: list[list[Line]] = [[ordered[0]]]
     for glyph in ordered[1:]:
         previous = bands[-1][-1].bbox
