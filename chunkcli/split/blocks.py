@@ -38,6 +38,8 @@ from chunkcli.split.parser_rules import block_parser
 from chunkcli.split.simple_lines import (
     BLOCK_START_RE,
     FENCE_OPEN_RE,
+    LATER_BLOCK_START_RE,
+    opens_block,
     simple_group_blocks,
 )
 
@@ -189,12 +191,13 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     track = _Track()
     line, offset = 0, 0
     find, count = source.find, source.count
+    first_opens, later_opens = BLOCK_START_RE.match, LATER_BLOCK_START_RE.search  # (opens_block)
     for match in GROUP_RE.finditer(source):
         start, end = match.span()
         line += count("\n", offset, start)
         offset = start
         clear = track.open_block is None and not track.guessed  # nothing open, nor may be
-        if clear and not BLOCK_START_RE.search(source, start, end):
+        if clear and not (first_opens(source, start, end) or later_opens(source, start, end)):
             # A paragraph (most groups): as _plain_blocks reads it, without the list and call.
             if run_first is not None:
                 runs.append(_Run(run_first[0], line, run_first[1], start))
@@ -245,7 +248,7 @@ def _plain_blocks(
     paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
     headings (simple_lines)."""
     start, end = group.span()
-    if not BLOCK_START_RE.search(source, start, end):  # a paragraph (most groups)
+    if not opens_block(source, start, end):  # a paragraph (most groups)
         lines = source.count("\n", start, end) + 1
         return [_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0))]
     text = group.group()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TypeAlias
@@ -66,6 +66,15 @@ class Layout:
             while not self.pieces[lo].is_content:
                 lo += 1
         path = self.paths[lo]
+        # Only a heading starts another path object (heading_paths): with none after lo in
+        # the range, and lo no run of headings (the text after a run has the path after it),
+        # every piece has lo's.
+        indices = self.heading_indices
+        after = bisect.bisect_right(indices, lo)
+        if (after == len(indices) or indices[after] >= hi) and (
+            self.pieces[lo].kind is not PieceKind.HEADINGS
+        ):
+            return path
         merged: Path | None = None  # the last path merged in: `path` is a prefix of it
         for other in self.paths[lo + 1 : hi]:
             # Runs of pieces share one path object: each object is merged in once a run.
@@ -184,33 +193,40 @@ def heading_paths(
     has_title: bool,
     markdown: str = "",
     run_names: dict[int, str] | None = None,
+    headings: Sequence[int] | None = None,
 ) -> tuple[Path, ...]:
     """Each piece's path: the title, then the open headings (levels may skip: H1 -> H3 is fine).
 
     A run of headings (PieceKind.HEADINGS) has the path its headings share; its headings are
     read from `markdown` for the path after it, and those still open after it are named in
-    `run_names` (element RUN_ELEMENT_BASE - offset of the line)."""
+    `run_names` (element RUN_ELEMENT_BASE - offset of the line). `headings`: the indices of
+    the HEADING(S) pieces, when the caller has them (only they change the path: the pieces
+    between two of them share one path object, set by the list, not a step a piece)."""
     base: Path = (TITLE,) if has_title else ()
+    if headings is None:
+        headings = [i for i, p in enumerate(pieces) if p.kind in HEADING_KINDS]
     stack: list[_Open] = []
     current = base
-    paths = []
-    for index, piece in enumerate(pieces):
+    paths: list[Path] = []
+    for index in headings:
+        paths += [current] * (index - len(paths))  # the pieces since the last heading
+        piece = pieces[index]
         if piece.kind is PieceKind.HEADING:
             while stack and stack[-1][0] >= piece.level:
                 stack.pop()
             parent = stack[-1][1] if stack else base
             current = parent if index == title_index else (*parent, index)
             stack.append((piece.level, current))
-        elif piece.kind is PieceKind.HEADINGS:
-            while stack and stack[-1][0] >= piece.level:
-                stack.pop()
-            paths.append(stack[-1][1] if stack else base)
-            named = _open_after_run(markdown, piece, stack, base, index == title_index)
-            if run_names is not None:
-                run_names.update(named)
-            current = stack[-1][1] if stack else base
+            paths.append(current)
             continue
-        paths.append(current)
+        while stack and stack[-1][0] >= piece.level:  # a run of headings
+            stack.pop()
+        paths.append(stack[-1][1] if stack else base)
+        named = _open_after_run(markdown, piece, stack, base, index == title_index)
+        if run_names is not None:
+            run_names.update(named)
+        current = stack[-1][1] if stack else base
+    paths += [current] * (len(pieces) - len(paths))
     return tuple(paths)
 
 
@@ -314,8 +330,8 @@ def make_layout(
     """Layout of scanned pieces; `title` is (title text, index of the title H1 or TITLE)."""
     title_text, title_index = title
     run_names: dict[int, str] = {}
-    paths = heading_paths(pieces, title_index, bool(title_text), markdown, run_names)
     headings = tuple(i for i, p in enumerate(pieces) if p.kind in HEADING_KINDS)
+    paths = heading_paths(pieces, title_index, bool(title_text), markdown, run_names, headings)
     names = {i: pieces[i].heading for i in headings if pieces[i].kind is PieceKind.HEADING}
     names.update(run_names)
     names[TITLE] = title_text
