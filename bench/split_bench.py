@@ -184,6 +184,28 @@ def run_chunkcli(markdown: str, max_tokens: int) -> Result:
     )
 
 
+def print_chunkcli_memo(markdown: str, max_tokens: int) -> None:
+    """How many of chunkcli's piece counts its CountMemo served (one more split, untimed), as
+    chonkie's cache is reported: what remembering counts buys on this text."""
+    from chunkcli.split import counting
+
+    memos: list[counting.CountMemo] = []
+    made = counting.CountMemo.__init__
+
+    def spy(memo: counting.CountMemo, count: Callable[[str], int]) -> None:
+        made(memo, count)
+        memos.append(memo)
+
+    counting.CountMemo.__init__ = spy  # type: ignore[method-assign,assignment]
+    try:
+        split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
+    finally:
+        counting.CountMemo.__init__ = made  # type: ignore[method-assign]
+    served = sum(memo.remembered for memo in memos)
+    counted = sum(memo.counted for memo in memos)
+    print(f"chunkcli: {served:,} piece counts remembered, {counted:,} counted", file=sys.stderr)
+
+
 def run_langchain(markdown: str, max_tokens: int) -> Result:
     import tiktoken
     from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
@@ -552,6 +574,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "tiktoken": run_tiktoken_floor,
     }
     chosen = [runners[name] for name in args.tools.split(",")]
+    if "chunkcli" in args.tools.split(","):
+        print_chunkcli_memo(markdown, args.max_tokens)
     if args.rounds > 1:
         loads = _loads()
         by_tool = run_rounds(chosen, markdown, args.max_tokens, args.rounds)
