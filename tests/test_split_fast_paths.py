@@ -15,6 +15,7 @@ from chunkcli.split.blocks import find_blocks
 from chunkcli.split.build import chunk_id, path_id_hash, text_id
 from chunkcli.split.counting import counter_per_span
 from chunkcli.split.layout import (
+    PATH_SEPARATOR,
     TITLE,
     Layout,
     common_prefix,
@@ -207,3 +208,44 @@ def test_common_path_is_the_common_prefix_of_the_paths(
     for other in layout.paths[first + 1 : hi]:
         expected = common_prefix(expected, other)
     assert layout.common_path(lo, hi) == expected
+
+
+NAME_PARTS = ("Intro", "1.", "2.3", "(a)", "it's", "’s", "'ll", "日本語", "第1章", "…", "›", "—",
+              "!?", ".", ":", "Ünïcödé", "🙂", "x" * 40, "«»", "C#", "#", "&", "12345", "%/",
+              "\\", "|", "`code`", "A›B", "\u3000", "\xa0", "\t", "e\u0301", "", "'",
+              "-", "\u200b")  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(NAME_PARTS), min_size=1, max_size=4).map(
+            lambda parts: " ".join(parts) if len(parts) % 2 else "".join(parts)
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+@example(["Title", "Part ›", "…"])
+@example(["Title ", "Part"])  # (a name that ends in a space is counted whole)
+def test_path_line_counts_summed_from_segments_equal_whole_counts(names: list[str]) -> None:
+    layout = layout_of("# T\n\nText.\n")
+    text = PATH_SEPARATOR.join(names) + "\n\n"
+    count = tiktoken_counter("cl100k_base")
+    assert layout._path_line_tokens(names, text) == count(text)
+    assert layout._path_line_tokens(names, text) == count(text)  # (from the segment counts)
+
+
+def test_path_line_segments_are_counted_once_each() -> None:
+    layout = layout_of("# T\n\nText.\n")
+    line = layout._path_line_tokens(["Title", "Part", "Sub"], "Title › Part › Sub\n\n")
+    assert line == tiktoken_counter("cl100k_base")("Title › Part › Sub\n\n")
+    layout._path_line_tokens(["Title", "Part", "Other"], "Title › Part › Other\n\n")
+    layout._path_line_tokens(["Title", "Two words ", "Sub"], "Title › Two words  › Sub\n\n")
+    assert layout.segment_counts == {
+        "Title": 1,
+        " › Part": 2,
+        " › Sub\n\n": 3,
+        " › Other\n\n": 3,
+        " › Two words ": None,  # (not whitespace-clean: that line was counted whole)
+    }
