@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 from hypothesis import HealthCheck, example, given, settings
@@ -11,8 +12,17 @@ from hypothesis import strategies as st
 
 from chunkcli.markdown_format import parse_header_rows
 from chunkcli.markdown_lines import line_starts
+from chunkcli.model import Chunk
+from chunkcli.split import split_markdown
 from chunkcli.split.blocks import find_blocks
-from chunkcli.split.build import chunk_id, path_id_hash, text_id
+from chunkcli.split.build import (
+    CHUNK_FIELDS,
+    Identity,
+    chunk_id,
+    id_hash_base,
+    path_id_hash,
+    text_id,
+)
 from chunkcli.split.counting import counter_per_span
 from chunkcli.split.layout import (
     PATH_SEPARATOR,
@@ -249,3 +259,33 @@ def test_path_line_segments_are_counted_once_each() -> None:
         " › Other\n\n": 3,
         " › Two words ": None,  # (not whitespace-clean: that line was counted whole)
     }
+
+
+def test_chunks_are_built_in_the_order_of_their_fields() -> None:
+    """iter_chunks passes Chunk's fields by position, in CHUNK_FIELDS' order, and hashes the
+    ids from the path's hash with the occurrence taken in."""
+    assert tuple(field.name for field in dataclasses.fields(Chunk)) == CHUNK_FIELDS
+    markdown = "# Title\n\n<!-- page 2 -->\n\nIntro.\n\n## Part\n\nSame.\n\n## Part\n\nSame.\n\n"
+    chunks = split_markdown(markdown, SplitOptions(max_tokens=20), source="doc.md")
+    assert [(c.kind, c.heading_path, c.prefix, c.body) for c in chunks] == [
+        ("section", ("Title",), "Title\n\n", markdown[:34]),
+        ("section", ("Title", "Part"), "Title › Part\n\n", "## Part\n\nSame.\n\n"),
+        ("section", ("Title", "Part"), "Title › Part\n\n", "## Part\n\nSame.\n\n"),
+    ]
+    first, second, third = chunks
+    assert (first.doc_id, first.source, first.title, first.start, first.end) == (
+        "doc.md", "doc.md", "Title", 0, 34
+    )  # fmt: skip
+    assert (first.page_start, first.page_end, first.tokens, first.oversize) == (None, 2, 12, False)
+    assert (third.start, third.end, third.page_start, third.page_end, third.tokens) == (
+        50, 66, 2, 2, 9
+    )  # fmt: skip
+    assert first.split_config["max_tokens"] == 20 and first.metadata == {}
+    assert (first.item, first.boxes, first.images, first.ocr_confidence) == (None, (), (), None)
+    assert first.markdown_sha256 == hashlib.sha256(markdown.encode()).hexdigest()
+    assert first.source_sha256 == first.markdown_sha256
+    base = id_hash_base(Identity("doc.md", "", "", "", "", first.split_config, {}))
+    text = "Title › Part\n\n## Part\n\nSame.\n\n"  # the same text twice under one path
+    assert second.id == chunk_id(base, ("Title", "Part"), text, 0)
+    assert third.id == chunk_id(base, ("Title", "Part"), text, 1)
+    assert first.id == chunk_id(base, ("Title",), "Title\n\n# Title\n\nIntro.\n\n", 0)

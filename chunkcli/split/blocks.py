@@ -74,6 +74,7 @@ SENTINEL_LINES = 2
 # memory at find_blocks' peak, in batches 5.9), and a call more costs about 0.04 ms.
 PARSE_BATCH_CHARS = 1 << 16
 _new = tuple.__new__  # a RawBlock without NamedTuple's Python __new__
+TEXT = BlockKind.TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +193,7 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     line, offset = 0, 0
     find, count = source.find, source.count
     first_opens, later_opens = BLOCK_START_RE.match, LATER_BLOCK_START_RE.search  # (opens_block)
+    add_plain = plain.blocks.append  # (HeadingRuns extends its list in place, never rebinds it)
     for match in GROUP_RE.finditer(source):
         start, end = match.span()
         line += count("\n", offset, start)
@@ -203,7 +205,9 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
                 runs.append(_Run(run_first[0], line, run_first[1], start))
                 run_first = None
             lines = count("\n", start, end) + 1
-            plain.add(_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0)))
+            if plain.running or plain.pending:  # (HeadingRuns.add of a paragraph, inline)
+                plain.cut()
+            add_plain(_new(RawBlock, (TEXT, line, line + lines, 0, "", 0)))
             continue
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
             collapse
@@ -235,10 +239,14 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
         may_open = FENCE_OR_HTML_RE.search(source, match.start(), match.end())
         if track.open_block is not None or may_open:
             track = _track_open_block(match.group(), match.start(), track)
-    if run_first is not None:
-        total_lines = source.count("\n") + 1
-        runs.append(_Run(run_first[0], total_lines, run_first[1], len(source)))
-    return plain.done(), runs
+    return plain.done(), runs + _last_run(source, run_first)
+
+
+def _last_run(source: str, run_first: tuple[int, int] | None) -> list[_Run]:
+    """The run still open at the end of the text (from its (line, offset)), if any."""
+    if run_first is None:
+        return []
+    return [_Run(run_first[0], source.count("\n") + 1, run_first[1], len(source))]
 
 
 def _plain_blocks(
