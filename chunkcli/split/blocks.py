@@ -208,6 +208,7 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
             if plain.running or plain.pending:  # (HeadingRuns.add of a paragraph, inline)
                 plain.cut()
             add_plain(_new(RawBlock, (TEXT, line, line + lines, 0, "", 0)))
+            line, offset = line + lines - 1, end  # (its line ends are not counted again)
             continue
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
             collapse
