@@ -154,7 +154,9 @@ def _looked_at(page: Page, doc: pymupdf.Document) -> bool:
         return False
     if any(block.kind == BlockKind.FIGURE for block in page.blocks):
         return True
-    return bool(doc[page.number - 1].get_images())  # resources only: cheap, most pages have none
+    # The page's resources only (most pages have no image), read without loading the page
+    # again (Page.get_images asks the document just this).
+    return bool(doc.get_page_images(page.number - 1))
 
 
 def _placements(pdf_page: pymupdf.Page) -> list[tuple[object, BBox]]:

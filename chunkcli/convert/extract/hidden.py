@@ -30,7 +30,6 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.paint_log import paint_log
 from chunkcli.model import HiddenText
 
 if TYPE_CHECKING:
@@ -89,9 +88,10 @@ def remove_hidden_text(
     painted = _Painted(page, drawings or PageDrawings(page))
     kinds: Counter[str] = Counter()
     sample = ""
+    dark: dict[int, bool] = {}  # is_dark of each colour the page's text uses
     for block in raw.get("blocks", ()):
         for line in block.get("lines", ()):
-            if _plainly_visible(line["spans"], settings):
+            if _plainly_visible(line["spans"], settings, dark):
                 continue  # nearly every line: no span's text or background is looked at
             kept = []
             for span in line["spans"]:
@@ -128,18 +128,25 @@ def hidden_kind(
     return HiddenKind.BACKGROUND
 
 
-def _plainly_visible(spans: list[dict[str, Any]], settings: HiddenTextSettings) -> bool:
+def _plainly_visible(
+    spans: list[dict[str, Any]], settings: HiddenTextSettings, dark: dict[int, bool]
+) -> bool:
     """True when `hidden_kind` finds each of `spans` visible from the span alone: dark,
     filled or stroked, opaque text of a legible size (every span of most pages; one loop a
-    line, as this runs for every span)."""
-    min_size, light_text = settings.min_size_pt, settings.light_text_contrast
+    line, as this runs for every span). `dark` keeps `is_dark` of the colours seen so far."""
+    min_size = settings.min_size_pt
     for span in spans:
         if not (
             span["size"] >= min_size
             and span.get("alpha", 255) != 0
             and span.get("char_flags", CHAR_FILLED) & (CHAR_FILLED | CHAR_STROKED)
-            and is_dark(span["color"], light_text)
         ):
+            return False
+        colour = span["color"]
+        seen = dark.get(colour)
+        if seen is None:
+            seen = dark[colour] = is_dark(colour, settings.light_text_contrast)
+        if not seen:
             return False
     return True
 
@@ -158,14 +165,11 @@ class _Painted:
     def __init__(self, page: pymupdf.Page, drawings: PageDrawings) -> None:
         self.page = page
         self.drawings = drawings
-        self._log: list[tuple[str, tuple[float, float, float, float]]] | None = None
         self._fills: list[tuple[tuple[float, ...], tuple[float, ...] | None]] | None = None
 
     @property
     def log(self) -> list[tuple[str, tuple[float, float, float, float]]]:
-        if self._log is None:
-            self._log = paint_log(self.page)  # get_bboxlog's entries, less its text's
-        return self._log
+        return self.drawings.paint_log  # get_bboxlog's entries, less its text's
 
     def draws(self, bbox: tuple[float, float, float, float], share: float) -> bool:
         """An image or shading under `bbox`, or paths inside it covering `share` of its width."""
@@ -185,11 +189,16 @@ class _Painted:
         nothing is filled there, None when an image or a fill of another shape lies there (its
         colour there is unknown: the text counts as seen)."""
         cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        if any(_holds(box, cx, cy) for kind, box in self.log if kind in IMAGE_LOG_TYPES):
-            return None
-        if any(_holds(box, cx, cy) for kind, box in self.log if kind == "stroke-path"):
-            return None  # a thick stroke can be a label's background: its extent is unknown
-        if not any(_holds(box, cx, cy) for kind, box in self.log if kind == "fill-path"):
+        filled = False
+        for kind, (x0, y0, x1, y1) in self.log:  # (one pass, _holds written out)
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                if kind in IMAGE_LOG_TYPES:
+                    return None
+                if kind == "stroke-path":
+                    return None  # a thick stroke can be a label's background: its extent is unknown
+                if kind == "fill-path":
+                    filled = True
+        if not filled:
             return PAGE_COLOUR  # the common case: no drawing is read
         for box, colour in reversed(self.fills):  # the topmost first
             if _holds(box, cx, cy):

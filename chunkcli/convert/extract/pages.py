@@ -24,11 +24,18 @@ import pymupdf
 from chunkcli.charclasses import (
     IDEOGRAPH_VARIANT,
     LATIN1_LETTER,
+    count_unusable,
     fold_ideograph_variants,
     unusable_share,
 )
 from chunkcli.convert.drawings import PageDrawings
-from chunkcli.convert.extract.bidi import has_rtl, is_rtl_text, logical_line, visual_rawdict
+from chunkcli.convert.extract.bidi import (
+    RTL_CHAR,
+    has_rtl,
+    is_rtl_text,
+    logical_line,
+    visual_rawdict,
+)
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
@@ -43,7 +50,12 @@ from chunkcli.convert.extract.symbols import (
 from chunkcli.convert.extract.table_pictures import with_scanned_tables, with_table_pictures
 from chunkcli.convert.extract.vector_figures import vector_figures
 from chunkcli.convert.extract.vertical import rebuild_vertical_lines
-from chunkcli.convert.extract.wordgaps import lacks_word_spaces, page_text, with_gap_spaces
+from chunkcli.convert.extract.wordgaps import (
+    HANGUL,
+    lacks_word_spaces,
+    page_text,
+    with_gap_spaces,
+)
 from chunkcli.convert.ocr import OcrMode
 from chunkcli.convert.ocr.options import ScanFigureSettings
 from chunkcli.convert.ocr.pictures import PicturePages
@@ -116,6 +128,13 @@ LIGATURES = str.maketrans(
 # The characters LIGATURES maps: searching for them costs a fraction of translate on non-ASCII
 # spans (0.2 vs 1.0 us on the 7-character spans of a Korean file).
 LIGATURE_CHARS = re.compile("[" + "".join(map(chr, LIGATURES)) + "]")
+# A ligature or an ideograph variant, in one character class: a page's text is searched once.
+FOLDED_CHARS = re.compile(LIGATURE_CHARS.pattern[:-1] + IDEOGRAPH_VARIANT.pattern[1:])
+# What a page's text must hold for any of `lacks_word_spaces` (Hangul), `has_rtl` (RTL_CHAR)
+# and `needs_folding` to say yes: without one of them, one search answers no to all three.
+PAGE_TESTS_CHARS = re.compile(
+    FOLDED_CHARS.pattern[:-1] + RTL_CHAR.pattern[1:-1] + HANGUL.pattern[1:]
+)
 
 # Share of unusable glyphs (charclasses.unusable_share: NUL, U+FFFD, private use, control,
 # (cid:N)) above which a page's text layer is garbage and the page is treated as image only:
@@ -341,7 +360,8 @@ def text_page_of(
     tables: list[Block] = []
     if find_tables:
         tables = detect_tables(page, lines, number, drawings=drawings)
-        lines = [line for line in lines if not _inside_any(line, tables)]
+        if tables:  # (most pages have none: no line is asked)
+            lines = [line for line in lines if not _inside_any(line, tables)]
     figures: list[Block] = []
     if drawings is not None and drawings.rotation == 0:  # (paths are read unrotated)
         page_box = BBox(rect.x0, rect.y0, rect.x1, rect.y1)
@@ -367,17 +387,7 @@ def read_lines(
     `keep_hidden`; `drawings`: the page's paths, shared with other readers of the page)."""
     paths = drawings or PageDrawings(page)
     raw, text, rtl, folds, hidden = _page_text_dict(page, keep_hidden, paths)
-    lines: list[Line] = []
-    several: list[tuple[list[Span], bool]] = []  # lines of several spans: gaps to look at
-    for block in raw["blocks"]:
-        for raw_line in block.get("lines", ()):
-            spans = [s for d in raw_line["spans"] if (s := _span(d, folds)) is not None]
-            dx, dy = raw_line.get("dir", (1.0, 0.0))
-            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
-            if len(spans) == 1 and spans[0].text.strip():
-                lines.append(Line((spans[0],), spans[0].bbox, vertical))
-            elif any(s.text.strip() for s in spans):  # an indent space alone is no line
-                several.append((spans, vertical))
+    lines, several = _lines_of_dict(raw, folds)
     gutters = gutter_positions([spans for spans, vertical in several if not vertical])
     for spans, vertical in several:
         for part in cut_at_gutters(spans, gutters) if gutters and not vertical else [spans]:
@@ -388,6 +398,34 @@ def read_lines(
     return attach_drop_caps(without_ruby(rebuild_vertical_lines(lines))), hidden
 
 
+def _lines_of_dict(
+    raw: dict[str, Any], folds: bool
+) -> tuple[list[Line], list[tuple[list[Span], bool]]]:
+    """The Lines of the dict's one-span lines, and the spans of its lines of several spans
+    (whose gaps are looked at next), with whether each is vertical; lines of spaces only
+    are left out. `folds` as for `_span`."""
+    lines: list[Line] = []
+    several: list[tuple[list[Span], bool]] = []
+    styles: dict[_StyleKey, _Style] = {}  # the page's fonts, flags and sizes, each read once
+    for block in raw["blocks"]:
+        for raw_line in block.get("lines", ()):
+            raw_spans = raw_line["spans"]
+            dx, dy = raw_line.get("dir", (1.0, 0.0))
+            vertical = bool(abs(dy) > abs(dx))  # (written out: this runs for every line)
+            if len(raw_spans) == 1:  # most lines: no list of spans is built
+                span = _span(raw_spans[0], folds, styles)
+                # (str.isspace is what strip() removes: no stripped copy is made)
+                if span is not None and not span.text.isspace():
+                    lines.append(Line((span,), span.bbox, vertical))
+                continue  # an indent space alone is no line
+            spans = [s for d in raw_spans if (s := _span(d, folds, styles)) is not None]
+            if len(spans) == 1 and spans[0].text.strip():
+                lines.append(Line((spans[0],), spans[0].bbox, vertical))
+            elif any(s.text.strip() for s in spans):  # an indent space alone is no line
+                several.append((spans, vertical))
+    return lines, several
+
+
 def _page_text_dict(
     page: pymupdf.Page, keep_hidden: bool, drawings: PageDrawings
 ) -> tuple[dict[str, Any], str, bool, bool, HiddenText | None]:
@@ -395,15 +433,19 @@ def _page_text_dict(
     where word gaps or right-to-left glyphs need them), its text, whether that text `has_rtl`,
     whether the dict's text `needs_folding`, and the hidden text removed."""
     # One text page feeds both readings: a page read again with character boxes is not
-    # interpreted a second time.
+    # interpreted a second time. Its dicts are asked of it directly: `page.get_text` would
+    # also read the page's crop box for the dict's "width" and "height", which nothing reads
+    # (60 us a page).
     text_page = page.get_textpage(flags=DICT_FLAGS)
-    raw, hidden = page.get_text("dict", textpage=text_page), None
+    raw, hidden = text_page.extractDICT(), None
     if not keep_hidden:
         raw, hidden = remove_hidden_text(page, raw, drawings=drawings)
     text = page_text(raw)
+    if text.isascii() or PAGE_TESTS_CHARS.search(text) is None:
+        return raw, text, False, False, hidden  # (most pages: one search answers all three)
     glued, rtl = lacks_word_spaces(text), has_rtl(text)
     if glued or rtl:
-        chars = page.get_text("rawdict", textpage=text_page)
+        chars = text_page.extractRAWDICT()
         if not keep_hidden:
             chars = remove_hidden_text(page, chars, drawings=drawings)[0]
         # Korean word spaces drawn only as gaps (see extract/wordgaps.py); Arabic, Hebrew:
@@ -446,14 +488,24 @@ def needs_folding(text: str) -> bool:
     one search a page spares two a span on pages of non-Latin text that hold none."""
     if text.isascii():  # every LIGATURES key and ideograph variant is non-ASCII
         return False
-    return LIGATURE_CHARS.search(text) is not None or IDEOGRAPH_VARIANT.search(text) is not None
+    return FOLDED_CHARS.search(text) is not None
 
 
-def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
+# What a span's font name, flags and size say: (dingbat, bold, italic, monospace, size as a
+# Span holds it), by (font, flags, size) as MuPDF's dict gives them.
+_Style = tuple[bool, bool, bool, bool, float]
+_StyleKey = tuple[str, int, float]
+
+
+def _span(
+    raw: dict[str, Any], folds: bool = True, styles: dict[_StyleKey, _Style] | None = None
+) -> Span | None:
     """A span of MuPDF's text dict as a Span; `folds` is False on a page where no text needs
-    `needs_folding`."""
+    `needs_folding`; `styles` keeps what each font, flags and size said on the page so far."""
     # This runs for every span of every page (400,000 on the corpus): the cheap tests first,
-    # one cached look-up a font, and the box's bounds tested here rather than in a call.
+    # one look-up a font, flags and size (a page uses a few: their traits, and the size made
+    # finite and rounded, 0.5 us a span, are worked out once), and the box's bounds tested
+    # here rather than in a call.
     text = raw["text"]
     # Every LIGATURES key and ideograph variant is non-ASCII, and translate costs ~2 us a span.
     if folds and not text.isascii():
@@ -463,14 +515,15 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
     if not text:
         return None
     font = raw.get("font", "")
-    dingbat, bold, italic, monospace = _font_traits(font)
+    key = (font, raw.get("flags", 0), raw.get("size", 0.0))
+    style = None if styles is None else styles.get(key)
+    if style is None:
+        style = _style(*key)
+        if styles is not None:
+            styles[key] = style
+    dingbat, bold, italic, monospace, size = style
     if dingbat:  # a Wingdings bullet is the letter "m"
         text = dingbat_text(text, font)
-    flags = raw.get("flags", 0)
-    size = raw.get("size", 0.0)
-    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
-    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
-        size = max(0.0, finite(size))
     x0, top, x1, bottom = raw["bbox"]
     limit = MAX_GEOMETRY_PT
     # Nearly every box is in bounds (NaN fails every comparison): skip four finite() calls.
@@ -484,11 +537,23 @@ def _span(raw: dict[str, Any], folds: bool = True) -> Span | None:
         box = BBox(x0, top, x1, bottom)
     else:
         box = BBox(finite(x0), finite(top), finite(x1), finite(bottom))
-    return Span(
-        text,
-        box,
-        font,
-        round(size, 2),
+    return Span(text, box, font, size, bold, italic, monospace)
+
+
+def _style(font: str, flags: int, size: float) -> _Style:
+    """(dingbat, bold, italic, monospace, size) of a span in `font` with MuPDF's `flags`, at
+    `size` (made finite and not negative, rounded to 0.01 pt)."""
+    # Nearly every size is a positive float in bounds: finite() and max() change nothing.
+    if not (type(size) is float and 0.0 < size <= MAX_GEOMETRY_PT):
+        size = max(0.0, finite(size))
+    return (*_face(font, flags), round(size, 2))
+
+
+def _face(font: str, flags: int) -> tuple[bool, bool, bool, bool]:
+    """(dingbat, bold, italic, monospace) as a span's font name and flags tell them."""
+    dingbat, bold, italic, monospace = _font_traits(font)
+    return (
+        dingbat,
         bold or bool(flags & FLAG_BOLD),
         italic or bool(flags & FLAG_ITALIC),
         monospace or bool(flags & FLAG_MONOSPACE),
@@ -546,6 +611,10 @@ def _line(spans: list[Span], vertical: bool) -> Line:
 
 def is_garbage_text(text: str) -> bool:
     """True when a text layer is mostly unusable characters (see GARBAGE_SHARE)."""
+    if "(cid:" not in text and count_unusable(text) == 0:
+        # Nearly every page: no unusable glyph, a share of 0. Whether any character is
+        # visible needs no count of the others (count_whitespace reads the text ~25 times).
+        return bool(text) and not text.isspace() and _is_mojibake(text)
     share, visible = unusable_share(text)
     return visible > 0 and (share > GARBAGE_SHARE or _is_mojibake(text))
 

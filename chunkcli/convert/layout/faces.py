@@ -39,7 +39,8 @@ def face_name(line: Line) -> str:
 def _face_and_share(line: Line) -> tuple[str, float]:
     if len(line.spans) == 1:  # most lines: no tally
         span = line.spans[0]
-        return (_face(span.font), 1.0) if span.text.strip() else ("", 0.0)
+        # (str.isspace is what strip() removes: no stripped copy is made)
+        return (_face(span.font), 1.0) if span.text and not span.text.isspace() else ("", 0.0)
     weights: dict[str, int] = {}  # (a plain dict: a Counter costs more than the tally here)
     for span in line.spans:
         weights[span.font] = weights.get(span.font, 0) + len(span.text.strip())
@@ -64,16 +65,24 @@ def face_changes(last: Line, line: Line) -> bool:
     case (a section heading in the capitals of a sans face over serif text, at nearly the body
     size: olmocr-multi_column_miss.pdf's "CORPORATE SOCIAL RESPONSIBILITY: THE CONTEXT" ran
     into its first paragraph)."""
-    cjk = KANA_HAN_RE.search(last.text) is not None and KANA_HAN_RE.search(line.text) is not None
+    cjk = _has_kana_han(last.text) and _has_kana_han(line.text)
     if not cjk and in_capitals(last) == in_capitals(line):
         return False
     (face_a, share_a), (face_b, share_b) = _face_and_share(last), _face_and_share(line)
     return min(share_a, share_b) >= ONE_FACE_SHARE and bool(face_a) and face_a != face_b
 
 
+def _has_kana_han(text: str) -> bool:
+    """`text` holds kana or a Han ideograph (KANA_HAN_RE), none of which is ASCII: ASCII text,
+    which Python knows to be ASCII without a look, is not searched (this runs twice for each
+    pair of lines a paragraph may join)."""
+    return not text.isascii() and KANA_HAN_RE.search(text) is not None
+
+
 def in_capitals(line: Line) -> bool:
     """A line of words in capitals, not code (an identifier in a monospace face)."""
-    return not any(span.monospace for span in line.spans) and capitals_only(line.text)
+    # (the text asked first: most lines hold a lower-case letter near their start)
+    return capitals_only(line.text) and not any(span.monospace for span in line.spans)
 
 
 def capitals_only(text: str) -> bool:

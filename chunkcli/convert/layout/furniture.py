@@ -60,13 +60,14 @@ def strip_running_headers(
     """
     text_pages = [p for p in pages + context if p.status == PageStatus.TEXT]
     s = settings
-    furniture = _stamp_blocks(text_pages, s) | _page_number_blocks(text_pages, s)
+    bands = _Bands(s)  # each page's band lines, gathered once for the three readers below
+    furniture = _stamp_blocks(text_pages, s) | _page_number_blocks(text_pages, bands, s)
     furniture |= _typed_rules(text_pages, s)
     if len(text_pages) >= 2:
         repeats = min(s.min_repeats, len(text_pages))
         furniture |= (
-            _repeated_margin_blocks(text_pages, repeats, s)
-            | _running_head_slots(text_pages, s)
+            _repeated_margin_blocks(text_pages, bands, repeats, s)
+            | _running_head_slots(text_pages, bands, s)
             | _repeated_anywhere_blocks(text_pages, s)
         )
     if not furniture:
@@ -112,15 +113,30 @@ def _vertical_columns_extent(page: Page, s: FurnitureSettings) -> tuple[float, f
     return min(line.bbox.top for line in columns), max(line.bbox.bottom for line in columns)
 
 
+class _Bands:
+    """`_band_blocks` of each page, worked out on the first ask (three readers ask for every
+    page: a pass over the corpus' pages cost ~35 ms, 2026-12-04)."""
+
+    def __init__(self, s: FurnitureSettings) -> None:
+        self.settings = s
+        self._of: dict[int, list[Block]] = {}  # by id(page): the pages outlive this object
+
+    def __call__(self, page: Page) -> list[Block]:
+        found = self._of.get(id(page))
+        if found is None:
+            found = self._of[id(page)] = _band_blocks(page, self.settings)
+        return found
+
+
 def _repeated_margin_blocks(
-    pages: list[Page], repeats: int, s: FurnitureSettings
+    pages: list[Page], bands: _Bands, repeats: int, s: FurnitureSettings
 ) -> set[tuple[int, int]]:
     """(page, block id) of band lines that repeat on enough pages: the same shape at one
     height, or the very same longer text at any height of the band (form footers move)."""
     by_shape: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     by_text: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page, s):
+        for block in bands(page):
             if is_page_number(block.text) and _table_cell(block, page, s):
                 continue
             by_shape[shape_of(block.text)].append((block.bbox.top, page.number, id(block)))
@@ -235,12 +251,14 @@ def _may_be_piece(block: Block, stamp: Block, s: FurnitureSettings) -> bool:
     return block.bbox.y_overlap(stamp.bbox) >= s.stamp_row_overlap_share * lower
 
 
-def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+def _running_head_slots(
+    pages: list[Page], bands: _Bands, s: FurnitureSettings
+) -> set[tuple[int, int]]:
     """Top-band lines at one height and size, smaller than the body, on most pages."""
     body = typical_size(b for p in pages for b in p.blocks if b.kind == BlockKind.PARAGRAPH)
     slots: dict[float, list[tuple[float, int, int]]] = defaultdict(list)
     for page in pages:
-        for block in _band_blocks(page, s):
+        for block in bands(page):
             size = block.lines[0].size
             top = block.bbox.center_y <= page.height * s.top_band
             if top and size < body - s.smaller_than_body_pt:
@@ -255,17 +273,15 @@ def _running_head_slots(pages: list[Page], s: FurnitureSettings) -> set[tuple[in
     return found
 
 
-def _page_number_blocks(pages: list[Page], s: FurnitureSettings) -> set[tuple[int, int]]:
+def _page_number_blocks(
+    pages: list[Page], bands: _Bands, s: FurnitureSettings
+) -> set[tuple[int, int]]:
     """Lone page numbers in the bands (one sharing its row with text only on the row nearest
     the edge: see _outermost); on a document too short to show repetition only those alone on
     their row of the page ("Page 1 of 1" centred in the footer)."""
     found: set[tuple[int, int]] = set()
     for page in pages:
-        numbers = [
-            b
-            for b in _band_blocks(page, s)
-            if is_page_number(b.text) and not _table_cell(b, page, s)
-        ]
+        numbers = [b for b in bands(page) if is_page_number(b.text) and not _table_cell(b, page, s)]
         if numbers:  # (stacks are looked for only on pages with a candidate)
             stacked = _stacked_numbers(page, s)
             numbers = [b for b in numbers if id(b) not in stacked]
@@ -347,13 +363,21 @@ def _table_cell(block: Block, page: Page, s: FurnitureSettings) -> bool:
     table row ("7 | ライター | 52" at the top of a page a table runs on to), not a page number;
     a running head's page number shares its row with the head's title at most."""
     box, height = block.bbox, block.bbox.height
+    top, bottom = box.top, box.bottom
     beside = 0
-    for other in page.blocks:  # (asked for every number in the bands: stops once it knows)
+    # (asked for every number in the bands, against every block of the page: stops once it
+    # knows, and BBox.y_overlap and min() written out)
+    for other in page.blocks:
         if beside >= s.table_row_neighbours:
             break
         if other is block or other.kind == BlockKind.TABLE:
             continue
-        if other.bbox.y_overlap(box) > 0.5 * min(other.bbox.height, height):
+        theirs = other.bbox
+        low = top if top > theirs.top else theirs.top
+        high = bottom if bottom < theirs.bottom else theirs.bottom
+        overlap = high - low if high - low > 0.0 else 0.0
+        their_height = theirs.bottom - theirs.top
+        if overlap > 0.5 * (height if height < their_height else their_height):
             beside += 1
     return beside >= s.table_row_neighbours
 

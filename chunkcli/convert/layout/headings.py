@@ -191,12 +191,13 @@ def label_headings(document: Document) -> Document:
             replace(page, blocks=split_run_in_headings(page.blocks)) for page in document.pages
         ),
     )
-    body = body_font_size(document)
+    tallies = _SizeTallies()  # each page's characters by size, counted once
+    body = body_font_size(document, tallies)
     if document.pages:
         first = document.pages[0]
         joined = replace(first, blocks=join_title_lines(first.blocks, body, first.width))
         document = replace(document, pages=(joined, *document.pages[1:]))
-    candidates = _candidates(document, body)
+    candidates = _candidates(document, body, tallies)
     levels = _outline_levels(document, candidates, body) or {}
     remaining = [c for c in candidates if (c.page_index, c.block_index) not in levels]
     if 1 not in levels.values():
@@ -402,48 +403,71 @@ def _without_gaps(levels: dict[tuple[int, int], int]) -> dict[tuple[int, int], i
     return {key: renumber.get(level, level) for key, level in levels.items()}
 
 
+# The blocks of running text, whose sizes tell the body size.
+TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM)
 # The paragraphs' most common size is the body unless it carries less than this share of all
 # the text, tables included (a table-only action plan: 14 pt titles over 11 pt tables).
 MIN_BODY_SHARE = 0.1
 
 
-def body_font_size(document: Document) -> float:
+def body_font_size(document: Document, tallies: _SizeTallies | None = None) -> float:
     """The font size carrying the most characters of running text: the body text. In a
     document whose text is nearly all in tables, the tables' size: there, the few lines
     outside them are titles and section labels, and a body taken from them hid the title."""
-    weights = _characters_by_size(document, (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM))
+    tallies = tallies or _SizeTallies()
+    weights = _characters_by_size(document, TEXT_KINDS, tallies)
     if not weights:
         return 10.0
     size, count = weights.most_common(1)[0]
-    tables = _characters_by_size(document, (BlockKind.TABLE,))
+    tables = _characters_by_size(document, (BlockKind.TABLE,), tallies)
     if count < MIN_BODY_SHARE * (weights.total() + tables.total()):
         return (weights + tables).most_common(1)[0][0]
     return size
 
 
-def _characters_by_size(document: Document, kinds: tuple[BlockKind, ...]) -> Counter[float]:
+def _characters_by_size(
+    document: Document, kinds: tuple[BlockKind, ...], tallies: _SizeTallies
+) -> Counter[float]:
     weights: Counter[float] = Counter()
     for page in document.pages:
-        weights.update(_page_characters_by_size(page, kinds))
+        weights.update(tallies(page, kinds))
     return weights
+
+
+class _SizeTallies:
+    """`_page_characters_by_size` of each page, counted on the first ask: the body size, the
+    sizes that carry the text and each page's own body size all ask for every page."""
+
+    def __init__(self) -> None:
+        # (the page is kept with its tally: an id names it only while it lives)
+        self._of: dict[tuple[int, tuple[BlockKind, ...]], tuple[Page, Counter[float]]] = {}
+
+    def __call__(self, page: Page, kinds: tuple[BlockKind, ...]) -> Counter[float]:
+        found = self._of.get((id(page), kinds))
+        if found is None or found[0] is not page:
+            found = self._of[(id(page), kinds)] = (page, _page_characters_by_size(page, kinds))
+        return found[1]
 
 
 def _page_characters_by_size(page: Page, kinds: tuple[BlockKind, ...]) -> Counter[float]:
-    weights: Counter[float] = Counter()
+    # A plain dict and _size_class written out (this runs four times a page); the Counter
+    # made from it keeps the sizes in the order they were met, as tallying into one would.
+    weights: dict[float, int] = {}
     for block in page.blocks:
         if block.kind in kinds:
             for line in block.lines:
-                weights[_size_class(line.size)] += len(line.text)
-    return weights
+                size = round(line.size * 2) / 2
+                weights[size] = weights.get(size, 0) + len(line.text)
+    return Counter(weights)
 
 
 def _size_class(size: float) -> float:
     return round(size * 2) / 2
 
 
-def _candidates(document: Document, body: float) -> list[_Candidate]:
+def _candidates(document: Document, body: float, tallies: _SizeTallies) -> list[_Candidate]:
     found: list[_Candidate] = []
-    text_sizes = _body_like_sizes(document) | _page_body_sizes(document, body)
+    text_sizes = _body_like_sizes(document, tallies) | _page_body_sizes(document, body, tallies)
     face = body_face(document, body)
     marks = _Marks(
         bold=_bold_share(document, body) <= MAX_BOLD_TEXT_SHARE,
@@ -624,11 +648,11 @@ def _bold_share(document: Document, body: float) -> float:
     return bold / total if total else 0.0
 
 
-def _body_like_sizes(document: Document) -> set[float]:
+def _body_like_sizes(document: Document, tallies: _SizeTallies) -> set[float]:
     """Sizes that carry so much of the text that they cannot be headings; a size set in no
     more lines than a title takes is a title's, however little else a cover page holds
     (DP-Bench 085: a three-line title at 26 pt is a quarter of its page's characters)."""
-    weights = _characters_by_size(document, (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM))
+    weights = _characters_by_size(document, TEXT_KINDS, tallies)
     lines: Counter[float] = Counter()
     for page in document.pages:
         for block in page.blocks:
@@ -642,12 +666,12 @@ def _body_like_sizes(document: Document) -> set[float]:
     }
 
 
-def _page_body_sizes(document: Document, body: float) -> set[float]:
+def _page_body_sizes(document: Document, body: float, tallies: _SizeTallies) -> set[float]:
     """The sizes of pages' running text (_page_body_size) that are a heading's over the
     document's body: lines in them are that page's text, not headings by their size. A page
     body near the document's (11 pt prose beside 10.5 pt) leaves the bold and numbered lines
     in it alone (retrieval-ja index-11: its "①しょうゆ" section heads at 11 pt)."""
-    sizes = {_page_body_size(page) for page in document.pages}
+    sizes = {_page_body_size(page, tallies) for page in document.pages}
     return {
         size
         for size in sizes
@@ -657,10 +681,10 @@ def _page_body_sizes(document: Document, body: float) -> set[float]:
     }
 
 
-def _page_body_size(page: Page) -> float | None:
+def _page_body_size(page: Page, tallies: _SizeTallies) -> float | None:
     """The size of the page's running text: the one carrying most of its paragraphs' and
     lists' characters, if it carries PAGE_BODY_MIN_CHARS and PAGE_BODY_MIN_SHARE of them."""
-    weights = _page_characters_by_size(page, (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM))
+    weights = tallies(page, TEXT_KINDS)
     if not weights:
         return None
     size, chars = weights.most_common(1)[0]
@@ -910,13 +934,17 @@ def _outline_levels(
         return None
     page_index = {page.number: i for i, page in enumerate(document.pages)}
     found: dict[tuple[int, int], OutlineEntry] = {}
+    keyed: dict[int, dict[str, int]] = {}  # each page's blocks by outline key, made once
     for entry in outline:
         index = page_index.get(entry.page)
         if index is None:
             continue
-        key = _find_outline_block(document.pages[index], index, entry)
-        if key is not None:
-            found[key] = entry
+        if index not in keyed:
+            keyed[index] = _outline_keys(document.pages[index])
+        wanted = _outline_key(entry.title)
+        block_index = keyed[index].get(wanted) if wanted else None
+        if block_index is not None:
+            found[(index, block_index)] = entry
     if len(found) < OUTLINE_MATCH_SHARE * len(outline):
         return None
     shift = _outline_shift(outline, document.metadata_title, found, candidates, body)
@@ -946,15 +974,14 @@ def _outline_shift(
     return 0 if any(e is top[0] and key in title_type for key, e in found.items()) else 1
 
 
-def _find_outline_block(page: Page, page_index: int, entry: OutlineEntry) -> tuple[int, int] | None:
-    wanted = _outline_key(entry.title)
-    if not wanted:
-        return None
+def _outline_keys(page: Page) -> dict[str, int]:
+    """The first block of the page (of three lines or fewer, running text) with each outline
+    key: where an outline entry of that key stands."""
+    keys: dict[str, int] = {}
     for block_index, block in enumerate(page.blocks):
         if block.kind in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) and len(block.lines) <= 3:
-            if _outline_key(" ".join(line.text for line in block.lines)) == wanted:
-                return page_index, block_index
-    return None
+            keys.setdefault(_outline_key(" ".join(line.text for line in block.lines)), block_index)
+    return keys
 
 
 def _normal(text: str) -> str:

@@ -65,9 +65,27 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
 KANJI_ITEM = re.compile(r"^[一二三四五六七八九十]+[ \u3000]+\S")
 
 
+def _any_of(patterns: tuple[tuple[re.Pattern[str], str, int], ...]) -> re.Pattern[str]:
+    """One pattern matching where any of `patterns` matches (each keeps its own flags)."""
+    branches = []
+    for pattern, _, _ in patterns:
+        if pattern.flags & ~(re.IGNORECASE | re.UNICODE):
+            raise ValueError(f"a flag an inline group cannot carry: {pattern.pattern!r}")
+        flags = "i" if pattern.flags & re.IGNORECASE else ""
+        branches.append(f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})")
+    return re.compile("|".join(branches))
+
+
+# Most lines hold no heading number: one search tells, instead of one for each pattern.
+ANY_PATTERN = _any_of(PATTERNS)
+
+
 def numbering_pattern(text: str) -> tuple[str, int] | None:
     """(family, depth rank) of a heading number at the start of `text`, if any."""
+    stripped = text.strip()
+    if ANY_PATTERN.match(stripped) is None:
+        return None
     for pattern, family, rank in PATTERNS:
-        if pattern.match(text.strip()):
+        if pattern.match(stripped):
             return family, rank
     return None

@@ -43,10 +43,20 @@ def order_blocks(
         return tuple(_order_vertical(content, s))
     # Rotated text on a horizontal page (an arXiv stamp, a margin label) is a side note:
     # read it after the page body instead of in the middle of a column.
-    side_notes = [b for b in content if all(line.vertical for line in b.lines) and b.lines]
-    body = [b for b in content if not (b.lines and all(line.vertical for line in b.lines))]
+    side_notes: list[Block] = []
+    body: list[Block] = []
+    for block in content:
+        (side_notes if _all_vertical(block) else body).append(block)
     ordered = _xy_cut(body, 0, [0], s)
     return tuple(ordered + [b.with_column(-1) for b in side_notes])
+
+
+def _all_vertical(block: Block) -> bool:
+    """A block of rotated lines only (no lines: none)."""
+    lines = block.lines
+    if len(lines) == 1:  # (most blocks: no generator)
+        return lines[0].vertical
+    return bool(lines) and all(line.vertical for line in lines)
 
 
 def _xy_cut(blocks: list[Block], column: int, counter: list[int], s: OrderSettings) -> list[Block]:
@@ -162,8 +172,12 @@ def _merged_bands(blocks: list[Block], s: OrderSettings) -> list[list[Block]]:
     extent = (left, right)
     bands = _y_bands(blocks, s)
     for index, band in enumerate(bands):
-        band_gaps = _empty_ranges([b.bbox for b in band], left, right, s)
-        band_extent = (min(b.bbox.x0 for b in band), max(b.bbox.x1 for b in band))
+        boxes = [b.bbox for b in band]
+        band_gaps = _empty_ranges(boxes, left, right, s)
+        if len(boxes) == 1:  # (most bands are one line: no generators)
+            band_extent = (boxes[0].x0, boxes[0].x1)
+        else:
+            band_extent = (min(b.x0 for b in boxes), max(b.x1 for b in boxes))
         merged_extent = (min(extent[0], band_extent[0]), max(extent[1], band_extent[1]))
         # A shared gap only counts between text: common page margins join nothing.
         common = [
@@ -215,14 +229,18 @@ def _largest_size(blocks: list[Block]) -> float:
 
 def _empty_ranges(boxes: Sequence[BBox], left: float, right: float, s: OrderSettings) -> list[Gap]:
     # The region's edges count as text one gutter wide (plain pairs: this runs once per band).
-    edges = [(left - s.min_gutter_pt, left), (right, right + s.min_gutter_pt)]
-    spans = sorted(edges + [(b.x0, b.x1) for b in boxes])
+    gutter = s.min_gutter_pt
+    spans = [(left - gutter, left), (right, right + gutter)]
+    spans += [(b.x0, b.x1) for b in boxes]
+    spans.sort()
     gaps: list[Gap] = []
     reach = spans[0][1]
-    for x0, x1 in spans[1:]:
-        if x0 - reach >= s.min_gutter_pt:
+    for index in range(1, len(spans)):
+        x0, x1 = spans[index]
+        if x0 - reach >= gutter:
             gaps.append(Gap(reach, x0))
-        reach = max(reach, x1)
+        if x1 > reach:  # max(reach, x1)
+            reach = x1
     return gaps
 
 

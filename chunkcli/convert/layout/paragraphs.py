@@ -36,6 +36,8 @@ ENUMERATOR = re.compile(
 # A Korean item's mark ("가.", "나)"), which starts a paragraph only after a line that ended:
 # "다." also ends most Korean sentences, and a full line's "…합니" goes on with "다. 그런데".
 HANGUL_ITEM = re.compile(r"^\s*[가나다라마바사아자차카타파하][.)]\s+\S")
+# BULLET or ENUMERATOR, in one pattern: every line is asked whether it opens an item.
+LIST_ITEM_START = re.compile(f"(?:{BULLET.pattern})|(?:{ENUMERATOR.pattern})")
 # A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
 # pymupdf-test-3820.pdf's contents kept "ACKNOWLEDGEMENTS\t" and "vi" as two spans on a row).
 # The tab form takes a page number of at most three digits or a roman one: "Revenue\t2021" in
@@ -228,7 +230,7 @@ def _is_indented(line: Line, column: Column) -> bool:
 
 
 def starts_list_item(text: str) -> bool:
-    return bool(BULLET.match(text) or ENUMERATOR.match(text))
+    return LIST_ITEM_START.match(text) is not None
 
 
 def _is_bare_enumerator(block: Block) -> bool:
@@ -336,7 +338,12 @@ def _hangs_under_number(first: Line, line: Line) -> bool:
 
 
 def _same_size(a: Line, b: Line) -> bool:
-    return abs(a.size - b.size) <= max(SIZE_CHANGE_PT, SIZE_CHANGE_SHARE * max(a.size, b.size))
+    # (max() written as its comparisons: this runs for every pair of lines a paragraph may join)
+    larger = b.size if b.size > a.size else a.size
+    allowed = SIZE_CHANGE_SHARE * larger
+    if not allowed > SIZE_CHANGE_PT:
+        allowed = SIZE_CHANGE_PT
+    return abs(a.size - b.size) <= allowed
 
 
 def _next_line_distance(last: Line, line: Line, column: Column) -> bool:
@@ -373,9 +380,11 @@ def _em(line: Line) -> float:
 
 
 def _same_row(last: Line, line: Line) -> bool:
+    if not line.bbox.x0 >= last.bbox.x1 - 1:
+        return False  # (asked first: the next line of a paragraph starts left of this one's end)
     overlap = last.bbox.y_overlap(line.bbox)
     shorter = min(last.bbox.height, line.bbox.height)
-    return line.bbox.x0 >= last.bbox.x1 - 1 and overlap > 0.5 * shorter
+    return overlap > 0.5 * shorter
 
 
 def _is_short(line: Line, column: Column) -> bool:

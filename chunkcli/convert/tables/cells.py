@@ -7,7 +7,6 @@ then `fill_cells` puts every piece into exactly one cell and `tidy_cells` cleans
 from __future__ import annotations
 
 import bisect
-import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -16,7 +15,7 @@ from chunkcli.convert.tables.text import (
     cell_text,
     group_rows,
     is_numeric,
-    join_text,
+    join_texts,
     words_of,
 )
 from chunkcli.model import BBox
@@ -279,7 +278,7 @@ def _one_phrase(pieces: Sequence[Piece]) -> bool:
 
 
 def _fold(rows: Sequence[Sequence[str]]) -> list[str]:
-    return [functools.reduce(join_text, column, "") for column in zip(*rows, strict=True)]
+    return [join_texts(column) for column in zip(*rows, strict=True)]
 
 
 def _header_of(rows: Sequence[Sequence[str]], centred: Centred) -> list[list[str]]:

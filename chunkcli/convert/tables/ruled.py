@@ -77,8 +77,9 @@ def skeleton_of(grid: Grid, pieces: Sequence[Piece]) -> Skeleton:
     extra = [g for g in extra if _text_on_both_sides(g, rows, sorted({*ruled, *extra}))]
     xs = tuple(sorted((*ruled, *extra)))
     ys: list[float] = [grid.ys[0]]
+    middles = [(p.bbox.center_y, p) for p in pieces]  # (read once, not once a band)
     for top, bottom in zip(grid.ys, grid.ys[1:], strict=False):
-        band = [p for p in pieces if top <= p.bbox.center_y < bottom]
+        band = [p for middle, p in middles if top <= middle < bottom]
         header = top == grid.ys[0] and _ruled_header_band(grid, band, xs)
         cuts = [] if header else row_boundaries(band, top, bottom, xs)
         if not cuts and top == grid.ys[0]:

@@ -62,8 +62,11 @@ def rules_from_drawings(
     page_area = page_box.width * page_box.height
     drawings = list(drawings)
     fills = _fill_rects(drawings)
+    white: dict[tuple[Any, ...], bool] = {}  # _is_white of each colour the page uses
     for drawing in drawings:
-        found = _rules_of_drawing(drawing, page_area)
+        found = _rules_of_drawing(drawing, page_area, white)
+        if not found:
+            continue  # (most paths: glyph outlines, curves, boxes too small to be rules)
         colour = drawing.get("fill")
         if "s" not in str(drawing.get("type", "")) and colour in fills:
             found = [r for r in found if not _inside_same_fill(r, fills[colour])]
@@ -83,35 +86,43 @@ def _fill_rects(drawings: Sequence[Drawing]) -> dict[Any, list[tuple[float, ...]
             continue
         for item in drawing.get("items", ()):
             if item[0] == "re":
-                fills.setdefault(drawing["fill"], []).append(tuple(float(v) for v in item[1]))
+                fills.setdefault(drawing["fill"], []).append(tuple(map(float, item[1])))
     return fills if sum(map(len, fills.values())) <= MAX_FILLS else {}
 
 
 def _inside_same_fill(rule: Rule, rects: Sequence[tuple[float, ...]]) -> bool:
     """An edge of a fill lying inside another fill of the same colour is not seen: the colour
     is the same on both sides (a cell shaded whole and again line by line)."""
+    pos, start, end = rule.pos, rule.start, rule.end  # (read once, not once a rectangle)
+    if rule.horizontal:
+        for x0, y0, x1, y1 in rects:
+            if y0 + SNAP_PT < pos < y1 - SNAP_PT and x0 - SNAP_PT <= start and end <= x1 + SNAP_PT:
+                return True
+        return False
     for x0, y0, x1, y1 in rects:
-        across_lo, across_hi, along_lo, along_hi = (
-            (y0, y1, x0, x1) if rule.horizontal else (x0, x1, y0, y1)
-        )
-        if (
-            across_lo + SNAP_PT < rule.pos < across_hi - SNAP_PT
-            and along_lo - SNAP_PT <= rule.start
-            and rule.end <= along_hi + SNAP_PT
-        ):
+        if x0 + SNAP_PT < pos < x1 - SNAP_PT and y0 - SNAP_PT <= start and end <= y1 + SNAP_PT:
             return True
     return False
 
 
-def _rules_of_drawing(drawing: Drawing, page_area: float) -> list[Rule]:
-    kind = str(drawing.get("type", ""))
-    stroked = "s" in kind and not _is_white(drawing.get("color"))
-    filled = "f" in kind and not _is_white(drawing.get("fill"))
+def _rules_of_drawing(
+    drawing: Drawing, page_area: float, white: dict[tuple[Any, ...], bool] | None = None
+) -> list[Rule]:
+    """The rules one path draws; `white` keeps `_is_white` of the colours seen so far."""
+    kind = drawing.get("type", "")
+    if type(kind) is not str:
+        kind = str(kind)
+    stroked = "s" in kind and not _is_white_seen(drawing.get("color"), white)
+    filled = "f" in kind and not _is_white_seen(drawing.get("fill"), white)
+    if not (stroked or filled):
+        return []  # (every item asks for one of them: none is looked at)
     found: list[Rule] = []
     for item in drawing.get("items", ()):
         op = item[0]
         if op == "l" and stroked:
-            found.extend(_rule_of_line(item[1], item[2]))
+            rule = _rule_of_line(item[1], item[2])
+            if rule is not None:
+                found.append(rule)
         elif op == "re" and (stroked or filled):
             found.extend(_rules_of_rect(item[1], stroked, page_area))
         elif op == "qu" and (stroked or filled):
@@ -136,6 +147,17 @@ def _thin_polygon(drawing: Drawing) -> list[Rule]:
     return _rules_of_rect((x0, y0, x1, y1), False, float("inf"))
 
 
+def _is_white_seen(colour: object, white: dict[tuple[Any, ...], bool] | None) -> bool:
+    """`_is_white(colour)`, looked up in `white` when asked before (a page draws thousands of
+    paths in a few colours)."""
+    if white is None or type(colour) is not tuple:
+        return _is_white(colour)
+    seen = white.get(colour)
+    if seen is None:
+        seen = white[colour] = _is_white(colour)
+    return seen
+
+
 def _is_white(colour: object) -> bool:
     if colour is None:
         return True  # no colour at all: nothing visible is painted
@@ -145,13 +167,15 @@ def _is_white(colour: object) -> bool:
     return all(isinstance(c, float | int) and c >= WHITE_CHANNEL for c in colour)
 
 
-def _rule_of_line(p: Sequence[float], q: Sequence[float]) -> list[Rule]:
-    (x0, y0), (x1, y1) = (p[0], p[1]), (q[0], q[1])
+def _rule_of_line(p: Sequence[float], q: Sequence[float]) -> Rule | None:
+    """The rule a straight segment draws, if it is one (no list: this runs for every
+    segment of every path)."""
+    x0, y0, x1, y1 = p[0], p[1], q[0], q[1]
     if abs(y1 - y0) <= SNAP_PT / 2 and abs(x1 - x0) >= MIN_RULE_PT:
-        return [Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1))]
+        return Rule(True, (y0 + y1) / 2, min(x0, x1), max(x0, x1))
     if abs(x1 - x0) <= SNAP_PT / 2 and abs(y1 - y0) >= MIN_RULE_PT:
-        return [Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1))]
-    return []
+        return Rule(False, (x0 + x1) / 2, min(y0, y1), max(y0, y1))
+    return None
 
 
 def _quad_rect(quad: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
@@ -192,6 +216,8 @@ def _clip(rule: Rule, page: BBox) -> Rule | None:
     start, end = max(rule.start, lo), min(rule.end, hi)
     if end - start < MIN_RULE_PT:
         return None
+    if start is rule.start and end is rule.end:
+        return rule  # (nearly every rule lies inside the page: it is frozen, no copy is made)
     return Rule(rule.horizontal, rule.pos, start, end)
 
 

@@ -6,7 +6,6 @@ are the unit tables are built from, whether the extractor gave whole rows or one
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -74,6 +73,8 @@ def glue_currency(pieces: Sequence[Piece]) -> list[Piece]:
     """
     result: list[Piece] = []
     signs = [p for p in pieces if p.text.strip() in CURRENCY]
+    if not signs:
+        return list(pieces)  # (nearly every page)
     taken: set[int] = set()
     for sign in signs:
         target = _number_right_of(sign, pieces)
@@ -139,19 +140,31 @@ def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
     """Pieces clustered into visual rows, top to bottom, each row sorted left to right."""
     rows: list[list[Piece]] = []
     # The open row's vertical extent: same_row and BBox.union written out on two floats, as
-    # this runs for every piece of every page (no box is made per piece).
+    # this runs for every piece of every page (no box is made per piece), and min() and max()
+    # as the comparisons they make (`b if b < a else a` is min(a, b), NaN included).
     top = bottom = 0.0
     for piece in sorted(pieces, key=_row_order):
         box = piece.bbox
+        piece_top, piece_bottom = box.top, box.bottom
         if rows:
-            shorter = max(min(bottom - top, box.bottom - box.top), 0.1)
-            overlap = max(0.0, min(bottom, box.bottom) - max(top, box.top))
+            height, piece_height = bottom - top, piece_bottom - piece_top
+            shorter = piece_height if piece_height < height else height
+            if 0.1 > shorter:
+                shorter = 0.1
+            low = piece_top if piece_top > top else top
+            high = piece_bottom if piece_bottom < bottom else bottom
+            overlap = high - low
+            if not overlap > 0.0:  # max(0.0, overlap)
+                overlap = 0.0
             if overlap >= ROW_OVERLAP_FRACTION * shorter:
                 rows[-1].append(piece)
-                top, bottom = min(top, box.top), max(bottom, box.bottom)
+                if piece_top < top:
+                    top = piece_top
+                if piece_bottom > bottom:
+                    bottom = piece_bottom
                 continue
         rows.append([piece])
-        top, bottom = box.top, box.bottom
+        top, bottom = piece_top, piece_bottom
     return [sorted(row, key=lambda p: p.bbox.x0) for row in rows]
 
 
@@ -163,10 +176,7 @@ def _row_order(piece: Piece) -> tuple[float, float]:
 
 def cell_text(pieces: Sequence[Piece]) -> str:
     """One clean line: visual lines joined with a space (none between CJK characters)."""
-    text = ""
-    for row in group_rows(pieces):
-        text = join_text(text, _row_text(row))
-    return text
+    return join_texts([_row_text(row) for row in group_rows(pieces)])
 
 
 def _row_text(row: Sequence[Piece]) -> str:
@@ -185,7 +195,25 @@ def _row_text(row: Sequence[Piece]) -> str:
         else:
             runs.append(piece.text)
         previous = piece
-    return functools.reduce(join_text, runs, "")
+    return join_texts(runs)
+
+
+def join_texts(parts: Iterable[str]) -> str:
+    """`functools.reduce(join_text, parts, "")`, each part made clean once: the text joined
+    so far is clean already (cleaning it again for every part cost the square of a long
+    cell's length)."""
+    text = ""
+    for part in parts:
+        part = _SPACES.sub(" ", part).strip()
+        if not part:
+            continue
+        if not text:
+            text = part
+        elif is_cjk(text[-1]) and is_cjk(part[0]):
+            text += part
+        else:
+            text += " " + part
+    return text
 
 
 def join_text(left: str, right: str) -> str:

@@ -70,6 +70,15 @@ def segments(row: Sequence[Piece]) -> list[list[Piece]]:
     return parts
 
 
+def _splits(row: Sequence[Piece]) -> bool:
+    """`segments(row)` would cut the row at least once (the first wide gap answers: no list of
+    segments is made for every row of every page)."""
+    for last, piece in zip(row, row[1:], strict=False):
+        if not piece.bbox.x0 - last.bbox.x1 < MIN_COLUMN_GAP_EM * max(piece.size, last.size):
+            return True
+    return False
+
+
 def find_unruled(pieces: Sequence[Piece]) -> list[UnruledTable]:
     """Unruled tables among pieces (pieces already in ruled tables must be left out)."""
     rows = group_rows(pieces)
@@ -86,8 +95,7 @@ def _runs(rows: list[list[Piece]]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     start: int | None = None
     for index, row in enumerate(rows):
-        split = len(segments(row)) >= 2
-        split = split and not DOT_LEADER.search(" ".join(p.text for p in row))
+        split = _splits(row) and not DOT_LEADER.search(" ".join(p.text for p in row))
         if split and (start is None or _close(rows[index - 1], row)):
             start = index if start is None else start
             continue
