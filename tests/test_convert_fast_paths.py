@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
-from chunkcli.convert.extract.vector_figures import _without
+from chunkcli.convert.extract.vector_figures import _without, near_groups
 from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
 from chunkcli.convert.layout.document import is_rtl_page
 from chunkcli.convert.layout.furniture import _table_cell
@@ -28,7 +28,7 @@ from chunkcli.convert.layout.headings import (
     _SizeTallies,
 )
 from chunkcli.convert.layout.numbering import PATTERNS, numbering_pattern
-from chunkcli.convert.layout.order import _all_vertical, _empty_ranges
+from chunkcli.convert.layout.order import _all_vertical, _empty_ranges, _single_row
 from chunkcli.convert.layout.paragraphs import (
     BULLET,
     ENUMERATOR,
@@ -693,3 +693,46 @@ def test_a_page_is_read_right_to_left_when_most_of_its_letters_are() -> None:
         is_rtl_page(page(*t))
         for t in (("plain", "text"), ("abc", "שלום עולם"), ("שלום", "plain english text here"), ())
     ] == [False, True, False, False]
+
+
+def _near_groups_reference(boxes: list[BBox], gap: float) -> list[list[int]]:
+    """Every pair compared: boxes within `gap` on both axes are joined."""
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(boxes):
+        for j, b in enumerate(boxes):
+            near_x = b.x0 <= a.x1 + gap and a.x0 <= b.x1 + gap
+            near_y = b.top <= a.bottom + gap and a.top <= b.bottom + gap
+            if i < j and near_x and near_y:
+                parent[find(j)] = find(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+_small = st.floats(min_value=0.0, max_value=40.0, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_small, _small, st.floats(0.0, 10.0), st.floats(0.0, 10.0)), max_size=14))
+def test_near_groups_are_the_groups_of_boxes_that_meet(
+    places: list[tuple[float, float, float, float]],
+) -> None:
+    boxes = [BBox(x, y, x + w, y + h) for x, y, w, h in places]
+    assert near_groups(boxes, 2.0) == _near_groups_reference(boxes, 2.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_coordinate, _coordinate), min_size=1, max_size=6))
+def test_single_row_is_the_max_min_formulation(rows: list[tuple[float, float]]) -> None:
+    blocks = [
+        Block(BlockKind.PARAGRAPH, (), BBox(0.0, top, 5.0, bottom), 1) for top, bottom in rows
+    ]
+    expected = min(b.bbox.bottom for b in blocks) > max(b.bbox.top for b in blocks)
+    assert _single_row(blocks) == expected

@@ -87,8 +87,8 @@ def vector_figures(
     figures: list[Block] = []
     left = list(lines)
     sparse = [t for t in tables if t not in kept_tables]
-    for group in _clusters(drawn, settings.join_gap_pt):
-        region = BBox.enclosing([_box(p["rect"]) for p in group])
+    for group, boxes in _clusters(drawn, settings.join_gap_pt):
+        region = BBox.enclosing(boxes)
         if region.width * region.height < settings.min_share * page_area:
             continue
         if min(region.width, region.height) < settings.min_side_pt:
@@ -173,15 +173,20 @@ def _contains(outer: BBox, inner: BBox, tolerance: float = 2.0) -> bool:
 
 
 def _path_in_any(path: dict[str, Any], tables: Sequence[Block]) -> bool:
+    if not tables:
+        return False  # (most pages: every path is asked)
     x0, y0, x1, y1 = path["rect"]
     return any(t.bbox.contains_point((x0 + x1) / 2, (y0 + y1) / 2, 1.0) for t in tables)
 
 
-def _clusters(paths: list[dict[str, Any]], gap: float) -> list[list[dict[str, Any]]]:
-    """Paths joined when their boxes come within `gap`, top to bottom."""
+def _clusters(
+    paths: list[dict[str, Any]], gap: float
+) -> list[tuple[list[dict[str, Any]], list[BBox]]]:
+    """Paths joined when their boxes come within `gap`, top to bottom, each group with its
+    paths' boxes (made once: a page holds thousands of paths)."""
     boxes = [_box(p["rect"]) for p in paths]
-    groups = [[paths[i] for i in group] for group in near_groups(boxes, gap)]
-    return sorted(groups, key=lambda g: min(_box(p["rect"]).top for p in g))
+    groups = [([paths[i] for i in g], [boxes[i] for i in g]) for g in near_groups(boxes, gap)]
+    return sorted(groups, key=lambda group: min(box.top for box in group[1]))
 
 
 def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
@@ -200,13 +205,16 @@ def near_groups(boxes: Sequence[BBox], gap: float) -> list[list[int]]:
         a = boxes[i]
         top, bottom = a.top - gap, a.bottom + gap
         end = bisect.bisect_right(starts, a.x1 + gap, position + 1)
+        if end == position + 1:
+            continue  # (an empty window: no root is looked for)
         joined = root(parent, i)  # stays the root: only other roots are hung under it below
-        window = range(position + 1, end)
-        for k, b_top, b_bottom in zip(
-            window, tops[position + 1 : end], bottoms[position + 1 : end], strict=True
-        ):
-            if b_top <= bottom and top <= b_bottom:
-                parent[root(parent, order[k])] = joined
+        for k in range(position + 1, end):
+            if tops[k] <= bottom and top <= bottoms[k]:
+                j = order[k]
+                # A box hung under this one already is in its group: the groups depend only
+                # on which boxes meet, so the look for its root is spared.
+                if parent[j] != joined:
+                    parent[root(parent, j)] = joined
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
         groups.setdefault(root(parent, i), []).append(i)

@@ -36,11 +36,13 @@ GAP_EM = 0.25
 
 def page_text(page_dict: dict[str, Any]) -> str:
     """The text of every span of a `get_text("dict")` page, run together."""
-    return "".join(
-        span["text"]
-        for block in page_dict["blocks"]
-        for line in block.get("lines", ())
-        for span in line["spans"]
+    return "".join(  # (a list, not a generator: join makes one anyway)
+        [
+            span["text"]
+            for block in page_dict["blocks"]
+            for line in block.get("lines", ())
+            for span in line["spans"]
+        ]
     )
 
 

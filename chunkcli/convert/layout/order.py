@@ -283,8 +283,15 @@ def _intersect(first: list[Gap], second: list[Gap], s: OrderSettings) -> list[Ga
 
 
 def _single_row(blocks: Sequence[Block]) -> bool:
-    top = max(b.bbox.top for b in blocks)
-    bottom = min(b.bbox.bottom for b in blocks)
+    # max() and min() of the boxes' edges in one pass (asked of every region the cut meets)
+    box = blocks[0].bbox
+    top, bottom = box.top, box.bottom
+    for block in blocks[1:]:
+        box = block.bbox
+        if box.top > top:
+            top = box.top
+        if box.bottom < bottom:
+            bottom = box.bottom
     return bottom > top  # every box overlaps one common horizontal line
 
 

@@ -60,8 +60,9 @@ def pieces_of_lines(lines: Sequence[Line]) -> list[Piece]:
                 pieces.append(Piece(line.text, line.bbox, line.size, line.bold, index))
             continue
         for span in line.spans:
-            if span.text.strip():
-                pieces.append(Piece(span.text, span.bbox, span.size, span.bold, index))
+            text = span.text  # (str.isspace is what strip() removes: no stripped copy made)
+            if text and not text.isspace():
+                pieces.append(Piece(text, span.bbox, span.size, span.bold, index))
     return pieces
 
 
@@ -143,7 +144,11 @@ def group_rows(pieces: Iterable[Piece]) -> list[list[Piece]]:
     # this runs for every piece of every page (no box is made per piece), and min() and max()
     # as the comparisons they make (`b if b < a else a` is min(a, b), NaN included).
     top = bottom = 0.0
-    for piece in sorted(pieces, key=_row_order):
+    listed = list(pieces)
+    # The order _row_order gives, its keys made in one comprehension (a call a piece cost more)
+    keys = [((box.top + box.bottom) / 2, box.x0) for box in [p.bbox for p in listed]]
+    for index in sorted(range(len(listed)), key=keys.__getitem__):
+        piece = listed[index]
         box = piece.bbox
         piece_top, piece_bottom = box.top, box.bottom
         if rows:
