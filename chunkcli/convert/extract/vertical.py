@@ -82,8 +82,9 @@ def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
     columns = _joined_at_spaces(_stack_into_columns(text + across))
     if small:
         columns += _stack_into_columns(small)
-    alone = {id(c[0]) for c in columns if len(c) == 1 and c[0] in across}
-    others = [line for line in others if line not in across or id(line) in alone]
+    placed = {id(line) for line in across}
+    alone = {id(c[0]) for c in columns if len(c) == 1 and id(c[0]) in placed}
+    others = [line for line in others if id(line) not in placed or id(line) in alone]
     return others + [_join_column(c) for c in columns if id(c[0]) not in alone]
 
 
