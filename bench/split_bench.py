@@ -1,7 +1,7 @@
 """Split benchmark: chunkcli split vs LangChain's header -> recursive pipeline, same Markdown.
 
     python bench/split_bench.py [--max-tokens 300] [--target-mb 5] [--corpus DIR] [--pdfs N]
-                                [--distinct]
+                                [--distinct] [--markdown FILE] [--rounds N]
 
 The Markdown: samples/*.expected.md, plus (when the corpus folder exists) its *.groundtruth.md
 files and the Markdown chunkcli converts from its first N PDFs; all of it repeated until it
@@ -24,6 +24,10 @@ which the default text (its parts repeated) serves mostly from memory: stderr sa
 LangChain pipeline as whole processes, N times each in turn; --before TREE adds the same
 chunkcli rows for another checkout (a folder holding its `chunkcli` package), taken in the
 same turns, so that before and after share the machine's load.
+--rounds N times the in-process tools N times each, in turns (the order reversed every other
+round, chonkie's count cache emptied before each of its runs, as in a fresh process), and
+prints each tool's median and range of CPU seconds and the ratio chunkcli / chonkie of each
+round: one run moves by ±20 % on this shared machine, more than the trees compared differ.
 Prints a Markdown table (MB = 10^6 bytes of UTF-8).
 """
 
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -179,6 +184,28 @@ def run_chunkcli(markdown: str, max_tokens: int) -> Result:
     )
 
 
+def print_chunkcli_memo(markdown: str, max_tokens: int) -> None:
+    """How many of chunkcli's piece counts its CountMemo served (one more split, untimed), as
+    chonkie's cache is reported: what remembering counts buys on this text."""
+    from chunkcli.split import counting
+
+    memos: list[counting.CountMemo] = []
+    made = counting.CountMemo.__init__
+
+    def spy(memo: counting.CountMemo, count: Callable[[str], int]) -> None:
+        made(memo, count)
+        memos.append(memo)
+
+    counting.CountMemo.__init__ = spy  # type: ignore[method-assign,assignment]
+    try:
+        split_markdown(markdown, SplitOptions(max_tokens=max_tokens))
+    finally:
+        counting.CountMemo.__init__ = made  # type: ignore[method-assign]
+    served = sum(memo.remembered for memo in memos)
+    counted = sum(memo.counted for memo in memos)
+    print(f"chunkcli: {served:,} piece counts remembered, {counted:,} counted", file=sys.stderr)
+
+
 def run_langchain(markdown: str, max_tokens: int) -> Result:
     import tiktoken
     from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
@@ -246,6 +273,8 @@ def _run_chonkie(markdown: str, max_tokens: int, tokenizer: object, counted: str
     from chonkie import RecursiveChunker
 
     chunker = RecursiveChunker(tokenizer=tokenizer, chunk_size=max_tokens)  # type: ignore[arg-type]
+    # Its count cache lives on the class: emptied, so each run starts as a fresh process does.
+    getattr(RecursiveChunker._estimate_token_count, "cache_clear", lambda: None)()
     chunker.chunk(WARM_UP_MARKDOWN)
     counts = getattr(RecursiveChunker._estimate_token_count, "cache_info", None)
     before = counts() if counts else None
@@ -455,6 +484,47 @@ def print_table(results: Sequence[Result], megabytes: float, max_tokens: int) ->
             print(f"{r.tool} / the tiktoken floor (CPU): {r.cpu_seconds / floor.cpu_seconds:.2f}x")
 
 
+def run_rounds(
+    runners: Sequence[Callable[[str, int], Result]], markdown: str, max_tokens: int, rounds: int
+) -> list[list[Result]]:
+    """Each runner `rounds` times, in turns: round r runs them in order, or reversed when r is
+    odd (so no tool always runs right after the same one); results by runner."""
+    results: list[list[Result]] = [[] for _ in runners]
+    order = list(range(len(runners)))
+    for turn in range(rounds):
+        for index in order if turn % 2 == 0 else order[::-1]:
+            results[index].append(runners[index](markdown, max_tokens))
+    return results
+
+
+def print_rounds(results: Sequence[Sequence[Result]], megabytes: float, loads: str) -> None:
+    """Median and range of each tool's CPU seconds over the rounds, and chunkcli / chonkie
+    (chonkie's CPU seconds over chunkcli's: above 1, chunkcli is quicker) round by round."""
+    rounds = len(results[0])
+    print(f"\n{rounds} rounds in turns, CPU seconds in process (load {loads}):\n")
+    print("| tool | median s | min-max s | median MB/s (CPU) |\n|---|---:|---:|---:|")
+    for runs in results:
+        seconds = [r.cpu_seconds for r in runs]
+        median = statistics.median(seconds)
+        print(
+            f"| {runs[0].tool} | {median:.3f} | {min(seconds):.3f}-{max(seconds):.3f} "
+            f"| {megabytes / median:.2f} |"
+        )
+    by_tool = {runs[0].tool: runs for runs in results}
+    ours, chonkie = by_tool.get("chunkcli split"), by_tool.get("chonkie RecursiveChunker (cl100k)")
+    if ours and chonkie:
+        ratios = [c.cpu_seconds / o.cpu_seconds for o, c in zip(ours, chonkie, strict=True)]
+        listed = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(
+            f"\nchunkcli / chonkie (CPU) by round: {listed}; median "
+            f"{statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f}"
+        )
+
+
+def _loads() -> str:
+    return "/".join(f"{load:.1f}" for load in os.getloadavg())
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-tokens", type=int, default=300)
@@ -482,6 +552,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="build the text of distinct parts, none repeated (raise --pdfs to reach --target-mb)",
     )
     parser.add_argument("--scaling", action="store_true", help="also time growing prefixes")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="time the in-process tools N times each in turns: medians, ranges, ratios by round",
+    )
     args = parser.parse_args(argv)
     if args.markdown:
         markdown, names = args.markdown.read_text(encoding="utf-8"), [args.markdown.name]
@@ -496,8 +573,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         "chonkie-characters": run_chonkie_characters,
         "tiktoken": run_tiktoken_floor,
     }
-    results = [runners[name](markdown, args.max_tokens) for name in args.tools.split(",")]
-    print_table(results, megabytes, args.max_tokens)
+    chosen = [runners[name] for name in args.tools.split(",")]
+    if "chunkcli" in args.tools.split(","):
+        print_chunkcli_memo(markdown, args.max_tokens)
+    if args.rounds > 1:
+        loads = _loads()
+        by_tool = run_rounds(chosen, markdown, args.max_tokens, args.rounds)
+        print_table([runs[0] for runs in by_tool], megabytes, args.max_tokens)
+        print_rounds(by_tool, megabytes, f"{loads} before, {_loads()} after")
+    else:
+        results = [runner(markdown, args.max_tokens) for runner in chosen]
+        print_table(results, megabytes, args.max_tokens)
     if args.processes:
         results = run_processes(markdown, args.max_tokens, args.processes, args.before)
         print_processes(results, megabytes)

@@ -118,13 +118,20 @@ def test_is_syllable_is_what_the_hangul_pattern_matches() -> None:
     assert not wordgaps._is_syllable("")
 
 
-def test_spaced_text_puts_a_space_into_a_wide_gap_beside_hangul() -> None:
+def test_gap_spaces_put_a_space_into_a_wide_gap_beside_hangul() -> None:
     def char(c: str, x0: float, x1: float) -> dict[str, Any]:
         return {"c": c, "bbox": (x0, 0.0, x1, 10.0)}
 
-    # gaps of 3 and 1 pt at 10 pt: only the first is at least GAP_EM (0.25 em) wide
-    chars = [char("대", 0, 10), char("표", 13, 23), char("할", 24, 34), char("a", 40, 45)]
-    assert wordgaps.spaced_text(chars, 10.0) == "대 표할 a"
+    # gaps of 4, 1, 1, 2, 0 and 6 pt at 10 pt beside Hangul: 4 and 6 are at least GAP_EM
+    # (0.25 em) wider than the line's letter gap (its lower median, 1 pt), 2 is not; the
+    # 12 pt gap between "a" and "c" has no Hangul beside it
+    chars = [
+        *(char("대", 0, 10), char("표", 14, 24), char("할", 25, 35), char("수", 36, 46)),
+        *(char("있", 48, 58), char("다", 58, 68), char("a", 74, 79), char("c", 91, 96)),
+    ]
+    page = {"blocks": [{"lines": [{"spans": [{"size": 10.0, "chars": chars, "text": ""}]}]}]}
+    spans = wordgaps.with_gap_spaces(page)["blocks"][0]["lines"][0]["spans"]
+    assert spans[0]["text"] == "대 표할수있다 ac"
 
 
 # --- extract/pages._span: one look-up a font and flags --------------------------------------

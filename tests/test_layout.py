@@ -970,3 +970,24 @@ def test_a_short_vertical_column_is_not_cut_into_tiers() -> None:
         vertical_block("次の行。", 467, 300),
     )
     assert column_edges(blocks)[0].tiers == ()
+
+
+def test_a_korean_item_mark_starts_a_paragraph_only_after_a_line_that_ended() -> None:
+    # "다." is an item's mark after a short line, but the end of "합니다." after a full one.
+    lines = [
+        ("가. 외관 : 고체상의 금속 와이어", 160),
+        ("나. 냄새 : 자료 없음", 120),
+        ("다. 냄새 역치 : 자료 없음.", 140),
+        ("그동안 우리 위원회는 여러 법안을 심사하였고 많은 성과를 거두었다고 생각합니", 400),
+        ("다. 그런데 오늘은 위원님들이 참석하지 않았습니다.", 260),
+    ]
+    blocks = [block(text, 50, 100 + 16 * i, width=width) for i, (text, width) in enumerate(lines)]
+    md = markdown_of([page(blocks)])
+    paragraphs = [p for p in md.split("\n\n") if p and not p.startswith("<!--")]
+    assert paragraphs == [
+        "가. 외관 : 고체상의 금속 와이어",
+        "나. 냄새 : 자료 없음",
+        "다. 냄새 역치 : 자료 없음.",
+        "그동안 우리 위원회는 여러 법안을 심사하였고 많은 성과를 거두었다고 생각합니 다. 그런데 "
+        "오늘은 위원님들이 참석하지 않았습니다.",  # (the join's space: Hangul joins, test_text)
+    ]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from chunkcli.markdown_lines import line_offsets
 from chunkcli.split import counting
 from chunkcli.split.counting import (
+    CountMemo,
     counter_from_fast_spans,
     counter_from_whole_text,
     counter_per_span,
@@ -312,3 +313,57 @@ def test_fast_spans_take_a_boundable_list_shorter_than_the_spans() -> None:
     whole = counter_from_whole_text(text, "cl100k_base", over=800)(bounds, [True])
     assert counts == whole == [-(-150_001 // 128), whole[1]]
     assert whole[1] == tiktoken_counter("cl100k_base")("y" * 150_000 + "\n")
+
+
+def test_the_count_memo_counts_each_remembered_text_once() -> None:
+    counted: list[str] = []
+
+    def spy(text: str) -> int:
+        counted.append(text)
+        return len(text)
+
+    memo = CountMemo(spy)
+    assert memo.counts(["ab", "cd", "ab", "ab", "efg"]) == [2, 2, 2, 2, 3]
+    assert memo.counts(["efg", "cd", "h"]) == [3, 2, 1]
+    assert counted == ["ab", "cd", "efg", "h"]
+    assert (memo.counted, memo.remembered) == (4, 4)
+    assert memo.known == {"ab": 2, "cd": 2, "efg": 3, "h": 1} and memo.chars == 8
+
+
+def test_the_count_memo_forgets_all_past_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counting, "MEMO_TEXTS", 3)
+    monkeypatch.setattr(counting, "MEMO_CHARS", 10)
+    counted: list[str] = []
+
+    def spy(text: str) -> int:
+        counted.append(text)
+        return len(text)
+
+    memo = CountMemo(spy)
+    assert memo.counts(["a", "b", "c"]) == [1, 1, 1] and len(memo.known) == 3  # at the bound
+    assert memo.counts(["a", "d"]) == [1, 1] and memo.known == {} and memo.chars == 0  # past it
+    assert memo.counts(["a", "xxxxxxxxxx"]) == [1, 10] and memo.known == {}  # 11 characters
+    assert memo.counts(["a"]) == [1]
+    assert counted == ["a", "b", "c", "d", "a", "xxxxxxxxxx", "a"]
+
+
+def test_spans_are_counted_through_the_memo_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counting, "MEMO_BATCH_SPANS", 2)
+    monkeypatch.setattr(counting, "MEMO_TEXTS", 2)
+    held: list[int] = []
+    counts = CountMemo.counts
+
+    def watched(self: CountMemo, texts: list[str]) -> list[int]:
+        found = counts(self, texts)
+        held.append(len(self.known))
+        return found
+
+    monkeypatch.setattr(CountMemo, "counts", watched)
+    row, other = "| first | second |\n", "| third | fourth |\n"  # (spans not tiny)
+    text = row * 3 + other + row + "Some text here.\n"
+    bounds = [*range(0, 96, 19), len(text)]
+    spans = counter_from_fast_spans(text, _fast(), "cl100k_base", utf8_count=_fast())
+    assert spans(bounds, [False] * 6) == [5, 5, 5, 5, 5, 4]
+    # Batches of two spans; the memo holds at most MEMO_TEXTS texts plus one batch, and is
+    # emptied past them (after the third batch, holding both rows and the text).
+    assert held == [1, 2, 0]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
 
 from chunkcli.charclasses import fold_ideograph_variants, is_cjk
+from chunkcli.convert.extract.wordgaps import with_gap_spaces
 from chunkcli.convert.joining import (
     clean_line,
     close_letter_spacing,
@@ -170,3 +172,41 @@ def test_the_word_list_is_read_as_wordfreq_reads_it() -> None:
     assert [zipf(w) for w in words] == [z if z >= LEAST_ZIPF_ASKED else 0.0 for z in listed]
     assert listed[:8] == [4.38, 4.92, 5.43, 3.27, 3.46, 0.0, 1.36, 2.42]  # (joining.py's evidence)
     assert (LEAST_ZIPF_ASKED, zipf("encoder"), zipf("ple"), zipf("xray")) == (2.5, 2.68, 2.69, 0.0)
+
+
+def _raw_line(
+    words: list[str], letter_gap: float, word_gap: float, size: float = 10.0
+) -> dict[str, Any]:
+    """A rawdict line: each word a span of glyphs `size` wide, `letter_gap` em apart inside a
+    word and `word_gap` em apart between words."""
+    spans, x = [], 50.0
+    for word in words:
+        chars = []
+        for char in word:
+            chars.append({"c": char, "bbox": (x, 100.0, x + size, 100.0 + size)})
+            x += size + letter_gap * size
+        x += (word_gap - letter_gap) * size
+        spans.append({"size": size, "chars": chars, "text": word})
+    return {"spans": spans}
+
+
+def _spaced(line: dict[str, Any]) -> str:
+    page = with_gap_spaces({"blocks": [{"lines": [line]}]})
+    return "".join(span["text"] for span in page["blocks"][0]["lines"][0]["spans"])
+
+
+def test_word_gaps_between_spans_become_spaces() -> None:
+    # A National Assembly record cuts its lines into spans at the word gaps (0.58 em).
+    assert _spaced(_raw_line(["노조를", "억압하고", "줄세우기에"], 0.0, 0.58)) == (
+        "노조를 억압하고 줄세우기에"
+    )
+
+
+def test_word_gaps_are_measured_against_the_lines_letter_gap() -> None:
+    # A condensed table cell: letters overlap by 0.18 em, words stand 0.23 em apart (under
+    # GAP_EM, but 0.41 em wider than the letters' gap).
+    assert _spaced(_raw_line(["문서", "본문으로", "작성한", "행정용어를"], -0.18, 0.23)) == (
+        "문서 본문으로 작성한 행정용어를"
+    )
+    # A label spaced out letter by letter ("국 회 사 무 처") is one word.
+    assert _spaced(_raw_line(list("국회사무처"), 0.5, 0.5)) == "국회사무처"

@@ -38,6 +38,8 @@ from chunkcli.split.parser_rules import block_parser
 from chunkcli.split.simple_lines import (
     BLOCK_START_RE,
     FENCE_OPEN_RE,
+    LATER_BLOCK_START_RE,
+    opens_block,
     simple_group_blocks,
 )
 
@@ -72,6 +74,7 @@ SENTINEL_LINES = 2
 # memory at find_blocks' peak, in batches 5.9), and a call more costs about 0.04 ms.
 PARSE_BATCH_CHARS = 1 << 16
 _new = tuple.__new__  # a RawBlock without NamedTuple's Python __new__
+TEXT = BlockKind.TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,18 +192,23 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
     track = _Track()
     line, offset = 0, 0
     find, count = source.find, source.count
+    first_opens, later_opens = BLOCK_START_RE.match, LATER_BLOCK_START_RE.search  # (opens_block)
+    add_plain = plain.blocks.append  # (HeadingRuns extends its list in place, never rebinds it)
     for match in GROUP_RE.finditer(source):
         start, end = match.span()
         line += count("\n", offset, start)
         offset = start
         clear = track.open_block is None and not track.guessed  # nothing open, nor may be
-        if clear and not BLOCK_START_RE.search(source, start, end):
+        if clear and not (first_opens(source, start, end) or later_opens(source, start, end)):
             # A paragraph (most groups): as _plain_blocks reads it, without the list and call.
             if run_first is not None:
                 runs.append(_Run(run_first[0], line, run_first[1], start))
                 run_first = None
             lines = count("\n", start, end) + 1
-            plain.add(_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0)))
+            if plain.running or plain.pending:  # (HeadingRuns.add of a paragraph, inline)
+                plain.cut()
+            add_plain(_new(RawBlock, (TEXT, line, line + lines, 0, "", 0)))
+            line, offset = line + lines - 1, end  # (its line ends are not counted again)
             continue
         if (  # a heading between blank lines, with nothing open (500,000 in 2 MB): read here
             collapse
@@ -232,10 +240,14 @@ def _classify_groups(source: str, collapse: bool) -> tuple[list[RawBlock], list[
         may_open = FENCE_OR_HTML_RE.search(source, match.start(), match.end())
         if track.open_block is not None or may_open:
             track = _track_open_block(match.group(), match.start(), track)
-    if run_first is not None:
-        total_lines = source.count("\n") + 1
-        runs.append(_Run(run_first[0], total_lines, run_first[1], len(source)))
-    return plain.done(), runs
+    return plain.done(), runs + _last_run(source, run_first)
+
+
+def _last_run(source: str, run_first: tuple[int, int] | None) -> list[_Run]:
+    """The run still open at the end of the text (from its (line, offset)), if any."""
+    if run_first is None:
+        return []
+    return [_Run(run_first[0], source.count("\n") + 1, run_first[1], len(source))]
 
 
 def _plain_blocks(
@@ -245,7 +257,7 @@ def _plain_blocks(
     paragraph, one-line list items, a pipe table, a one-line HTML comment, or paragraphs and
     headings (simple_lines)."""
     start, end = group.span()
-    if not BLOCK_START_RE.search(source, start, end):  # a paragraph (most groups)
+    if not opens_block(source, start, end):  # a paragraph (most groups)
         lines = source.count("\n", start, end) + 1
         return [_new(RawBlock, (BlockKind.TEXT, line, line + lines, 0, "", 0))]
     text = group.group()

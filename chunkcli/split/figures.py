@@ -187,6 +187,8 @@ def figure_images(layout: Layout) -> FigureImages:
     for piece in layout.pieces:
         if piece.kind is not PieceKind.FIGURE:
             continue
+        if layout.markdown.find("![", piece.start, piece.end) < 0:
+            continue  # no image link (convert without --images): not parsed
         figure = parse_figure(layout.markdown[piece.start : piece.end])
         if figure is not None and figure.image:
             found.starts.append(piece.start)

@@ -36,6 +36,7 @@ class HeadingRuns:
 
     def __init__(self, collapse: bool) -> None:
         self.collapse = collapse
+        # (extended in place, never rebound: the block finder appends paragraphs to it itself)
         self.blocks: list[RawBlock] = []
         self.pending: deque[RawBlock] = deque()  # the run while short, then its last headings
         self.run_first = self.run_last = self.run_level = 0  # the collapsed run so far

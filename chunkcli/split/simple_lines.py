@@ -28,7 +28,22 @@ from chunkcli.split.kinds import BlockKind, RawBlock
 
 # A line start that could open (or underline) a block: indentation, ATX/setext heading marks,
 # quote, list bullets and numbers, rules, fences, HTML, table delimiters, link definitions.
-BLOCK_START_RE = re.compile(r"(?m)^(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)](?:[ \t]|$))")
+_BLOCK_START = r"(?:[ \t]|[#>\-+*=_`~<|\[:\\]|[0-9]{1,9}[.)](?:[ \t]|$))"
+BLOCK_START_RE = re.compile(rf"(?m)^{_BLOCK_START}")
+# The same test for the lines after a group's first: a pattern that starts with a newline is
+# searched by the regex engine's quick scan for that character, where `^` in multiline mode
+# is tried at every position (groups of the real-Markdown bench text: 23.6 -> 7.5 ms).
+LATER_BLOCK_START_RE = re.compile(rf"(?m)\n{_BLOCK_START}")
+
+
+def opens_block(text: str, start: int, end: int) -> bool:
+    """Whether a line of text[start:end] (`start` a line start) starts as BLOCK_START_RE says
+    a block may: BLOCK_START_RE.search(text, start, end), sooner."""
+    return bool(
+        BLOCK_START_RE.match(text, start, end) or LATER_BLOCK_START_RE.search(text, start, end)
+    )
+
+
 ATX_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]+(.*))?")
 FENCE_OPEN_RE = re.compile(r"(`{3,}|~{3,})(.*)")
 # markdown-it's delimiter-row test, loosened (a line it could take for one is never plain).

@@ -39,6 +39,7 @@ from chunkcli.convert.extract.bidi import (
 from chunkcli.convert.extract.figures import with_figures
 from chunkcli.convert.extract.gutters import cut_at_gutters, gutter_positions
 from chunkcli.convert.extract.hidden import remove_hidden_text
+from chunkcli.convert.extract.ruby import without_ruby
 from chunkcli.convert.extract.scanned_figures import with_scanned_figures
 from chunkcli.convert.extract.symbols import (
     dingbat_text,
@@ -394,7 +395,7 @@ def read_lines(
     if rtl:
         rtl_page = is_rtl_text(text)
         lines = [logical_line(line, rtl_page) for line in lines]
-    return attach_drop_caps(rebuild_vertical_lines(lines)), hidden
+    return attach_drop_caps(without_ruby(rebuild_vertical_lines(lines))), hidden
 
 
 def _lines_of_dict(

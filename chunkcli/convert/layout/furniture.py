@@ -78,12 +78,39 @@ def strip_running_headers(
 def _band_blocks(page: Page, s: FurnitureSettings) -> list[Block]:
     top_limit = page.height * s.top_band
     bottom_limit = page.height * (1 - s.bottom_band)
-    return [
+    band = [
         b
         for b in page.blocks
         if b.kind == BlockKind.PARAGRAPH
         and ((middle := b.bbox.center_y) <= top_limit or middle >= bottom_limit)
     ]
+    # (most pages: a band of upright lines on an upright page, told by the blocks' first lines)
+    vertical = sum(1 for b in page.blocks if b.lines and b.lines[0].vertical)
+    if band and 2 * vertical > len(page.blocks):
+        columns = _vertical_columns_extent(page, s)
+        if columns is not None:
+            band = [b for b in band if not columns[0] < b.bbox.center_y < columns[1]]
+    return band
+
+
+def _vertical_columns_extent(page: Page, s: FurnitureSettings) -> tuple[float, float] | None:
+    """The heights a 縦書き page's columns run between (None without long columns).
+
+    Its columns start and end in the top and bottom bands, so the head of a column is no
+    margin: an item's number there ("一", "(1)" set across the column) stands at one height
+    page after page, as a running head would (saka1029-kokuji.pdf lost every item's number).
+    Only what lies above or below the columns is in the page's margins.
+    """
+    columns = [
+        line
+        for b in page.blocks
+        if b.kind == BlockKind.PARAGRAPH
+        for line in b.lines
+        if line.vertical and len(line.text) >= s.min_column_chars
+    ]
+    if not columns:
+        return None
+    return min(line.bbox.top for line in columns), max(line.bbox.bottom for line in columns)
 
 
 class _Bands:

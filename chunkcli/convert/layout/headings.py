@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from chunkcli.charclasses import SENTENCE_END_CHARS, count_unusable
 from chunkcli.convert.layout.faces import body_face, capitals_only, set_apart
-from chunkcli.convert.layout.numbering import KANJI_NUM, numbering_pattern
+from chunkcli.convert.layout.numbering import KANJI_ITEM, KANJI_NUM, numbering_pattern
 from chunkcli.convert.layout.paragraphs import BULLET, is_toc_entry
 from chunkcli.convert.layout.settings import FurnitureSettings
 from chunkcli.model import (
@@ -588,9 +588,13 @@ def _leads_to_text(
 
 
 def _numbered_line(block: Block) -> bool:
+    """A line that opens with a heading's number, or a notice's item number (KANJI_ITEM: the
+    first of a part's items, "一　通則" under "第五　病院の…", looked past for the part's text)."""
     text = block.text.strip()
     return (
-        len(block.lines) == 1 and len(text) <= MAX_HEADING_CHARS and bool(numbering_pattern(text))
+        len(block.lines) == 1
+        and len(text) <= MAX_HEADING_CHARS
+        and (bool(numbering_pattern(text)) or KANJI_ITEM.match(text) is not None)
     )
 
 
@@ -713,12 +717,12 @@ def _candidate(
     page_index: int,
     block_index: int,
 ) -> _Candidate | None:
-    if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.lines[0].vertical:
+    if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM):
         return None
     if len(block.lines) > MAX_TITLE_LINES:  # the cheap tests first: most blocks are prose
         return None
     text = " ".join(line.text.strip() for line in block.lines).strip()
-    if not text or len(text) > MAX_HEADING_CHARS:
+    if not text or len(text) > MAX_HEADING_CHARS or _unnumbered_column(block, text):
         return None
     if BULLET.match(text):
         return None  # a bulleted item stays an item, whatever its size (slides)
@@ -753,6 +757,15 @@ def _candidate(
     ):
         return None
     return _Candidate(page_index, block_index, text, size, pattern)
+
+
+def _unnumbered_column(block: Block, text: str) -> bool:
+    """A vertical line without a part's number (第一, 第三条, 제2장): 縦書き varies its size and
+    face too rarely to mark a heading otherwise."""
+    if not block.lines[0].vertical:
+        return False
+    pattern = numbering_pattern(text)
+    return pattern is None or pattern[0] not in ("cjk", "ko")
 
 
 def _bold_heading(block: Block, text: str) -> bool:

@@ -19,6 +19,10 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"^第[{KANJI_NUM}]+節"), "cjk", 2),
     (re.compile(rf"^第[{KANJI_NUM}]+款"), "cjk", 3),
     (re.compile(rf"^第[{KANJI_NUM}]+条(の[{KANJI_NUM}]+)?"), "cjk", 4),
+    # A notice's or guideline's parts, numbered without a unit and set apart from their name
+    # by a space: "第一　届出の通則", "第２ 総則" (告示, 通知, 要綱). "第一に、" and "第2回" are
+    # words of a sentence: no space follows their number.
+    (re.compile(rf"^第[{KANJI_NUM}]+[ \u3000]+\S"), "cjk", 1),
     (re.compile(r"^제\s*[\d０-９]+\s*[편부]"), "ko", 0),
     (re.compile(r"^제\s*[\d０-９]+\s*장"), "ko", 1),
     (re.compile(r"^제\s*[\d０-９]+\s*절"), "ko", 2),
@@ -54,6 +58,11 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, int], ...] = (
         2,
     ),
 )
+
+# An item numbered in kanji, its number set apart by a space ("一　通則", "二　施設基準…"): it
+# starts a line of its own, but is no heading's number (a statute's items, "一　自動車　道路運送
+# 車両法…", define terms in lines that end in no stop).
+KANJI_ITEM = re.compile(r"^[一二三四五六七八九十]+[ \u3000]+\S")
 
 
 def _any_of(patterns: tuple[tuple[re.Pattern[str], str, int], ...]) -> re.Pattern[str]:

@@ -15,7 +15,7 @@ from statistics import median
 from chunkcli.charclasses import FULL_WIDTH_STOPS, KANA_HAN_RE, SENTENCE_END_CHARS, is_cjk
 from chunkcli.convert.edges import high_decile, low_decile
 from chunkcli.convert.layout.faces import face_changes
-from chunkcli.convert.layout.numbering import numbering_pattern
+from chunkcli.convert.layout.numbering import KANJI_ITEM, numbering_pattern
 from chunkcli.model import Block, BlockKind, Line, Span
 
 # Bullet glyphs that mark an item even when text follows without a space ("●Purpose"; the
@@ -33,6 +33,9 @@ ENUMERATOR = re.compile(
     r"^\s*(\d{1,3}[.)]|\(\d{1,3}\)|（\d{1,3}）|[a-zA-Z][.)](?=\s)|\([a-z]\)|[①-⑳]"
     r"|[(（][一二三四五六七八九十]+[)）]|[ア-ン][.．])(\s+|$|(?=[^\x00-\x7f\d.]))"
 )
+# A Korean item's mark ("가.", "나)"), which starts a paragraph only after a line that ended:
+# "다." also ends most Korean sentences, and a full line's "…합니" goes on with "다. 그런데".
+HANGUL_ITEM = re.compile(r"^\s*[가나다라마바사아자차카타파하][.)]\s+\S")
 # BULLET or ENUMERATOR, in one pattern: every line is asked whether it opens an item.
 LIST_ITEM_START = re.compile(f"(?:{BULLET.pattern})|(?:{ENUMERATOR.pattern})")
 # A contents entry: its page number after leaders, or after a tab (a tab leader, drawn as a gap:
@@ -264,6 +267,12 @@ def continues(block: Block, line: Line, column: Column | None) -> bool:
         return False
     if starts_list_item(line.text) or line.text.startswith("\u3000"):
         return False
+    if KANJI_ITEM.match(line.text):
+        return False  # a notice's next item ("二　院内感染防止対策の基準")
+    if HANGUL_ITEM.match(line.text) and (
+        _is_short(last, column) or last.text.rstrip().endswith(SENTENCE_END)
+    ):
+        return False  # a Korean item ("다. 제조자/공급자/유통정보") after a line that ended
     if not _next_line_distance(last, line, column):
         return False
     if _is_short(last, column) and (

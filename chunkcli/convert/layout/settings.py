@@ -69,6 +69,11 @@ class FurnitureSettings:
     # fits). Under cProfile on the corpus' 2,285 pages, scanning every paragraph for digits
     # cost 1.6 s; one-line blocks this short, 0.33 s.
     max_stack_number_chars: int = 16
+    # On a page of 縦書き, the columns of at least this many characters mark the text area: the
+    # bands hold only what lies above or below them (a column's head is no margin).
+    # saka1029-kokuji.pdf: full columns of 40-48 characters from 66 to 764 pt; its item numbers
+    # ("一", "(1)") stand at their heads, 81-111 pt, inside the 126 pt top band.
+    min_column_chars: int = 10
 
 
 @dataclass(frozen=True, slots=True)
