@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
+from chunkcli.convert.extract.ruby import _may_be_ruby
 from chunkcli.convert.extract.vector_figures import _without, near_groups
 from chunkcli.convert.extract.vertical import (
     STACK_GAP_EM,
@@ -779,3 +780,11 @@ def test_glyphs_stack_into_columns_as_before(places: list[tuple[float, float, fl
     ]
     got = [[id(g) for g in run] for run in _stack_into_columns(glyphs)]
     assert got == [[id(g) for g in run] for run in _stack_reference(glyphs)]
+
+
+def test_a_reading_is_short_kana_and_an_ascii_line_is_none() -> None:
+    def line(text: str) -> Line:
+        return Line((Span(text, BBox(0, 0, 5, 10)),), BBox(0, 0, 5, 10), True)
+
+    texts = ["じよくそう", " かな ", "abc", "", "漢字", "じよくそうじよくそうじよく", "ab かな"]
+    assert [_may_be_ruby(line(t)) for t in texts] == [True, True, False, False, False, False, False]

@@ -79,7 +79,9 @@ def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
     # Numbers set across a column (縦中横) go into the column they stand in; one that stacks
     # with no glyph (a page number below the text) stays the line it was.
     across = [line for line in others if _set_across(line, cell)]
-    columns = _joined_at_spaces(_stack_into_columns(text + across))
+    # (the glyphs were stacked above already when none is set apart or placed across)
+    stacks = columns if not small and not across else _stack_into_columns(text + across)
+    columns = _joined_at_spaces(stacks)
     if small:
         columns += _stack_into_columns(small)
     placed = {id(line) for line in across}
