@@ -17,8 +17,15 @@ from hypothesis import strategies as st
 from chunkcli.charclasses import unusable_share
 from chunkcli.convert.extract import pages, wordgaps
 from chunkcli.convert.extract.hidden import HiddenTextSettings, _plainly_visible, is_dark
+from chunkcli.convert.extract.ruby import _may_be_ruby
 from chunkcli.convert.extract.vector_figures import _without, near_groups
-from chunkcli.convert.extract.vertical import STACK_OVERLAP, _x_bands
+from chunkcli.convert.extract.vertical import (
+    STACK_GAP_EM,
+    STACK_OVERLAP,
+    STACK_OVERLAP_EM,
+    _stack_into_columns,
+    _x_bands,
+)
 from chunkcli.convert.layout.document import is_rtl_page
 from chunkcli.convert.layout.furniture import _table_cell
 from chunkcli.convert.layout.headings import (
@@ -736,3 +743,48 @@ def test_single_row_is_the_max_min_formulation(rows: list[tuple[float, float]]) 
     ]
     expected = min(b.bbox.bottom for b in blocks) > max(b.bbox.top for b in blocks)
     assert _single_row(blocks) == expected
+
+
+def _stack_reference(glyphs: list[Line]) -> list[list[Line]]:
+    def continues(last: Line, glyph: Line) -> bool:
+        a, b = last.bbox, glyph.bbox
+        em = max(a.width, b.width, 1.0)
+        return -STACK_OVERLAP_EM * em <= b.top - a.bottom <= STACK_GAP_EM * em
+
+    columns: list[list[Line]] = []
+    for band in _x_bands_reference(glyphs):
+        band.sort(key=lambda g: g.bbox.top)
+        run = [band[0]]
+        for glyph in band[1:]:
+            if continues(run[-1], glyph):
+                run.append(glyph)
+            else:
+                columns.append(run)
+                run = [glyph]
+        columns.append(run)
+    return columns
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0.0, 0.5, 30.0]), _small, st.floats(0.0, 12.0)),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_glyphs_stack_into_columns_as_before(places: list[tuple[float, float, float]]) -> None:
+    glyphs = [
+        Line((Span("字", BBox(x, y, x + w, y + w)),), BBox(x, y, x + w, y + w), True)
+        for x, y, w in places
+    ]
+    got = [[id(g) for g in run] for run in _stack_into_columns(glyphs)]
+    assert got == [[id(g) for g in run] for run in _stack_reference(glyphs)]
+
+
+def test_a_reading_is_short_kana_and_an_ascii_line_is_none() -> None:
+    def line(text: str) -> Line:
+        return Line((Span(text, BBox(0, 0, 5, 10)),), BBox(0, 0, 5, 10), True)
+
+    texts = ["じよくそう", " かな ", "abc", "", "漢字", "じよくそうじよくそうじよく", "ab かな"]
+    assert [_may_be_ruby(line(t)) for t in texts] == [True, True, False, False, False, False, False]

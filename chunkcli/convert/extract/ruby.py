@@ -64,6 +64,8 @@ def _without_ruby_spans(line: Line) -> Line:
 
 
 def _may_be_ruby(line: Line) -> bool:
+    if line.text.isascii():
+        return False  # (kana are not ASCII: most lines are known without a stripped copy)
     text = line.text.strip()
     return len(text) <= MAX_RUBY_CHARS and RUBY.fullmatch(text) is not None
 

@@ -79,7 +79,9 @@ def rebuild_vertical_lines(lines: list[Line]) -> list[Line]:
     # Numbers set across a column (縦中横) go into the column they stand in; one that stacks
     # with no glyph (a page number below the text) stays the line it was.
     across = [line for line in others if _set_across(line, cell)]
-    columns = _joined_at_spaces(_stack_into_columns(text + across))
+    # (the glyphs were stacked above already when none is set apart or placed across)
+    stacks = columns if not small and not across else _stack_into_columns(text + across)
+    columns = _joined_at_spaces(stacks)
     if small:
         columns += _stack_into_columns(small)
     placed = {id(line) for line in across}
@@ -149,12 +151,19 @@ def _stack_into_columns(glyphs: list[Line]) -> list[list[Line]]:
     for band in _x_bands(glyphs):
         band.sort(key=lambda g: g.bbox.top)
         run = [band[0]]
+        last = band[0].bbox
         for glyph in band[1:]:
-            if _continues(run[-1], glyph):
+            box = glyph.bbox
+            # The next glyph of a column starts at most STACK_GAP_EM ems (the wider glyph's
+            # width) below the one above; punctuation (、。「) is set in a compressed half cell
+            # and overlaps it. (Written out: a 縦書き page asks it of thousands of glyphs.)
+            em = max(last.x1 - last.x0, box.x1 - box.x0, 1.0)
+            if -STACK_OVERLAP_EM * em <= box.top - last.bottom <= STACK_GAP_EM * em:
                 run.append(glyph)
             else:
                 columns.append(run)
                 run = [glyph]
+            last = box
         columns.append(run)
     return columns
 
@@ -194,13 +203,6 @@ def _x_bands(glyphs: list[Line]) -> list[list[Line]]:
             bands.append([glyph])
         previous_centre, previous_width = centre, glyph.bbox.width
     return bands
-
-
-def _continues(last: Line, glyph: Line) -> bool:
-    a, b = last.bbox, glyph.bbox
-    em = max(a.width, b.width, 1.0)
-    # Punctuation (、。「) is set in a compressed half cell and overlaps its neighbour.
-    return -STACK_OVERLAP_EM * em <= b.top - a.bottom <= STACK_GAP_EM * em
 
 
 def _one_cell_apart(last: Line, glyph: Line) -> bool:
