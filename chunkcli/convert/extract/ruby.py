@@ -2,7 +2,7 @@
 
 A statute or notice sets "じよくそう" at half size against "褥瘡" (to the right of a vertical
 column, above a horizontal line). Read as text, each reading became a paragraph of its own
-between the lines it glosses (saka1029-kokuji.pdf: 213 of them, "じよくそう" 27 times), a crumb
+between the lines it glosses (saka1029-kokuji.pdf: 202 of them, "じよくそう" 27 times), a crumb
 in every chunk near it. The base text already holds the words, so the readings are dropped.
 """
 
@@ -53,10 +53,11 @@ def _without_ruby_spans(line: Line) -> Line:
     if not base or len(base) == len(spans):
         return line
     text = Line(tuple(base), BBox.enclosing([span.bbox for span in base]), line.vertical)
+    in_text = {id(span) for span in base}  # (by identity: a frozen Span compares its fields)
     kept = tuple(
         span
         for span in spans
-        if span in base or not _glosses(text, Line((span,), span.bbox, line.vertical))
+        if id(span) in in_text or not _glosses(text, Line((span,), span.bbox, line.vertical))
     )
     if len(kept) == len(spans):
         return line
